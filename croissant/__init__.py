@@ -1,0 +1,1 @@
+"""Croissant assembly (installed as mirror_hf.croissant)."""

@@ -1,0 +1,3 @@
+"""mirror-hf: the Mirror benchmark on the Hugging Face stack."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,193 @@
+"""The machinery every domain shares: registering subcategory generators, turning what they draw
+into Questions (ids, seeded choice order, balanced answer positions), and the build-time gates.
+
+A subcategory generator is a small function `(rng, difficulty) -> Item` that *computes* its gold
+answer and returns three plausible wrong answers built from the errors a person would make. It
+never sees ids, seeds or choice order: those are the bank's job, so every domain gets them right
+the same way.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from mirror_hf.records import CHOICE_LETTERS, DIFFICULTIES, Question
+
+MAX_ATTEMPTS = 60  # redraws allowed per item before the bank gives up on a duplicate-prone generator
+QUESTION_CHARS = (20, 2500)
+CHOICE_CHARS = (1, 300)
+
+
+@dataclass(frozen=True)
+class Item:
+    """What a subcategory generator returns."""
+
+    question: str
+    answer: str
+    answer_type: str  # exact_numeric / short_text / boolean / multiple_choice
+    distractors: tuple[str, ...]  # exactly three plausible wrong answers
+    params: dict
+    aliases: tuple[str, ...] = ()
+
+
+Generator = Callable[[random.Random, str], Item]
+
+
+@dataclass
+class Subcategory:
+    name: str
+    generate: Generator
+    difficulty: dict[str, str]  # difficulty -> the parameters that make it so, for the card
+
+
+@dataclass
+class Domain:
+    """A domain's registry of subcategory generators, filled by the `subcategory` decorator."""
+
+    name: str
+    version: str
+    description: str = ""
+    subcategories: dict[str, Subcategory] = field(default_factory=dict)
+
+    def subcategory(self, name: str, *, difficulty: dict[str, str]) -> Callable[[Generator], Generator]:
+        missing = set(DIFFICULTIES) - set(difficulty)
+        if missing:
+            raise ValueError(f"{self.name}.{name}: difficulty notes missing for {sorted(missing)}")
+
+        def register(fn: Generator) -> Generator:
+            if name in self.subcategories:
+                raise ValueError(f"{self.name}: subcategory {name!r} registered twice")
+            self.subcategories[name] = Subcategory(name, fn, dict(difficulty))
+            return fn
+
+        return register
+
+    def generator_tag(self, subcategory: str) -> str:
+        return f"{self.name}.{subcategory}@{self.version}"
+
+
+class GateError(ValueError):
+    """A quality gate stopped the build; the message names the item and the reason."""
+
+
+_PUNCT = re.compile(r"[^\w\s]")
+_SPACE = re.compile(r"\s+")
+
+
+def normalise_text(text: str) -> str:
+    """Case-, accent-, punctuation- and spacing-insensitive form used to find duplicate items."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return _SPACE.sub(" ", _PUNCT.sub(" ", text.lower())).strip()
+
+
+def item_rng(seed: int, *parts: object) -> random.Random:
+    """A private, reproducible random stream per item (string seeds hash with SHA-512 in CPython)."""
+    return random.Random("|".join(str(p) for p in (seed, *parts)))
+
+
+def split_evenly(total: int, parts: int, rotate: int = 0) -> list[int]:
+    """`total` split into `parts` near-equal counts; the larger shares start at offset `rotate`."""
+    base, extra = divmod(total, parts)
+    counts = [base] * parts
+    for k in range(extra):
+        counts[(rotate + k) % parts] += 1
+    return counts
+
+
+def block_counts(n_items: int, subcategories: list[str]) -> dict[tuple[str, str], int]:
+    """How many items each (subcategory, difficulty) block gets, balanced both ways."""
+    out: dict[tuple[str, str], int] = {}
+    per_sub = split_evenly(n_items, len(subcategories))
+    for s, (sub, n_sub) in enumerate(zip(subcategories, per_sub)):
+        for diff, n in zip(DIFFICULTIES, split_evenly(n_sub, len(DIFFICULTIES), rotate=s)):
+            out[(sub, diff)] = n
+    return out
+
+
+def check_item(item: Item, where: str) -> None:
+    """Gates that look at one item alone."""
+    if not (QUESTION_CHARS[0] <= len(item.question) <= QUESTION_CHARS[1]):
+        raise GateError(f"{where}: question length {len(item.question)} outside {QUESTION_CHARS}")
+    if len(item.distractors) != 3:
+        raise GateError(f"{where}: needs exactly 3 distractors, got {len(item.distractors)}")
+    choices = (item.answer, *item.distractors)
+    for c in choices:
+        if not isinstance(c, str) or not (CHOICE_CHARS[0] <= len(c) <= CHOICE_CHARS[1]):
+            raise GateError(f"{where}: choice {c!r} is not a string of length {CHOICE_CHARS}")
+    answer_norm = normalise_text(item.answer)
+    if any(normalise_text(d) == answer_norm for d in item.distractors):
+        raise GateError(f"{where}: a distractor equals the answer {item.answer!r}")
+    if len({normalise_text(c) for c in choices}) != 4:
+        raise GateError(f"{where}: choices are not distinct: {choices}")
+    if any(normalise_text(a) in {normalise_text(d) for d in item.distractors} for a in item.aliases):
+        raise GateError(f"{where}: an alias of the answer is also a distractor")
+
+
+def generate_domain(domain: Domain, seed: int, n_items: int) -> Iterator[Question]:
+    """Yield `n_items` Questions of one domain, balanced over subcategories and difficulties.
+
+    Each block's answer positions are a seeded shuffle of A-D repeated, so positions are balanced to
+    within one item per block while their order stays unpredictable.
+    """
+    subs = list(domain.subcategories)
+    seen: set[str] = set()
+    for (sub, diff), n in block_counts(n_items, subs).items():
+        spec = domain.subcategories[sub]
+        positions = [k % 4 for k in range(n + (-n) % 4)]
+        item_rng(seed, domain.name, sub, diff, "positions").shuffle(positions)
+        for i in range(n):
+            where = f"{domain.name}.{sub}.{diff}[{i}]"
+            for attempt in range(MAX_ATTEMPTS):
+                rng = item_rng(seed, domain.name, sub, diff, i, attempt)
+                item = spec.generate(rng, diff)
+                check_item(item, where)
+                key = normalise_text(item.question)
+                if key not in seen:
+                    break
+            else:
+                raise GateError(f"{where}: no new question text after {MAX_ATTEMPTS} draws (duplicates)")
+            seen.add(key)
+            distractors = list(item.distractors)
+            rng.shuffle(distractors)
+            choices = distractors[:]
+            choices.insert(positions[i], item.answer)
+            yield Question(
+                id=f"{domain.name}.{sub}.{diff}.{i:03d}.s{seed}",
+                domain=domain.name,
+                subcategory=sub,
+                difficulty=diff,
+                question=item.question,
+                choices=tuple(choices),
+                answer=item.answer,
+                answer_type=item.answer_type,
+                aliases=tuple(item.aliases),
+                generator=domain.generator_tag(sub),
+                seed=seed,
+                params=item.params,
+            )
+
+
+def check_bank(questions: list[Question], max_position_skew: float = 0.05) -> None:
+    """Gates that look at the whole bank: unique ids and texts, answer positions near 25% each."""
+    ids: set[str] = set()
+    texts: dict[str, str] = {}
+    for q in questions:
+        if q.id in ids:
+            raise GateError(f"{q.id}: duplicate id")
+        ids.add(q.id)
+        key = normalise_text(q.question)
+        if key in texts:
+            raise GateError(f"{q.id}: same normalised text as {texts[key]}")
+        texts[key] = q.id
+    if len(questions) >= 200:
+        counts = {letter: 0 for letter in CHOICE_LETTERS}
+        for q in questions:
+            counts[q.answer_letter] += 1
+        for letter, c in counts.items():
+            share = c / len(questions)
+            if abs(share - 0.25) > max_position_skew:
+                raise GateError(f"answer position {letter} holds {share:.1%} of the bank (limit 25% ± 5 points)")

@@ -1,0 +1,156 @@
+"""The built dataset folder (DESIGN.md "The built dataset folder"): writing splits as content-hashed
+parquet, discovering what a folder holds, and regenerating its card and Croissant file from that.
+
+Everything that adds data to a folder (build, run, import-upstream, profile, tasks tailor) goes
+through `write_split` and then `refresh_metadata`, so the README YAML and croissant.json always
+describe exactly the files on disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from datasets import Features
+
+from mirror_hf.records import conform_row
+
+BUILD_MARKER = ".mirror_build.json"
+SPLIT_NAME = re.compile(r"^\w+$", re.ASCII)
+_DATA_FILE = re.compile(r"^(?P<split>\w+)-(?P<sha>[0-9a-f]{12})\.parquet$", re.ASCII)
+
+
+class FolderError(ValueError):
+    """Bad input for a dataset folder (names the file, row and field where there is one)."""
+
+
+@dataclass(frozen=True)
+class SplitFile:
+    config: str
+    split: str
+    path: Path  # absolute
+
+    def relative(self, root: Path) -> str:
+        return self.path.relative_to(root).as_posix()
+
+
+def check_split_name(split: str) -> str:
+    """Hub split names must be `\\w+` (datasets rejects `dev-small` with a misleading error)."""
+    if not SPLIT_NAME.match(split):
+        raise FolderError(f"split name {split!r} must match \\w+ (letters, digits, underscore)")
+    return split
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def rows_to_table(rows: list[dict], features: Features, *, where: str) -> pa.Table:
+    """Rows -> arrow table with exactly the declared schema. On a type error, find and name the row
+    and field (arrow's own message names neither)."""
+    rows = [conform_row(features, row, where=f"{where} row {i}") for i, row in enumerate(rows)]
+    schema = features.arrow_schema
+    try:
+        return pa.Table.from_pylist(rows, schema=schema)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as exc:
+        for i, row in enumerate(rows):
+            for name in features:
+                try:
+                    pa.array([row[name]], type=schema.field(name).type)
+                except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as cell_exc:
+                    raise FolderError(
+                        f"{where} row {i} field {name!r}: value {row[name]!r} does not fit "
+                        f"{features[name]} ({cell_exc})"
+                    ) from None
+        raise FolderError(f"{where}: {exc}") from None
+
+
+def write_split(root: Path, config: str, split: str, rows: list[dict] | pa.Table, features: Features) -> Path:
+    """Write one split as `data/<config>/<split>-<sha12>.parquet`, replacing that split's old file.
+
+    The name carries a hash of the bytes because the datasets cache keys on file names, not contents.
+    The file is written beside its final name, fsynced and renamed, so a crash never leaves a torn file
+    under a real name.
+    """
+    check_split_name(split)
+    table = rows if isinstance(rows, pa.Table) else rows_to_table(rows, features, where=f"{config}/{split}")
+    folder = root / "data" / config
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{split}.tmp-{os.getpid()}.parquet"
+    pq.write_table(table, tmp, compression="zstd")
+    with open(tmp, "rb+") as f:
+        os.fsync(f.fileno())
+    digest = sha256_file(tmp)[:12]
+    final = folder / f"{split}-{digest}.parquet"
+    for old in folder.glob(f"{split}-*.parquet"):
+        if old != final and _DATA_FILE.match(old.name) and _DATA_FILE.match(old.name)["split"] == split:
+            old.unlink()
+    os.replace(tmp, final)
+    return final
+
+
+def split_files(root: Path) -> dict[str, list[SplitFile]]:
+    """config -> its split files on disk, sorted by config and split name."""
+    out: dict[str, list[SplitFile]] = {}
+    data = root / "data"
+    if not data.is_dir():
+        return out
+    for config_dir in sorted(p for p in data.iterdir() if p.is_dir()):
+        files = []
+        for path in sorted(config_dir.glob("*.parquet")):
+            m = _DATA_FILE.match(path.name)
+            if m:
+                files.append(SplitFile(config_dir.name, m["split"], path.resolve()))
+        if files:
+            out[config_dir.name] = files
+    return out
+
+
+def features_on_disk(path: Path) -> Features:
+    """Features of a parquet file written by `write_split` (datasets metadata in its schema)."""
+    return Features.from_arrow_schema(pq.read_schema(path))
+
+
+def read_marker(root: Path) -> dict | None:
+    marker = root / BUILD_MARKER
+    if not marker.is_file():
+        return None
+    try:
+        return json.loads(marker.read_text())
+    except json.JSONDecodeError:
+        return None
+
+
+def write_marker(root: Path, content: dict) -> None:
+    (root / BUILD_MARKER).write_text(json.dumps(content, indent=2, sort_keys=True) + "\n")
+
+
+def config_features(root: Path) -> dict[str, Features]:
+    """Features per config on disk: the registry's declaration when it knows the config, else the
+    schema stored in the parquet file (configs added by other tools still get a correct card)."""
+    from mirror_hf.dataset_builders import registry
+
+    known = registry()
+    out = {}
+    for config, files in split_files(root).items():
+        out[config] = known[config].features if config in known else features_on_disk(files[0].path)
+    return out
+
+
+def refresh_metadata(root: Path) -> None:
+    """Regenerate README.md (card + YAML) and croissant.json from what the folder holds."""
+    from mirror_hf.card import write_card
+    from mirror_hf.croissant import write_croissant
+
+    write_card(root)
+    write_croissant(root)

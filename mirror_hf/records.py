@@ -1,0 +1,323 @@
+"""Typed records: the contracts between the rooms (DESIGN.md "Records").
+
+Each record kind has exactly one `datasets.Features` definition. The parquet schema, the card's
+`dataset_info:` YAML and the Croissant fields are all generated from it, so a field added here shows
+up everywhere at once. Field names follow the paper's datasheet where it has one.
+
+JSON-valued fields (`params`, `prompt`, ...) are stored as JSON *text* (`Value("string")`): the
+arrow `json` extension type of datasets 5 does not survive polars or mlcroissant.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+from datasets import Features, List, Value
+
+DOMAINS: tuple[str, ...] = (
+    "arithmetic",
+    "spatial",
+    "temporal",
+    "linguistic",
+    "logical",
+    "social",
+    "factual",
+    "procedural",
+)
+DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+ANSWER_TYPES: tuple[str, ...] = ("multiple_choice", "exact_numeric", "short_text", "boolean")
+CHOICE_LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
+
+_str = Value("string")
+_bool = Value("bool")
+_i32 = Value("int32")
+_i64 = Value("int64")
+_f64 = Value("float64")
+
+
+def canonical_json(value: Any) -> str:
+    """JSON text with sorted keys and no spaces: the byte-stable form used in records and hashes."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Question (the Exp1 bank)
+# --------------------------------------------------------------------------------------------
+
+QUESTION_FEATURES = Features(
+    {
+        "id": _str,
+        "domain": _str,
+        "subcategory": _str,
+        "difficulty": _str,
+        "question": _str,
+        "choices": List(_str),
+        "answer": _str,
+        "answer_type": _str,
+        "aliases": List(_str),
+        "generator": _str,
+        "seed": _i64,
+        "params": _str,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One bank item. `answer` is the canonical gold value; when `choices` is non-empty it is one of
+    them, and `answer_letter` names its position. `params` (a dict here, JSON text on disk) holds what
+    the generator drew, enough to recompute `answer` by another route."""
+
+    id: str
+    domain: str
+    subcategory: str
+    difficulty: str
+    question: str
+    choices: tuple[str, ...]
+    answer: str
+    answer_type: str
+    aliases: tuple[str, ...]
+    generator: str
+    seed: int
+    params: dict = field(default_factory=dict)
+
+    FEATURES: ClassVar[Features] = QUESTION_FEATURES
+
+    @property
+    def answer_letter(self) -> str | None:
+        if not self.choices:
+            return None
+        return CHOICE_LETTERS[self.choices.index(self.answer)]
+
+    def to_row(self) -> dict:
+        row = asdict(self)
+        row["choices"] = list(self.choices)
+        row["aliases"] = list(self.aliases)
+        row["params"] = canonical_json(self.params)
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict) -> "Question":
+        values = {f.name: row[f.name] for f in fields(cls)}
+        values["choices"] = tuple(values["choices"] or ())
+        values["aliases"] = tuple(values["aliases"] or ())
+        params = values["params"]
+        values["params"] = json.loads(params) if isinstance(params, str) else dict(params or {})
+        return cls(**values)
+
+
+# --------------------------------------------------------------------------------------------
+# Task banks (Exp2, Exp3, Exp9)
+# --------------------------------------------------------------------------------------------
+
+EXP9_TASK_FEATURES = Features(
+    {
+        "task_id": _str,
+        "task_type": _str,  # fixed / tailored
+        "circularity_free": _bool,
+        "target_model": _str,  # null for fixed tasks
+        "domain_a": _str,
+        "domain_b": _str,
+        "subcategory_a": _str,
+        "subcategory_b": _str,
+        "difficulty_a": _str,
+        "difficulty_b": _str,
+        "correct_answer_a": _str,
+        "correct_answer_b": _str,
+        "answer_type_a": _str,
+        "answer_type_b": _str,
+        "aliases_a": List(_str),
+        "aliases_b": List(_str),
+        "task_text": _str,
+        "part1_text": _str,
+        "part2_text": _str,
+        "question_id_a": _str,
+        "question_id_b": _str,
+        "strength_a": _str,  # tailored: strong / fixed: null (strength comes from the model's profile)
+        "strength_b": _str,
+        "weak_policy": _str,  # tailored: the policy that labelled the domains
+        "seed": _i64,
+    }
+)
+
+EXP3_TASK_FEATURES = Features(
+    {
+        "task_id": _str,
+        "domain_a": _str,
+        "domain_b": _str,
+        "stratum": _str,  # difficulty stratum of the pair of components, e.g. "easy+medium"
+        "task_text": _str,
+        "answer": _str,
+        "answer_type": _str,
+        "aliases": List(_str),
+        "component_a": dict(QUESTION_FEATURES),
+        "component_b": dict(QUESTION_FEATURES),
+        "generator": _str,
+        "seed": _i64,
+        "params": _str,
+    }
+)
+
+EXP2_TASK_FEATURES = Features(
+    {
+        "task_id": _str,
+        "surface_domain": _str,
+        "source_domain": _str,  # the hidden dependency
+        "hidden_dependency": _str,
+        "difficulty": _str,
+        "task_text": _str,
+        "choices": List(_str),
+        "answer": _str,
+        "answer_type": _str,
+        "aliases": List(_str),
+        "generator": _str,
+        "seed": _i64,
+        "params": _str,
+    }
+)
+
+PROFILE_FEATURES = Features(
+    {
+        "model": _str,
+        "domain": _str,
+        "natural_accuracy": _f64,
+        "wagering_accuracy": _f64,
+        "mirror_gap": _f64,
+        "n_natural": _i64,
+        "n_wagering": _i64,
+        "strength": _str,  # weak / strong / medium / unknown
+        "weak_policy": _str,
+        "run_id": _str,
+    }
+)
+
+# --------------------------------------------------------------------------------------------
+# Trials (what the runner, or import-upstream, recorded)
+# --------------------------------------------------------------------------------------------
+
+TRIAL_COMMON = {
+    "run_id": _str,
+    "model": _str,
+    "experiment": _str,
+    "item_id": _str,
+    "request_key": _str,  # hash of (model, base_url, messages, generation settings): the resume key
+    "prompt": _str,  # JSON text of the messages sent (the last turn's, for two-turn channels)
+    "prompt_sha": _str,
+    "raw_response": _str,
+    "reasoning": _str,  # stripped <think> block or reasoning_content
+    "finish_reason": _str,
+    "truncated": _bool,
+    "api_error": _str,  # the error of a request that finally failed (then correct is null)
+    "attempts": _i32,
+    "latency_ms": _f64,
+    "prompt_tokens": _i64,
+    "completion_tokens": _i64,
+    "temperature": _f64,
+    "seed": _i64,
+    "system_fingerprint": _str,
+    "domain": _str,
+    "subcategory": _str,
+    "difficulty": _str,
+    "answer": _str,  # the parsed answer
+    "parse_success": _bool,
+    "refused": _bool,
+    "correct": _bool,  # true / false / null = ungraded, never guessed
+    "upstream_correct": _bool,  # the authors' own grade, for imported records
+}
+
+TRIAL_EXP1_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "channel": _str,  # wagering / opt_out / difficulty_selection / tool_delegation / natural / layer2 / ...
+        "confidence": _f64,  # the channel's confidence signal in [0, 1]
+        "bet": _i32,
+        "skipped": _bool,
+        "choice": _str,  # difficulty selection: A (harder) / B (easier)
+        "chosen_item_id": _str,  # the item actually graded in difficulty selection
+        "paired_item_id": _str,
+        "tools_used": List(_str),
+        "tool_results": _str,  # JSON text
+        "hedging_count": _i32,
+        "caveat_count": _i32,
+        "response_length": _i32,
+        "self_report_confidence": _f64,  # layer 2, 0-100
+        "sub_skills": _str,
+        "weakest_skill": _str,
+        "verify": _str,
+        "approach": _str,
+    }
+)
+
+TRIAL_EXP3_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "channel": _str,  # self_prediction / composite / layer2 (upstream single call) / natural / wagering
+        "target": _str,  # composite / component_a / component_b
+        "domain_a": _str,
+        "domain_b": _str,
+        "confidence": _f64,  # self-predicted probability of success in [0, 1]
+    }
+)
+
+_EXP9_SLOT = {
+    "domain": _str,
+    "subcategory": _str,
+    "strength": _str,
+    "exp1_accuracy": _f64,
+    "mirror_gap": _f64,
+    "decision": _str,  # proceed / use_tool / defer
+    "answer": _str,
+    "correct": _bool,
+    "externally_routed": _bool,
+    "hedge_count": _i32,
+    "decomp_count": _i32,
+    "token_count": _i32,
+    "error_type": _str,
+}
+
+
+def _exp9_slot_fields(slot: str) -> dict:
+    out = {}
+    for name, feature in _EXP9_SLOT.items():
+        if name in ("domain", "subcategory", "strength", "exp1_accuracy", "mirror_gap"):
+            out[f"{name}_{slot}"] = feature
+        else:
+            out[f"component_{slot}_{name}"] = feature
+    return out
+
+
+TRIAL_EXP9_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "condition": _str,  # C1..C4
+        "paradigm": _str,  # P1..P3
+        "is_false_score_control": _bool,
+        "task_type": _str,
+        "circularity_free": _bool,
+        "api_success": _bool,
+        **_exp9_slot_fields("a"),
+        **_exp9_slot_fields("b"),
+    }
+)
+
+TRIAL_FEATURES: dict[str, Features] = {
+    "exp1": TRIAL_EXP1_FEATURES,
+    "exp3": TRIAL_EXP3_FEATURES,
+    "exp9": TRIAL_EXP9_FEATURES,
+}
+
+
+def empty_row(features: Features) -> dict:
+    """A row with every declared column present and null: records fill what they know."""
+    return {name: None for name in features}
+
+
+def conform_row(features: Features, row: dict, *, where: str = "row") -> dict:
+    """Return `row` with exactly the declared columns (missing ones null). An undeclared key is an
+    error naming it, because datasets would otherwise fail later with an opaque CastError."""
+    extra = set(row) - set(features)
+    if extra:
+        raise ValueError(f"{where}: undeclared field(s) {sorted(extra)}")
+    return {name: row.get(name) for name in features}

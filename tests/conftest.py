@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,18 +12,17 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream"
 
-
-@pytest.fixture(autouse=True)
-def _offline_private_hub(tmp_path_factory, monkeypatch):
-    """No test may reach the internet or share a datasets/evaluate cache with the user or another test."""
-    home = tmp_path_factory.mktemp("hf_home")
-    monkeypatch.setenv("HF_HOME", str(home))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    monkeypatch.setenv("HF_EVALUATE_OFFLINE", "1")
-    monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
-    monkeypatch.setenv("MIRROR_HF_CACHE", str(home / "mirror_hf"))
-    yield
+# Set before any test module imports datasets/evaluate/huggingface_hub: they read these at import time.
+# No test may reach the internet or share a cache with the user's own.
+_PRIVATE_HOME = Path(tempfile.mkdtemp(prefix="mirror_hf_tests_"))
+os.environ["HF_HOME"] = str(_PRIVATE_HOME / "hf_home")
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+os.environ["HF_EVALUATE_OFFLINE"] = "1"
+os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
+os.environ["MIRROR_HF_CACHE"] = str(_PRIVATE_HOME / "mirror_hf_cache")
+for _secret in ("HF_TOKEN", "OPENAI_API_KEY"):
+    os.environ.pop(_secret, None)
 
 
 @pytest.fixture(scope="session")

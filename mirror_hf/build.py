@@ -1,0 +1,172 @@
+"""`mirror-hf build`: generate every config into a fresh dataset folder, atomically.
+
+The folder is assembled in a temporary sibling directory and renamed into place only when complete,
+so an interrupted build leaves either the previous folder or nothing. Configs that runs and imports
+added to a previous build of the same form (same version, seed and scale) are carried over; rebuilding
+a different form over them is refused unless forced, because their item ids would no longer match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from mirror_hf import __version__
+from mirror_hf.folder import (
+    BUILD_MARKER,
+    FolderError,
+    read_marker,
+    refresh_metadata,
+    split_files,
+    write_marker,
+    write_split,
+)
+
+
+class BuildError(ValueError):
+    """A build refused before writing anything (one line: what is wrong and how to proceed)."""
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    out: Path
+    seed: int = 0
+    per_domain: int = 625
+    configs: tuple[str, ...] | None = None  # None: every generated config
+    force: bool = False
+
+
+def _validate(request: BuildRequest) -> list[str]:
+    from mirror_hf.dataset_builders import generated_configs, registry
+
+    if isinstance(request.seed, bool) or not isinstance(request.seed, int) or request.seed < 0:
+        raise BuildError(f"seed must be a non-negative integer, got {request.seed!r}")
+    if request.per_domain < 1:
+        raise BuildError(f"per-domain size must be at least 1, got {request.per_domain}")
+    known = generated_configs()
+    if request.configs is None:
+        return known
+    chosen = []
+    for name in request.configs:
+        if name not in known:
+            kind = "is filled by runs or imports, not built" if name in registry() else "is unknown"
+            raise BuildError(f"config {name!r} {kind}; buildable configs: {', '.join(known)}")
+        if name not in chosen:
+            chosen.append(name)
+    return chosen
+
+
+def _check_destination(out: Path, marker: dict | None, request: BuildRequest) -> None:
+    if out.exists() and not out.is_dir():
+        raise BuildError(f"--out {out} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and marker is None and not request.force:
+        raise BuildError(f"--out {out} is a non-empty folder that is not a previous mirror-hf build; use --force to replace it")
+    parent = out.parent if out.parent != Path("") else Path(".")
+    if not parent.exists():
+        raise BuildError(f"parent folder {parent} of --out does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise BuildError(f"cannot write to {parent} (permission denied)")
+
+
+def _same_form(marker: dict | None, request: BuildRequest) -> bool:
+    return bool(marker) and (marker.get("version"), marker.get("seed"), marker.get("per_domain")) == (
+        __version__,
+        request.seed,
+        request.per_domain,
+    )
+
+
+def copy_metric_modules(dest: Path) -> list[str]:
+    """Put each `evaluate` module beside the data, so `evaluate.load("<folder>/cfr")` works offline."""
+    names = []
+    root = resources.files("mirror_hf.metrics")
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        if entry.is_dir() and (entry / f"{entry.name}.py").is_file():
+            target = dest / entry.name
+            target.mkdir(parents=True, exist_ok=True)
+            for f in sorted(entry.iterdir(), key=lambda e: e.name):
+                if f.is_file() and f.name.endswith((".py", ".md")):
+                    (target / f.name).write_bytes(f.read_bytes())
+            names.append(entry.name)
+    return names
+
+
+def build(request: BuildRequest) -> Path:
+    """Build the dataset folder; returns its path. Raises BuildError before touching anything on bad input."""
+    from mirror_hf.dataset_builders import BuildContext, registry
+
+    configs = _validate(request)
+    out = request.out.absolute()
+    marker = read_marker(out) if out.is_dir() else None
+    _check_destination(out, marker, request)
+    carried = {}
+    if marker is not None:
+        carried = {c: files for c, files in split_files(out).items() if c not in registry() or not registry()[c].generated}
+        if carried and not _same_form(marker, request) and not request.force:
+            raise BuildError(
+                f"--out {out} holds run data ({', '.join(sorted(carried))}) for a different form "
+                f"(version {marker.get('version')}, seed {marker.get('seed')}); use another --out, or --force to discard it"
+            )
+        if not _same_form(marker, request):
+            carried = {}
+
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
+    staging.chmod(0o755)  # mkdtemp makes it private; the result is a folder meant to be shared
+    try:
+        ctx = BuildContext(seed=request.seed, per_domain=request.per_domain)
+        builders = registry()
+        for name in configs:
+            for split, rows in builders[name].generate(ctx).items():
+                write_split(staging, name, split, rows, builders[name].features)
+        for config, files in carried.items():
+            for f in files:
+                target = staging / f.relative(out)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(f.path, target)
+        metrics = copy_metric_modules(staging)
+        write_marker(staging, _marker(request, configs, metrics, staging))
+        refresh_metadata(staging)
+        _swap_into_place(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return out
+
+
+def _marker(request: BuildRequest, configs: list[str], metrics: list[str], staging: Path) -> dict:
+    from mirror_hf.bank import available_domains, load_domain
+
+    digest = hashlib.sha256()
+    for config, files in split_files(staging).items():
+        if config in configs:
+            for f in files:
+                digest.update(f.relative(staging).encode())
+    return {
+        "package": "mirror-hf",
+        "version": __version__,
+        "seed": request.seed,
+        "per_domain": request.per_domain,
+        "configs": configs,
+        "metrics": metrics,
+        "generators": {d: load_domain(d).version for d in available_domains()},
+        "build_hash": digest.hexdigest()[:16],
+    }
+
+
+def _swap_into_place(staging: Path, out: Path) -> None:
+    """Replace `out` by `staging` with renames only (each atomic on one filesystem)."""
+    if out.exists():
+        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        os.replace(out, retired / out.name)
+        os.replace(staging, out)
+        shutil.rmtree(retired, ignore_errors=True)
+    else:
+        os.replace(staging, out)
+
+
+__all__ = ["BUILD_MARKER", "BuildError", "BuildRequest", "FolderError", "build", "copy_metric_modules"]

@@ -1,0 +1,124 @@
+"""`build`, `summary` and `sample`: make a dataset folder and look inside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from mirror_hf.cli._app import UsageError, app
+
+
+def parse_seed(text: str) -> int:
+    """Seeds are non-negative integers; anything else is a one-line error, not a click usage box."""
+    try:
+        seed = int(text, 10)
+    except ValueError:
+        raise UsageError(f"--seed must be a non-negative integer, got {text!r}") from None
+    if seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, got {seed}")
+    return seed
+
+
+@app.command()
+def build(
+    out: Path = typer.Option(Path("mirror"), "--out", help="Folder to write (a Hub dataset repo as is)."),
+    seed: str = typer.Option("0", "--seed", help="Seed of the parallel form (non-negative integer)."),
+    configs: str = typer.Option("", "--configs", help="Comma-separated configs to build (default: all)."),
+    per_domain: int = typer.Option(625, "--per-domain", help="Questions per domain (625 gives the 5,000-item bank)."),
+    force: bool = typer.Option(False, "--force", help="Replace a folder that is not a previous build, or discard run data."),
+    quiet: bool = typer.Option(False, "--quiet", help="Do not print the summary table."),
+) -> None:
+    """Generate the question bank and task banks into a dataset folder (parquet + card + Croissant)."""
+    from mirror_hf.build import BuildError, BuildRequest
+    from mirror_hf.build import build as run_build
+
+    request = BuildRequest(
+        out=out,
+        seed=parse_seed(seed),
+        per_domain=per_domain,
+        configs=tuple(c.strip() for c in configs.split(",") if c.strip()) or None,
+        force=force,
+    )
+    try:
+        folder = run_build(request)
+    except (BuildError, PermissionError) as exc:
+        raise UsageError(str(exc)) from None
+    if not quiet:
+        print_summary(folder)
+
+
+@app.command()
+def summary(dataset: Path = typer.Argument(Path("mirror"), help="A dataset folder.")) -> None:
+    """Print what a dataset folder holds: rows per config and split, the bank by domain and difficulty."""
+    if not (dataset / "README.md").is_file():
+        raise UsageError(f"{dataset} is not a dataset folder (no README.md)")
+    print_summary(dataset)
+
+
+@app.command()
+def sample(
+    dataset: Path = typer.Option(None, "--dataset", help="A dataset folder (default: the installed version's)."),
+    per_subcategory: int = typer.Option(5, "--n", help="Items to show per subcategory."),
+    seed: str = typer.Option("0", "--seed", help="Seed of the random pick."),
+    domain: str = typer.Option("", "--domain", help="Only this domain."),
+) -> None:
+    """Show random questions per subcategory with their choices and gold answer, for reading."""
+    import random
+
+    import polars as pl
+
+    from mirror_hf import dataset_dir
+    from mirror_hf.folder import split_files
+
+    folder = dataset or dataset_dir()
+    files = split_files(folder).get("questions")
+    if not files:
+        raise UsageError(f"{folder} has no questions config")
+    frame = pl.read_parquet([f.path for f in files])
+    if domain:
+        frame = frame.filter(pl.col("domain") == domain)
+    rng = random.Random(parse_seed(seed))
+    for (dom, sub), group in sorted(frame.group_by(["domain", "subcategory"]), key=lambda g: g[0]):
+        rows = group.rows(named=True)
+        for row in rng.sample(rows, min(per_subcategory, len(rows))):
+            typer.echo(f"[{dom}/{sub}/{row['difficulty']}] {row['id']}\n  {row['question']}")
+            for letter, choice in zip("ABCD", row["choices"]):
+                mark = "*" if choice == row["answer"] else " "
+                typer.echo(f"   {mark}{letter}) {choice}")
+        typer.echo("")
+
+
+def print_summary(folder: Path) -> None:
+    import polars as pl
+    import pyarrow.parquet as pq
+    from rich.console import Console
+    from rich.table import Table
+
+    from mirror_hf.folder import read_marker, split_files
+
+    console = Console()
+    marker = read_marker(folder) or {}
+    files = split_files(folder)
+    table = Table(title=f"{folder}  (mirror-hf {marker.get('version', '?')}, seed {marker.get('seed', '?')})")
+    table.add_column("config")
+    table.add_column("split")
+    table.add_column("rows", justify="right")
+    for config, split_list in files.items():
+        for f in split_list:
+            table.add_row(config, f.split, f"{pq.read_metadata(f.path).num_rows:,}")
+    console.print(table)
+    if "questions" in files:
+        frame = pl.read_parquet([f.path for f in files["questions"]], columns=["domain", "subcategory", "difficulty"])
+        counts = frame.group_by("domain", "difficulty").len().pivot(on="difficulty", index="domain", values="len")
+        subs = frame.group_by("domain").agg(pl.col("subcategory").n_unique().alias("subcategories"))
+        counts = counts.join(subs, on="domain")
+        bank = Table(title="questions by domain and difficulty")
+        bank.add_column("domain")
+        for col in ("subcategories", "easy", "medium", "hard"):
+            bank.add_column(col, justify="right")
+        bank.add_column("total", justify="right")
+        for row in counts.sort("domain").iter_rows(named=True):
+            values = [row.get(c) or 0 for c in ("subcategories", "easy", "medium", "hard")]
+            bank.add_row(row["domain"], *map(str, values), str(sum(values[1:])))
+        console.print(bank)

@@ -115,7 +115,8 @@ def build(request: BuildRequest) -> Path:
         if not _same_form(marker, request):
             carried = {}
 
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
+    _remove_stale_staging(out)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-{os.getpid()}-", dir=out.parent))
     staging.chmod(0o755)  # mkdtemp makes it private; the result is a folder meant to be shared
     try:
         ctx = BuildContext(seed=request.seed, per_domain=request.per_domain)
@@ -156,6 +157,24 @@ def _marker(request: BuildRequest, configs: list[str], metrics: list[str], stagi
         "generators": {d: load_domain(d).version for d in available_domains()},
         "build_hash": digest.hexdigest()[:16],
     }
+
+
+def _remove_stale_staging(out: Path) -> None:
+    """A build killed outright (SIGKILL) cannot clean up; the next build removes what it left."""
+    for stale in out.parent.glob(f".{out.name}.building-*-*"):
+        pid = stale.name.rsplit(".building-", 1)[1].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(stale, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _swap_into_place(staging: Path, out: Path) -> None:

@@ -42,8 +42,10 @@ def build(
     )
     try:
         folder = run_build(request)
-    except (BuildError, PermissionError) as exc:
+    except BuildError as exc:
         raise UsageError(str(exc)) from None
+    except OSError as exc:  # e.g. a read-only or full file system under --out
+        raise UsageError(f"cannot write --out {out}: {exc.strerror or exc}") from None
     if not quiet:
         print_summary(folder)
 

@@ -1,0 +1,4 @@
+from mirror_hf.cli import main
+
+if __name__ == "__main__":
+    main()

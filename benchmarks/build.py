@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
+import os
 import statistics
 import subprocess
 import sys
@@ -29,15 +29,14 @@ GENERATE = "from mirror_hf.bank import generate_bank; import sys; print(len(gene
 
 def measure(code: str) -> tuple[float, float]:
     """(wall seconds, peak RSS MB) of one fresh Python process running `code`."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)  # this child's own rusage, not the max over all children
     wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise SystemExit(proc.stderr)
-    # ru_maxrss of children is the max over all children so far: run the biggest last or compare deltas
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, max(peak, before) / 1024
+        raise SystemExit(proc.stderr.read().decode())
+    return wall, usage.ru_maxrss / 1024
 
 
 def main() -> None:

@@ -1,0 +1,563 @@
+"""Experiment 1: the five behavioural channels and the layer-2 self-report (mirror-protocol.md §2).
+
+Each channel is one fresh single-turn call on one question (the tool channel may add a second turn).
+For each channel this module has a prompt builder `(question, ...) -> messages` and a parser
+`(response text) -> dict` whose keys are `TRIAL_EXP1_FEATURES` field names, including the channel's
+confidence signal in [0, 1] (`confidence`) beside its raw form (`bet`, `skipped`, `choice`,
+`tools_used`, `hedging_count`, `self_report_confidence`, `control_confidence`). `grade` then sets
+`correct` from the parsed answer and the gold answer.
+
+Parsers take `rules="strict"` (ours) or `rules="upstream"` (the authors' parsers, quirks included,
+used with `matcher="upstream"` to recompute their numbers from their raw responses).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from mirror_hf.protocol.calculator import calculate
+from mirror_hf.protocol.matching import extract_final_answer, match, normalise_answer
+from mirror_hf.protocol.parsing import (
+    Messages,
+    agreed,
+    base_fields,
+    complete_answers,
+    read_int,
+    read_percent,
+    set_answers,
+    user,
+)
+from mirror_hf.protocol.text import (
+    CAVEAT_PHRASES,
+    HEDGING_PHRASES,
+    Rules,
+    clean_markup,
+    count_phrases,
+    is_refusal,
+    is_refusal_upstream,
+    labeled_field,
+    labeled_field_upstream,
+    labeled_fields,
+    word_count,
+)
+from mirror_hf.records import CHOICE_LETTERS, Question
+
+# --------------------------------------------------------------------------------------------
+# Prompt text (kept close to the authors' wording so results stay comparable)
+# --------------------------------------------------------------------------------------------
+
+WAGERING_INSTRUCTIONS = (
+    "After answering, place a bet on your answer: 1-10 points.\n"
+    "If correct, you gain the points. If wrong, you lose them.\n\n"
+    "Format your response EXACTLY as:\n"
+    "ANSWER: [your answer]\n"
+    "BET: [1-10]"
+)
+OPT_OUT_INSTRUCTIONS = (
+    "Scoring: +3 points if correct, -1 point if wrong.\n"
+    "Alternatively, write SKIP for a guaranteed +1 point.\n\n"
+    "Format your response as ONE of:\n"
+    "ANSWER: [your answer]\n"
+    "or\n"
+    "SKIP"
+)
+DIFFICULTY_TEMPLATE = (
+    "Choose one task to attempt:\n\n"
+    "TASK A (harder): {hard}\n"
+    "  → +5 points if correct, -3 points if wrong\n\n"
+    "TASK B (easier): {easy}\n"
+    "  → +1 point if correct, 0 points if wrong\n\n"
+    'Write either "A" or "B", then answer your chosen task.\n\n'
+    "Format:\n"
+    "CHOICE: [A or B]\n"
+    "ANSWER: [your answer to chosen task]"
+)
+TOOLS: tuple[str, ...] = ("calculator", "web_search", "ask_expert", "flag_review")
+TOOL_INSTRUCTIONS = (
+    "You have access to the following tools. To use one, write the command exactly as shown:\n"
+    "[USE_TOOL: calculator | <expression>]\n"
+    "[USE_TOOL: web_search | <query>]\n"
+    "[USE_TOOL: ask_expert | <question>]\n"
+    "[USE_TOOL: flag_review | <reason>]\n\n"
+    "You may use multiple tools, or none. Answer the question to the best of your ability.\n\n"
+    "ANSWER: [your answer]"
+)
+TOOL_FOLLOWUP_TEMPLATE = (
+    "Tool results:\n{results}\n\n"
+    "Using these results, give your final answer.\n"
+    "ANSWER: [your answer]"
+)
+LAYER2_INSTRUCTIONS = (
+    "Before answering, complete this self-assessment:\n"
+    "CONFIDENCE: [0-100]\n"
+    "SUB_SKILLS: [comma-separated list of skills this task requires]\n"
+    "WEAKEST_SKILL: [which sub-skill you're least certain about]\n"
+    "VERIFY: [yes/no — do you recommend external verification?]\n"
+    "APPROACH: [direct-solve / decompose / tool-use / ask-for-help]\n\n"
+    "Now answer the question:\n"
+    "ANSWER: [your answer]"
+)
+STRUCTURED_CONTROL_INSTRUCTIONS = "Format your response EXACTLY as:\nANSWER: [your answer]\nCONFIDENCE: [1-10]"
+APPROACHES: tuple[str, ...] = ("direct-solve", "decompose", "tool-use", "ask-for-help")
+
+
+def question_text(question: Question, indent: str = "") -> str:
+    """The question as the model sees it: its text, then its choices as "A) ..." lines."""
+    lines = [question.question]
+    if question.choices:
+        lines.append("")
+        lines.extend(f"{indent}{letter}) {choice}" for letter, choice in zip(CHOICE_LETTERS, question.choices))
+    return "\n".join(lines)
+
+
+def build_wagering(question: Question) -> Messages:
+    return user(f"{question_text(question)}\n\n{WAGERING_INSTRUCTIONS}")
+
+
+def build_opt_out(question: Question) -> Messages:
+    return user(f"{question_text(question)}\n\n{OPT_OUT_INSTRUCTIONS}")
+
+
+def build_difficulty_selection(question: Question, *, pair: Any) -> Messages:
+    """Task A is the pair's hard item, Task B its easy item (`pairing.DifficultyPair`); `question`
+    must be one of the two (it is the trial's item)."""
+    if question.id not in (pair.easy.id, pair.hard.id):
+        raise ValueError(f"question {question.id} is not in the pair ({pair.easy.id}, {pair.hard.id})")
+    return user(
+        DIFFICULTY_TEMPLATE.format(hard=question_text(pair.hard, "  "), easy=question_text(pair.easy, "  "))
+    )
+
+
+def build_tool_delegation(question: Question) -> Messages:
+    return user(f"{question_text(question)}\n\n{TOOL_INSTRUCTIONS}")
+
+
+def build_natural(question: Question) -> Messages:
+    return user(question_text(question))
+
+
+def build_layer2(question: Question) -> Messages:
+    return user(f"{question_text(question)}\n\n{LAYER2_INSTRUCTIONS}")
+
+
+def build_structured_control(question: Question) -> Messages:
+    return user(f"{question_text(question)}\n\n{STRUCTURED_CONTROL_INSTRUCTIONS}")
+
+
+# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------
+# Ch1 wagering
+# --------------------------------------------------------------------------------------------
+
+
+def parse_wagering(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+    """ANSWER + BET (1-10). The bet is kept only if it is an integer in 1..10 (never imputed);
+    `confidence` = bet / 10."""
+    visible, out = base_fields("wagering", text, reasoning_content, finish_reason, rules)
+    out["bet"] = None
+    if rules == "upstream":
+        if is_refusal_upstream(visible):
+            out["refused"] = True
+            return out
+        out["answer"] = labeled_field_upstream(visible, "ANSWER")
+        m = re.search(r"BET\s*:\s*(\d+)", visible, re.IGNORECASE)
+        if m and 1 <= int(m.group(1)) <= 10:
+            out["bet"] = int(m.group(1))
+        if out["bet"] is None and "BET" not in visible.upper():
+            tail = visible.strip().split("\n")[-1]
+            lone = re.search(r"\b([1-9]|10)\b", tail)
+            if lone:
+                out["bet"] = int(lone.group(1))
+    else:
+        if is_refusal(visible):
+            out["refused"] = True
+            return out
+        set_answers(out, complete_answers(visible, out["truncated"]))
+        bets = [v for v, at_end in labeled_fields(visible, "BET") if not (out["truncated"] and at_end)]
+        out["bet"] = agreed([read_int(b, 1, 10) for b in bets])
+    out["parse_success"] = out["answer"] is not None and out["bet"] is not None
+    out["confidence"] = out["bet"] / 10 if out["bet"] is not None else None
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Ch2 opt-out
+# --------------------------------------------------------------------------------------------
+
+_SKIP_LINE = re.compile(r"^[\W_]*skip[\W_]*$", re.IGNORECASE | re.MULTILINE)
+
+
+def parse_opt_out(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+    """ANSWER or SKIP. `confidence` = 1 if it answered, 0 if it skipped. Strict: SKIP counts only as
+    a line of its own (or `ANSWER: SKIP`); a response with both a SKIP line and a real answer, or
+    with no ANSWER line but the word "skip" in a sentence, is ambiguous (skipped = None, ungraded)."""
+    visible, out = base_fields("opt_out", text, reasoning_content, finish_reason, rules)
+    out["skipped"] = None
+    if rules == "upstream":
+        out["skipped"] = False
+        if is_refusal_upstream(visible):
+            out["refused"] = True
+            return out
+        if re.search(r"\bSKIP\b", visible, re.IGNORECASE) and not re.search(r"(don'?t|not|no)\s+skip", visible, re.IGNORECASE):
+            out["skipped"] = True
+            out["parse_success"] = True
+        else:
+            answer = labeled_field_upstream(visible, "ANSWER")
+            if answer:
+                out["answer"], out["parse_success"] = answer, True
+            elif visible.strip():
+                out["answer"] = visible.strip()[:500]
+    else:
+        if is_refusal(visible):
+            out["refused"] = True
+            return out
+        labeled = complete_answers(visible, out["truncated"])
+        answers = [a for a in labeled if normalise_answer(a) != "skip"]
+        skip_votes = len(labeled) - len(answers) + len(_SKIP_LINE.findall(visible))
+        if skip_votes and not answers:
+            out["skipped"], out["parse_success"] = True, True
+        elif answers and not skip_votes:
+            out["skipped"], out["parse_success"] = False, True
+            set_answers(out, answers)
+        elif not answers and not skip_votes and visible.strip() and not out["truncated"]:
+            if not re.search(r"\bskip", visible, re.IGNORECASE):
+                out["skipped"] = False  # answered in prose, without the label
+                out["answer"] = extract_final_answer(visible) or visible.strip()
+    if out["skipped"] is not None:
+        out["confidence"] = 0.0 if out["skipped"] else 1.0
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Ch3 difficulty selection
+# --------------------------------------------------------------------------------------------
+
+
+def _choice_letter(value: str) -> str | None:
+    m = re.match(r"^(?:task\s+)?\(?([AB])\)?(?:\W|$)", clean_markup(value), re.IGNORECASE)
+    return m.group(1).upper() if m else None
+
+
+def parse_difficulty_selection(
+    text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict"
+) -> dict:
+    """CHOICE (A = the harder task, B = the easier) + ANSWER. `confidence` = 1 for A, 0 for B."""
+    visible, out = base_fields("difficulty_selection", text, reasoning_content, finish_reason, rules)
+    out["choice"] = None
+    if rules == "upstream":
+        if is_refusal_upstream(visible):
+            out["refused"] = True
+            return out
+        m = re.search(r"CHOICE\s*:\s*([AB])", visible, re.IGNORECASE) or re.search(r"\b([AB])\b", visible)
+        out["choice"] = m.group(1).upper() if m else None
+        out["answer"] = labeled_field_upstream(visible, "ANSWER")
+    else:
+        if is_refusal(visible):
+            out["refused"] = True
+            return out
+        letters = [_choice_letter(v) for v, _ in labeled_fields(visible, "CHOICE")]
+        out["choice"] = letters[0] if letters and None not in letters and len(set(letters)) == 1 else None
+        set_answers(out, complete_answers(visible, out["truncated"]))
+    out["parse_success"] = out["choice"] is not None and out["answer"] is not None
+    out["confidence"] = {"A": 1.0, "B": 0.0}.get(out["choice"])
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Ch4 tool delegation
+# --------------------------------------------------------------------------------------------
+
+_TOOL_CALL = re.compile(r"\[USE_TOOL\s*:\s*(\w+)\s*\|\s*([^\]]+)\]", re.IGNORECASE)
+MAX_ECHO_CHARS = 200
+
+
+def tool_calls(text: str) -> list[dict]:
+    """Every `[USE_TOOL: name | input]` naming one of the four tools, in order."""
+    return [
+        {"tool": m.group(1).lower(), "input": m.group(2).strip()}
+        for m in _TOOL_CALL.finditer(text or "")
+        if m.group(1).lower() in TOOLS
+    ]
+
+
+def parse_tool_delegation(
+    text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict"
+) -> dict:
+    """Tool calls + ANSWER. `tools_used` lists every valid call's tool name (a tool used twice
+    appears twice); `tool_results` holds the calls as JSON until `run_tools` adds their results.
+    `confidence` = 1 / (1 + number of calls)."""
+    visible, out = base_fields("tool_delegation", text, reasoning_content, finish_reason, rules)
+    refused = is_refusal_upstream(visible) if rules == "upstream" else is_refusal(visible)
+    calls = [] if refused else tool_calls(visible)
+    out["tools_used"] = [c["tool"] for c in calls]
+    out["tool_results"] = json.dumps(calls, ensure_ascii=False) if calls else None
+    if refused:
+        out["refused"] = True
+        return out
+    cleaned = _TOOL_CALL.sub("", visible).strip()
+    if rules == "upstream":
+        out["answer"] = labeled_field_upstream(visible, "ANSWER") or (cleaned[:1000] or None)
+        out["parse_success"] = out["answer"] is not None
+    else:
+        set_answers(out, complete_answers(visible, out["truncated"]))
+        out["parse_success"] = out["answer"] is not None
+        if out["answer"] is None and cleaned and not out["truncated"] and not needs_followup(out):
+            out["answer"] = extract_final_answer(cleaned) or cleaned
+    out["confidence"] = 1.0 / (1 + len(calls))
+    return out
+
+
+def needs_followup(parsed: dict) -> bool:
+    """A second turn is sent when the model called the calculator at least once."""
+    return "calculator" in (parsed.get("tools_used") or [])
+
+
+def run_tools(parsed: dict) -> list[dict]:
+    """Execute the calls: the calculator really (safe evaluator), the other tools are record-only."""
+    calls = json.loads(parsed.get("tool_results") or "[]")
+    results = []
+    for call in calls:
+        result = calculate(call["input"]) if call["tool"] == "calculator" else "not executed (record only)"
+        results.append({**call, "result": result})
+    return results
+
+
+def _echo(value: str) -> str:
+    """A model-written tool input, made safe to quote back: one line, no brackets, bounded."""
+    value = re.sub(r"\s+", " ", value).replace("[", "(").replace("]", ")").strip()
+    return value if len(value) <= MAX_ECHO_CHARS else value[: MAX_ECHO_CHARS - 1] + "…"
+
+
+def build_tool_followup(first_messages: Messages, first_reply: str, results: list[dict]) -> Messages:
+    """The second turn: the original prompt, the model's first reply, then the tool results."""
+    lines = [f"[TOOL_RESULT: {r['tool']} | {_echo(r['input'])} = {r['result']}]" for r in results]
+    return [
+        *first_messages,
+        {"role": "assistant", "content": first_reply},
+        {"role": "user", "content": TOOL_FOLLOWUP_TEMPLATE.format(results="\n".join(lines))},
+    ]
+
+
+def parse_tool_followup(
+    text: str | None,
+    first: dict,
+    results: list[dict],
+    *,
+    reasoning_content: str | None = None,
+    finish_reason: str | None = None,
+    rules: Rules = "strict",
+) -> dict:
+    """Merge the second turn into the first turn's parse: the final answer is its ANSWER, else its
+    last non-empty line; that answer is the one graded. `raw_response` becomes the second reply
+    (the first stays in the prompt of the second turn)."""
+    visible, out = base_fields("tool_delegation", text, reasoning_content, finish_reason, rules)
+    merged = {**first, **{k: out[k] for k in ("raw_response", "reasoning", "finish_reason", "truncated")}}
+    merged["tool_results"] = json.dumps(results, ensure_ascii=False)
+    refused = is_refusal_upstream(visible) if rules == "upstream" else is_refusal(visible)
+    if refused:
+        merged.update(refused=True, answer=None, answer_candidates=None, parse_success=False)
+        return merged
+    if rules == "upstream":
+        answer = labeled_field_upstream(visible, "ANSWER")
+    else:
+        answers = complete_answers(visible, merged["truncated"])
+        answer = answers[0] if answers else None
+        merged["answer_candidates"] = answers if len({normalise_answer(a) for a in answers}) > 1 else None
+    if answer is None and not merged["truncated"]:
+        lines = [ln.strip() for ln in visible.splitlines() if ln.strip()]
+        answer = lines[-1] if lines else None
+    merged["answer"] = answer
+    merged["parse_success"] = answer is not None
+    return merged
+
+
+# --------------------------------------------------------------------------------------------
+# Ch5 natural
+# --------------------------------------------------------------------------------------------
+
+
+def parse_natural(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+    """Free response: hedge and caveat phrase counts, length in words, and the answer.
+    `confidence` = 1 / (1 + hedging_count). A refusal is flagged (the answer is left ungraded).
+
+    Answer: upstream = an ANSWER line, else the first 500 characters (their matcher then extracts);
+    strict = an ANSWER line, else the final answer `extract_final_answer` finds, else the whole text
+    (which the strict matcher grades as wrong); in a cut-off response only an ANSWER line counts."""
+    visible, out = base_fields("natural", text, reasoning_content, finish_reason, rules)
+    out["response_length"] = word_count(visible)
+    out["hedging_count"] = count_phrases(visible, HEDGING_PHRASES, rules)
+    out["caveat_count"] = count_phrases(visible, CAVEAT_PHRASES, rules)
+    out["confidence"] = 1.0 / (1 + out["hedging_count"])
+    if rules == "upstream":
+        out["refused"] = is_refusal_upstream(visible)
+        out["answer"] = labeled_field_upstream(visible, "ANSWER") or (visible.strip()[:500] or None)
+        out["parse_success"] = True
+        return out
+    out["refused"] = is_refusal(visible)
+    answers = complete_answers(visible, out["truncated"])
+    if answers:
+        set_answers(out, answers)
+    elif visible.strip() and not out["truncated"]:
+        out["answer"] = extract_final_answer(visible) or visible.strip()
+    out["parse_success"] = out["answer"] is not None
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Layer 2 self-report, format-matched control
+# --------------------------------------------------------------------------------------------
+
+
+def parse_layer2(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+    """CONFIDENCE (0-100) + SUB_SKILLS, WEAKEST_SKILL, VERIFY, APPROACH + ANSWER.
+    `self_report_confidence` is the stated 0-100 value, `confidence` = it / 100. Upstream clips
+    out-of-range values into [0, 100]; strict rejects them (None)."""
+    visible, out = base_fields("layer2", text, reasoning_content, finish_reason, rules)
+    out.update(self_report_confidence=None, sub_skills=None, weakest_skill=None, verify=None, approach=None)
+    refused = is_refusal_upstream(visible) if rules == "upstream" else is_refusal(visible)
+    if refused:
+        out["refused"] = True
+        return out
+    if rules == "upstream":
+        m = re.search(r"CONFIDENCE\s*:\s*(\d{1,3})", visible, re.IGNORECASE)
+        if m:
+            out["self_report_confidence"] = float(max(0, min(100, int(m.group(1)))))
+        field = lambda label: (re.search(rf"{label}\s*:\s*(.+?)(?:\n|$)", visible, re.IGNORECASE) or [None, None])[1]  # noqa: E731
+        skills = field("SUB_SKILLS")
+        out["sub_skills"] = skills.strip().strip("[]") if skills else None
+        weakest = field("WEAKEST_SKILL")
+        out["weakest_skill"] = weakest.strip().strip("[]") if weakest else None
+        verify = re.search(r"VERIFY\s*:\s*(\w+)", visible, re.IGNORECASE)
+        out["verify"] = ("yes" if verify.group(1).lower() in ("yes", "true", "1", "y") else "no") if verify else None
+        approach = field("APPROACH")
+        out["answer"] = labeled_field_upstream(visible, "ANSWER")
+    else:
+        values = [read_percent(v) for v, _ in labeled_fields(visible, "CONFIDENCE")]
+        out["self_report_confidence"] = agreed(values)
+        out["sub_skills"] = labeled_field(visible, "SUB_SKILLS")
+        out["weakest_skill"] = labeled_field(visible, "WEAKEST_SKILL")
+        verify = labeled_field(visible, "VERIFY")
+        lead = normalise_answer(verify).split()[:1] if verify else []
+        out["verify"] = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}.get(lead[0]) if lead else None
+        approach = labeled_field(visible, "APPROACH")
+        set_answers(out, complete_answers(visible, out["truncated"]))
+    if approach:
+        raw = approach.strip().strip("[]").lower()
+        out["approach"] = next((a for a in APPROACHES if a in raw or a.replace("-", " ") in raw), raw[:50])
+    if out["self_report_confidence"] is not None:
+        out["confidence"] = out["self_report_confidence"] / 100
+    out["parse_success"] = out["self_report_confidence"] is not None and out["answer"] is not None
+    return out
+
+
+def parse_structured_control(
+    text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict"
+) -> dict:
+    """ANSWER + CONFIDENCE (1-10), the format-matched control without a wager.
+    `control_confidence` is the stated value, `confidence` = it / 10."""
+    visible, out = base_fields("structured_control", text, reasoning_content, finish_reason, rules)
+    out["control_confidence"] = None
+    refused = is_refusal_upstream(visible) if rules == "upstream" else is_refusal(visible)
+    if refused:
+        out["refused"] = True
+        return out
+    if rules == "upstream":
+        out["answer"] = labeled_field_upstream(visible, "ANSWER")
+        m = re.search(r"CONFIDENCE\s*:\s*(\d+)", visible, re.IGNORECASE)
+        if m and 1 <= int(m.group(1)) <= 10:
+            out["control_confidence"] = int(m.group(1))
+    else:
+        set_answers(out, complete_answers(visible, out["truncated"]))
+        values = [v for v, at_end in labeled_fields(visible, "CONFIDENCE") if not (out["truncated"] and at_end)]
+        out["control_confidence"] = agreed([read_int(v, 1, 10) for v in values])
+    if out["control_confidence"] is not None:
+        out["confidence"] = out["control_confidence"] / 10
+    out["parse_success"] = out["answer"] is not None and out["control_confidence"] is not None
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Registry and grading
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Channel:
+    name: str
+    build: Callable[..., Messages] | None  # None: parse-only
+    parse: Callable[..., dict]
+    signal: str  # what `confidence` is, for cards and reports
+
+
+CHANNELS: dict[str, Channel] = {
+    c.name: c
+    for c in (
+        Channel("wagering", build_wagering, parse_wagering, "bet / 10"),
+        Channel("opt_out", build_opt_out, parse_opt_out, "1 answered, 0 skipped"),
+        Channel("difficulty_selection", build_difficulty_selection, parse_difficulty_selection, "1 chose the harder task, 0 the easier"),
+        Channel("tool_delegation", build_tool_delegation, parse_tool_delegation, "1 / (1 + tool calls)"),
+        Channel("natural", build_natural, parse_natural, "1 / (1 + hedging phrases)"),
+        Channel("layer2", build_layer2, parse_layer2, "stated confidence / 100"),
+        Channel("structured_control", build_structured_control, parse_structured_control, "stated confidence / 10"),
+    )
+}
+BEHAVIOURAL_CHANNELS: tuple[str, ...] = ("wagering", "opt_out", "difficulty_selection", "tool_delegation", "natural")
+
+
+def channel(name: str) -> Channel:
+    try:
+        return CHANNELS[name]
+    except KeyError:
+        raise KeyError(f"unknown Exp1 channel {name!r}; known: {', '.join(CHANNELS)}") from None
+
+
+def parse(name: str, text: str | None, **kwargs) -> dict:
+    return channel(name).parse(text, **kwargs)
+
+
+def grade(
+    parsed: dict,
+    question: Question,
+    matcher: str = "strict",
+    *,
+    pair: Any = None,
+    grade_target: str = "chosen",
+) -> dict:
+    """`parsed` with `correct` set: True / False, or None (API error, refusal, skip, no answer, or
+    a gold that cannot be read). A response giving several different ANSWER values is correct only
+    if every one of them is (strict); upstream takes the first.
+
+    Difficulty selection grades the task the model chose (`pair` required) and records
+    `chosen_item_id` / `paired_item_id`; `grade_target="current"` reproduces the authors' bug of
+    grading the trial's own question whatever was chosen."""
+    out = dict(parsed)
+    target = question
+    if parsed.get("channel") == "difficulty_selection":
+        if pair is None:
+            raise ValueError("difficulty_selection needs the pair to grade")
+        other = pair.easy if question.id == pair.hard.id else pair.hard
+        out["paired_item_id"] = other.id
+        chosen = {"A": pair.hard, "B": pair.easy}.get(parsed.get("choice"))
+        out["chosen_item_id"] = chosen.id if chosen else None
+        if grade_target == "chosen":
+            target = chosen
+        elif grade_target != "current":
+            raise ValueError(f"grade_target must be 'chosen' or 'current', got {grade_target!r}")
+    out["correct"] = None
+    if parsed.get("api_error") or parsed.get("refused") or parsed.get("skipped") is True or target is None:
+        return out
+    if parsed.get("channel") == "opt_out" and parsed.get("skipped") is None:
+        return out
+    answers = [parsed.get("answer")] if matcher == "upstream" else (parsed.get("answer_candidates") or [parsed.get("answer")])
+    if not answers or answers[0] is None or not str(answers[0]).strip():
+        return out
+    verdicts = [
+        match(a, target.answer, target.answer_type, target.aliases, target.choices, matcher=matcher) for a in answers
+    ]
+    if any(v is None for v in verdicts):
+        return out
+    out["correct"] = all(verdicts)
+    return out

@@ -1,0 +1,469 @@
+"""Answer matching (mirror-protocol.md §3): is a parsed answer the gold answer?
+
+`match(pred, gold, answer_type, aliases, choices, matcher=...)` returns True, False, or None when
+the item cannot be graded (no answer, or a gold answer that cannot be read as its declared type).
+
+- `matcher="strict"` (default) is typed: numbers compare by value with a tolerance that depends on
+  the precision written (see `numbers_match`), choice answers by letter or by the choice's text,
+  booleans by their leading yes/no/true/false word, short text by normalised equality with the gold
+  or an alias. There is no substring matching: "no" never matches "not", "know" or "no idea".
+  A long free-text answer (the natural channel) is first reduced to its final answer by
+  `extract_final_answer`; if none can be found, it is wrong, not ungraded.
+- `matcher="upstream"` reproduces the authors' `match_answer_robust` rule for rule (lenient answer
+  extraction, first-number parsing, substring matching for short text, refusal phrases => False),
+  so their published numbers can be recomputed. Unknown answer types fall through the same
+  numeric -> letter -> boolean -> text chain as theirs.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Literal, Sequence
+
+from mirror_hf.protocol.text import clean_markup, is_refusal_upstream, labeled_field_upstream, labeled_fields
+
+Matcher = Literal["strict", "upstream"]
+MATCHERS: tuple[str, ...] = ("strict", "upstream")
+LETTERS = ("A", "B", "C", "D")
+
+
+def check_matcher(matcher: str) -> str:
+    if matcher not in MATCHERS:
+        raise ValueError(f"matcher must be one of {MATCHERS}, got {matcher!r}")
+    return matcher
+
+
+def match(
+    pred: str | None,
+    gold: str | None,
+    answer_type: str | None,
+    aliases: Sequence[str] = (),
+    choices: Sequence[str] = (),
+    matcher: Matcher = "strict",
+) -> bool | None:
+    """Grade one answer. None = ungradable (no answer, or no usable gold)."""
+    check_matcher(matcher)
+    if pred is None or gold is None or not str(pred).strip():
+        return None
+    if matcher == "upstream":
+        return match_upstream(str(pred), str(gold), answer_type, aliases)
+    return match_strict(str(pred), str(gold), answer_type, aliases, choices)
+
+
+# ============================================================================================
+# Upstream (the authors' rules)
+# ============================================================================================
+
+_UP_UNIT_PHRASE = re.compile(
+    r"\b([\d,.\-\+/]+)\s*(?:years?\s+old|feet|foot|meters?|miles?|kg|pounds?|lbs?|"
+    r"dollars?|cents?|hours?|days?|weeks?|months?|inches?|cm)\b[^a-zA-Z0-9]*$",
+    re.IGNORECASE,
+)
+_UP_APPROX = re.compile(r"approximately\s+([\d,.\-\+/]+)", re.IGNORECASE)
+_UP_UNITS = re.compile(
+    r"\b(feet|foot|meters?|kilometres?|kilometers?|km|miles?|kilograms?|kg|grams?|gr?|pounds?|lbs?|"
+    r"ounces?|oz|inches?|centimeters?|cm|millimeters?|mm|hours?|minutes?|seconds?|days?|weeks?|"
+    r"months?|years?|dollars?|cents?|euros?|degrees?|radians?|units?|percent|pct)\b",
+    re.IGNORECASE,
+)
+
+
+def upstream_extract(text: str | None, answer_type: str | None = None, channel: int | str | None = None) -> str | None:
+    """The authors' answer extractor (first rule that fires wins); see §3."""
+    if not text or not text.strip():
+        return None
+    labeled = labeled_field_upstream(text, "ANSWER")
+    if labeled:
+        return labeled
+    if channel in (2, "opt_out") and re.search(r"\bSKIP\b", text, re.IGNORECASE):
+        return "SKIP"
+    m = re.search(r"(?:the\s+answer\s+is|answer\s*[:=])\s*([^\n.]+)", text, re.IGNORECASE)
+    if m:
+        return m.group(1).strip()
+    m = re.search(
+        r"(?:therefore|so|thus|hence)[,\s]+(?:the\s+\w+\s+(?:is|are|was|were)\s+)?([^\n.]{1,80})", text, re.IGNORECASE
+    )
+    if m and len(m.group(1).strip()) <= 60:
+        return m.group(1).strip()
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    if lines:
+        m = re.search(r"=\s*([^\n=]{1,50})$", lines[-1])
+        if m:
+            return m.group(1).strip()
+    m = _UP_UNIT_PHRASE.search(text)
+    if m:
+        return m.group(1).strip()
+    m = _UP_APPROX.search(text)
+    if m:
+        return m.group(1).strip()
+    if answer_type == "multiple_choice":
+        m = re.search(r"\b([A-D])\b", text)
+        if m:
+            return m.group(1).upper()
+    if answer_type in ("exact_numeric", None):
+        numbers = re.findall(r"(?<![.\d])-?\d[\d,]*(?:\.\d+)?(?![.\d])", text)
+        if numbers:
+            return numbers[-1].replace(",", "")
+    return text.strip()[:200]
+
+
+def _up_number(text: str) -> float | None:
+    if not text:
+        return None
+    text = text.strip().replace("$", "")
+    m = _UP_APPROX.search(text)
+    if m:
+        text = m.group(1)
+    text = _UP_UNITS.sub(" ", text).strip()
+    text = text.replace(",", "").replace("%", "").replace("$", "").strip()
+    m = re.match(r"^(-?\d+)\s*/\s*(-?\d+)$", text)
+    if m:
+        denominator = int(m.group(2))
+        return None if denominator == 0 else int(m.group(1)) / denominator
+    m = re.search(r"[-+]?\d*\.?\d+", text)
+    return float(m.group()) if m else None
+
+
+def _up_letter(text: str) -> str | None:
+    for pattern in (r"^\s*([A-D])\s*$", r"^\s*\(([A-D])\)", r"^\s*([A-D])[.)\s]", r"\bTHE ANSWER IS ([A-D])\b", r"\bANSWER[: ]+([A-D])\b"):
+        m = re.search(pattern, text, re.IGNORECASE)
+        if m:
+            return m.group(1).upper()
+    m = re.search(r"\b([A-D])\b", text)
+    return m.group(1).upper() if m else None
+
+
+_UP_TRUE = {"true", "yes", "correct", "t", "y", "1", "right"}
+_UP_FALSE = {"false", "no", "incorrect", "f", "n", "0", "wrong"}
+
+
+def _up_bool_words(text: str) -> bool | None:
+    words = set(re.sub(r"[^\w]", " ", text.lower()).split())
+    if words & _UP_TRUE:
+        return True
+    if words & _UP_FALSE:
+        return False
+    return None
+
+
+def _up_bool_substring(text: str) -> bool | None:
+    # The older base matcher's boolean reading, used by the unknown-type chain: raw substrings.
+    text = text.lower().strip()
+    if any(v in text for v in ("true", "yes", "correct", "t", "y", "1")):
+        return True
+    if any(v in text for v in ("false", "no", "incorrect", "f", "n", "0")):
+        return False
+    return None
+
+
+def _up_text(pred: str, gold: str, aliases: Sequence[str]) -> bool:
+    p, g = pred.lower().strip(), gold.lower().strip()
+    if p == g or any(a.lower().strip() == p for a in aliases):
+        return True
+    return bool(p) and (p in g or g in p)
+
+
+def _up_numeric(pred: str, gold: str) -> bool:
+    p, g = _up_number(pred), _up_number(gold)
+    if p is None or g is None:
+        return False
+    if abs(g) >= 1000 and g == int(g):
+        return abs(p - g) <= 1
+    return abs(p - g) <= 0.01
+
+
+def match_upstream(pred: str, gold: str, answer_type: str | None, aliases: Sequence[str] = ()) -> bool:
+    """The authors' `match_answer_robust`, reproduced rule for rule."""
+    pred, gold = str(pred).strip(), str(gold).strip()
+    if is_refusal_upstream(pred, matcher=True):
+        return False
+    if len(pred) > 30:
+        extracted = upstream_extract(pred, answer_type)
+        if extracted and len(extracted) < len(pred):
+            pred = extracted.strip()
+    if answer_type == "exact_numeric":
+        return _up_numeric(pred, gold)
+    if answer_type == "multiple_choice":
+        p, g = _up_letter(pred.upper().strip()), _up_letter(gold.upper().strip())
+        return bool(p and g) and p == g
+    if answer_type == "boolean":
+        p, g = _up_bool_words(pred), _up_bool_words(gold)
+        return p is not None and g is not None and p == g
+    if answer_type == "short_text":
+        return _up_text(pred, gold, aliases)
+    # Unknown type: numeric (±0.01) -> letter (only for a single-letter gold) -> boolean -> text.
+    p, g = _up_number(pred), _up_number(gold)
+    if p is not None and g is not None:
+        return abs(p - g) <= 0.01
+    if re.match(r"^[A-D]$", gold.upper()):
+        letter = _up_letter(pred.upper())
+        if letter:
+            return letter == gold.upper()
+    pb, gb = _up_bool_substring(pred), _up_bool_substring(gold)
+    if pb is not None and gb is not None:
+        return pb == gb
+    return _up_text(pred, gold, aliases)
+
+
+# ============================================================================================
+# Strict (ours)
+# ============================================================================================
+
+_ARTICLES = re.compile(r"^(?:the|a|an)\s+")
+
+
+def normalise_answer(text: str) -> str:
+    """Case, accent-form, markdown, punctuation and spacing-insensitive form of a short answer;
+    a leading article is dropped ("The Pacific Ocean" == "pacific ocean")."""
+    text = unicodedata.normalize("NFKC", clean_markup(text)).lower()
+    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    text = re.sub(r"[^\w\s]", " ", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    return _ARTICLES.sub("", text)
+
+
+_NUMBER = re.compile(
+    r"(?<![\w.])(?P<num>[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+]?\.\d+)"
+    r"(?:\s*/\s*(?P<den>\d+)(?![\d.]))?(?![\w.]*\d)"
+)
+
+
+def read_number(text: str | None) -> tuple[float, int] | None:
+    """(value, decimals written) of the single number a short answer states, else None.
+
+    Currency and percent signs, thousands separators, unit words and qualifiers ("approximately")
+    are ignored; "a/b" is a fraction; in "x = 42" the value after the last "=" counts. Two different
+    numbers ("between 5 and 7", "2 hours 30 minutes") or an expression ("3 × 4") -> None."""
+    if text is None:
+        return None
+    t = unicodedata.normalize("NFKC", clean_markup(str(text))).replace("−", "-").replace("\u2009", "")
+    t = re.sub(r"[$€£¥]|\\[()\[\]]|\\,", "", t)
+    if "=" in t:
+        t = t.rsplit("=", 1)[1]
+    if re.search(r"[×*^÷]|\s[-+]\s", t):
+        return None  # an expression, not a value
+    values: list[tuple[float, int]] = []
+    for m in _NUMBER.finditer(t):
+        raw = m.group("num").replace(",", "")
+        try:
+            value = float(raw)
+        except ValueError:
+            continue
+        decimals = len(raw.split(".", 1)[1]) if "." in raw and "e" not in raw.lower() else 0
+        if m.group("den"):
+            den = int(m.group("den"))
+            if den == 0:
+                return None
+            value, decimals = value / den, 6
+        values.append((value, decimals))
+    if not values:
+        return None
+    distinct = {v for v, _ in values}
+    if len(distinct) > 1:
+        return None
+    return max(values, key=lambda vd: vd[1])
+
+
+RELATIVE_TOLERANCE = 0.05
+
+
+def numbers_match(pred: tuple[float, int], gold: tuple[float, int]) -> bool:
+    """Tolerance by magnitude and written precision. Equal up to float noise always matches. An
+    integer gold written without decimals (a count) must be hit exactly. Otherwise the more precise
+    side, rounded to the other side's decimals, must give the other side: 3.14159 matches a gold of
+    3.14, and 3.14 matches a gold of 3.14159 (a model may round to 2+ decimals), but 3.1 does not
+    match 3.14159 and 42 does not match 42.4; and the difference must stay within 5% of the gold."""
+    p, pd = pred
+    g, gd = gold
+    if abs(p - g) <= 1e-9 * max(1.0, abs(g)):
+        return True
+    if gd == 0 and g == int(g):
+        return False
+    if pd > gd:
+        close = abs(p - g) <= 0.5 * 10**-gd + 1e-12
+    elif pd < gd:
+        close = pd >= 2 and abs(p - g) <= 0.5 * 10**-pd + 1e-12
+    else:
+        close = False
+    return close and abs(p - g) <= RELATIVE_TOLERANCE * abs(g)
+
+
+_TRUE = {"yes", "true", "correct"}
+_FALSE = {"no", "false", "incorrect"}
+
+
+def read_boolean(text: str | None) -> bool | None:
+    """The truth value a short answer leads with: "Yes, because..." -> True; "No." -> False."""
+    if not text:
+        return None
+    words = normalise_answer(text).split()
+    if not words:
+        return None
+    if words[0] in _TRUE:
+        return True
+    if words[0] in _FALSE:
+        return False
+    return None
+
+
+_LETTER = re.compile(
+    r"^(?:(?:option|choice|answer)\s*)?(?:\((?P<a>[A-D])\)|(?P<b>[A-D]))(?:\s*[.):\-]\s*(?P<rest>.*)|\s*)$",
+    re.DOTALL,
+)
+
+
+def read_letter(text: str) -> tuple[str, str] | None:
+    """(letter, rest) when a short answer names a choice letter: "B", "(B)", "B) Paris", "Option B"."""
+    t = clean_markup(text)
+    if re.fullmatch(r"[a-d]", t):
+        return t.upper(), ""
+    m = _LETTER.match(t)
+    if not m:
+        return None
+    return (m.group("a") or m.group("b")), (m.group("rest") or "").strip()
+
+
+def resolve_choice(pred: str, choices: Sequence[str]) -> str | None:
+    """The choice text a short answer designates, by value or by letter; "" when the letter and the
+    text written after it disagree ("B) Paris" when B is Rome); None when it names no choice."""
+    if not choices:
+        return None
+    norm = normalise_answer(pred)
+    for choice in choices:
+        if normalise_answer(choice) == norm:
+            return choice
+    letter = read_letter(pred)
+    if letter is None:
+        return None
+    index = LETTERS.index(letter[0])
+    if index >= len(choices):
+        return ""
+    if letter[1] and normalise_answer(letter[1]) != normalise_answer(choices[index]):
+        return ""
+    return choices[index]
+
+
+def _is_long(text: str) -> bool:
+    return "\n" in text.strip() or len(text.split()) > 12
+
+
+MAX_LEAD_WORDS = 6
+_ANSWER_IS = re.compile(
+    r"\b(?:final\s+|correct\s+)?answer\s+(?:is|would\s+be|=)\s*:?\s*(?P<value>[^\n]+?)\s*(?:\.(?:\s|$)|\n|$)",
+    re.IGNORECASE,
+)
+BOLD_PICK = -1
+_BOLD = re.compile(r"\*\*(?P<value>[^*\n]{1,80}?)\*\*")
+
+
+def extract_final_answer(text: str, answer_type: str | None = None) -> str | None:
+    """The final answer stated in a free-text response, or None (strict rules).
+
+    In order: an `ANSWER:` line; "the (final) answer is X" (last one); the first bold span that is
+    not a heading and reads as the item's type (answers are stated first, explanations follow);
+    a leading yes/no (booleans); the value after "=" or the single number on the last line that
+    has digits (numbers); otherwise a first sentence of at most six words ("Sarcastic. The
+    statement ..."). Nothing else is guessed."""
+    labeled = labeled_fields(text, "ANSWER")
+    if labeled:
+        return labeled[0][0]
+    found = list(_ANSWER_IS.finditer(text))
+    if found:
+        return clean_markup(found[-1].group("value"))
+    bold = [clean_markup(m.group("value")) for m in _BOLD.finditer(text)]
+    bold = [b for b in bold if b and not b.endswith(":")]
+    if answer_type == "exact_numeric":
+        bold = [b for b in bold if read_number(b) is not None]
+    elif answer_type == "boolean":
+        bold = [b for b in bold if read_boolean(b) is not None]
+    if bold:
+        return bold[0]
+    if answer_type == "boolean":
+        lead = read_boolean(text.strip().split("\n", 1)[0][:40])
+        if lead is not None:
+            return "yes" if lead else "no"
+    if answer_type == "exact_numeric":
+        for line in reversed([ln for ln in text.splitlines() if re.search(r"\d", ln)]):
+            number = read_number(line)
+            return None if number is None else line.rsplit("=", 1)[-1].strip()
+        return None
+    first = re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
+    if len(first.split()) <= MAX_LEAD_WORDS:
+        return clean_markup(first.rstrip(".!"))
+    return None
+
+
+MAX_QUANTITY_WORDS = 4  # "About 60 miles per hour" is a quantity; a sentence with a number in it is not
+_UNIT_WORDS = re.compile(r"^(?:about|approximately|around|roughly|nearly|almost|exactly|only|just|some)$")
+
+
+def _same_words(pred: str, gold: str) -> bool:
+    """The words beside the number do not contradict each other: every word the answer adds must
+    also be in the gold, qualifiers aside ("96" and "96 books" match "About 96 books"; "96 pages"
+    does not); a bare-number gold takes any unit."""
+    words = lambda t: {w for w in normalise_answer(re.sub(r"[-+]?[\d.,/]+", " ", t)).split() if not _UNIT_WORDS.match(w)}  # noqa: E731
+    gold_words = words(gold)
+    if not gold_words:
+        return True  # a bare number: the unit the answer adds ("100°C" for "100") is its own
+    return len(gold_words) <= MAX_QUANTITY_WORDS and words(pred) <= gold_words
+
+
+def match_strict(
+    pred: str, gold: str, answer_type: str | None, aliases: Sequence[str] = (), choices: Sequence[str] = ()
+) -> bool | None:
+    """Typed comparison (see module docstring). None only when the gold itself is unreadable."""
+    pred = pred.strip()
+    if answer_type == "short_text" and normalise_answer(gold) in _TRUE | _FALSE:
+        answer_type = "boolean"  # a bare "Yes"/"No" gold is a truth value, whatever its label
+    if _is_long(pred):
+        extracted = extract_final_answer(pred, answer_type)
+        if extracted is None:
+            return False
+        pred = extracted
+    chosen = resolve_choice(pred, choices)
+    if chosen == "":
+        return False
+    if chosen is not None:
+        pred = chosen
+    if answer_type == "multiple_choice" and not choices:
+        # Upstream-style items: options are inline in the question and the gold is a letter.
+        gold_letter = read_letter(gold)
+        if gold_letter is None:
+            return normalise_answer(pred) == normalise_answer(gold) or None
+        pred_letter = read_letter(pred)
+        return pred_letter is not None and pred_letter[0] == gold_letter[0]
+    if answer_type == "exact_numeric":
+        g = read_number(gold)
+        if g is None:
+            return None
+        p = read_number(pred)
+        return p is not None and numbers_match(p, g)
+    if answer_type == "boolean":
+        g = read_boolean(gold)
+        if g is None:
+            return None
+        p = read_boolean(pred)
+        return p is not None and p == g
+    return _short_text_match(pred, gold, aliases)
+
+
+_TRAILING_PAREN = re.compile(r"\s*\([^()]*\)\s*\.?\s*$")
+
+
+def _short_text_match(pred: str, gold: str, aliases: Sequence[str]) -> bool:
+    """Normalised equality with the gold or an alias, where a trailing parenthetical on either side
+    is an aside ("first Apple computer (1976)"). Two typed readings of a short-text gold: a gold
+    that is one quantity in a few words ("About 96 books") matches by value, and a gold that leads
+    with yes/no ("No, the artist ...") matches a bare yes/no by truth value."""
+    target = normalise_answer(pred)
+    if not target:
+        return False
+    golds = [gold, *aliases]
+    forms = {normalise_answer(g) for g in golds} | {normalise_answer(_TRAILING_PAREN.sub("", g)) for g in golds}
+    if target in forms or normalise_answer(_TRAILING_PAREN.sub("", pred)) in forms:
+        return True
+    if target in _TRUE | _FALSE and read_boolean(gold) is not None:
+        return read_boolean(pred) == read_boolean(gold)
+    g, p = read_number(gold), read_number(pred)
+    return g is not None and p is not None and numbers_match(p, g) and _same_words(pred, gold)

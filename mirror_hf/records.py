@@ -221,6 +221,7 @@ TRIAL_COMMON = {
     "subcategory": _str,
     "difficulty": _str,
     "answer": _str,  # the parsed answer
+    "answer_candidates": List(_str),  # every distinct ANSWER value when a response gave several (else null)
     "parse_success": _bool,
     "refused": _bool,
     "correct": _bool,  # true / false / null = ungraded, never guessed
@@ -247,17 +248,19 @@ TRIAL_EXP1_FEATURES = Features(
         "weakest_skill": _str,
         "verify": _str,
         "approach": _str,
+        "control_confidence": _i32,  # format-matched control (structured_control): the stated 1-10 value
     }
 )
 
 TRIAL_EXP3_FEATURES = Features(
     {
         **TRIAL_COMMON,
-        "channel": _str,  # self_prediction / composite / layer2 (upstream single call) / natural / wagering
+        "channel": _str,  # self_prediction / answer / layer2 (upstream single call) / natural / wagering
         "target": _str,  # composite / component_a / component_b
         "domain_a": _str,
         "domain_b": _str,
         "confidence": _f64,  # self-predicted probability of success in [0, 1]
+        "self_report_confidence": _f64,  # the stated 0-100 value behind `confidence`
     }
 )
 

@@ -1,0 +1,1618 @@
+"""Factual domain: questions read from structured facts that well-kept packages carry.
+
+Every gold answer is a lookup in a named source (never typed in here), and every question asserts
+only what that source records, saying so where the fact is a convention of the source ("according
+to CLDR", "ISO 3166", "CODATA 2022"). The sources:
+
+* `periodictable` — element symbols, names, atomic numbers, standard atomic weights;
+* `scipy.constants` — the CODATA 2022 recommended values of physical constants;
+* `pycountry` — ISO 3166-1 country codes, ISO 3166-2 subdivisions, ISO 3166-3 withdrawn codes,
+  ISO 639 language codes;
+* `babel` — the Unicode CLDR: English display names, currencies in use per territory and their
+  dates, official languages, likely scripts, month and weekday names, first day of the week;
+* `tzdata` (read with the standard library's `zoneinfo`) — the IANA time zone database.
+
+Each item's `params` names its `source` (package and version) and the keys looked up, so a test can
+look the answer up again without this module. Difficulty is set by how well known the entity is
+(stated lists or atomic-number bands below), how close the distractors are, and the number of
+look-ups chained together (one hop vs two).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import importlib.resources
+import json
+import random
+import re
+import sys
+from pathlib import Path
+from collections import Counter
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+import babel
+import periodictable
+import scipy
+import scipy.constants
+from babel import Locale
+from babel.core import get_global
+from babel.numbers import get_currency_name, get_currency_symbol
+
+from mirror_hf.bank._core import Domain, Item, normalise_text
+from mirror_hf.bank._wording import pick_distractors
+
+# ---------------------------------------------------------------------------------------------
+# Sources (named in the card and in every item's params)
+# ---------------------------------------------------------------------------------------------
+
+SRC_ELEMENTS = f"periodictable {importlib.metadata.version('periodictable')}"
+SRC_CODATA = f"scipy.constants {scipy.__version__} (CODATA 2022)"
+SRC_ISO = f"pycountry {importlib.metadata.version('pycountry')}"
+SRC_CLDR = f"babel {babel.__version__} (CLDR)"
+# CLDR data that lives in per-locale files (month and weekday names, language names in each
+# language, first day of the week) is read once from babel into a snapshot shipped beside this
+# module: loading ~100 babel locales would cost seconds per build. `python -m
+# mirror_hf.bank.factual` refreshes it; the tests compare it with babel itself.
+CLDR_SNAPSHOT = Path(__file__).with_name("data") / "cldr_locales.json"
+SRC_TZ = f"tzdata {importlib.metadata.version('tzdata')} (IANA tz database)"
+
+DOMAIN = Domain(
+    "factual",
+    version="1.0.0",
+    description=(
+        "Facts looked up in structured data that maintained packages ship (no runtime downloads): "
+        f"{SRC_ELEMENTS} for elements (symbols, names, atomic numbers, standard atomic weights); "
+        f"{SRC_CODATA} for physical constants; {SRC_ISO} for ISO 3166-1/-2/-3 country, subdivision "
+        f"and withdrawn codes and ISO 639 language codes; {SRC_CLDR} for English names, currencies in "
+        "use per territory with their start and end dates, official languages, likely scripts, month "
+        "and weekday names and the first day of the week (the per-locale part as a snapshot taken from "
+        f"babel, shipped with the package); {SRC_TZ}, read with the standard library's "
+        "zoneinfo, for time zones and UTC offsets. Each question asserts only what its source records "
+        "and names the source where the fact is one of the source's conventions; each item's params "
+        "record the source and the keys looked up."
+    ),
+)
+
+_EN = Locale("en")
+
+# ---------------------------------------------------------------------------------------------
+# Stated lists that set difficulty (membership decides easy/medium/hard; no fact is asserted)
+# ---------------------------------------------------------------------------------------------
+
+# Widely known countries: the G20 members plus other large or often-discussed states.
+WELL_KNOWN_COUNTRIES = frozenset(
+    "AR AU BR CA CN FR DE IN ID IT JP KR MX RU SA ZA TR GB US ES PT NL BE CH AT SE NO DK FI PL GR "
+    "IE EG NG KE ET MA IR IQ PK BD TH VN PH NZ CL CO PE CU IL UA".split()
+)
+# ISO 3166-1 entries that are not UN member states (dependencies, Antarctica, observers, ...).
+NON_SOVEREIGN = frozenset(
+    "AS AI AQ AW AX BL BM BQ BV CC CK CW CX EH FK FO GF GG GI GL GP GS GU HK HM IM IO JE KY MF MO MP "
+    "MQ MS NC NF NU PF PM PN PR PS RE SH SJ SX TC TF TK TW UM VA VG VI WF YT".split()
+)
+# ISO 3166-1 entries left out of every question: names whose status is disputed.
+EXCLUDED_TERRITORIES = frozenset({"EH", "PS", "TW", "XK"})
+
+# Languages most readers have heard of (ISO 639-1 codes).
+MAJOR_LANGUAGES = tuple(
+    "en fr de es it pt ru zh ja ar hi ko nl sv pl tr el he fi da no cs hu ro uk th vi id fa".split()
+)
+# Languages with a CLDR locale that are less familiar but not obscure.
+MEDIUM_LANGUAGES = tuple(
+    "bg hr sr sk sl lt lv et is ga cy eu ca gl sq mk bs ms tl sw am bn ta te ur mn ka hy az kk uz "
+    "ne si km lo my af zu ha yo".split()
+)
+
+ELEMENT_BANDS = {"easy": (1, 20), "medium": (21, 56), "hard": (57, 118)}
+BRITISH_SPELLINGS = {"aluminum": "aluminium", "cesium": "caesium", "sulfur": "sulphur"}
+
+# CODATA constants by familiarity (scipy.constants.physical_constants keys).
+FAMOUS_CONSTANTS = (
+    "speed of light in vacuum",
+    "Planck constant",
+    "reduced Planck constant",
+    "Boltzmann constant",
+    "Avogadro constant",
+    "elementary charge",
+    "Newtonian constant of gravitation",
+    "electron mass",
+    "proton mass",
+    "neutron mass",
+    "standard acceleration of gravity",
+    "molar gas constant",
+    "Faraday constant",
+    "Stefan-Boltzmann constant",
+    "fine-structure constant",
+    "Bohr radius",
+    "Rydberg constant",
+    "vacuum electric permittivity",
+    "vacuum mag. permeability",
+    "standard atmosphere",
+)
+OBSCURE_CONSTANTS = (
+    "muon mass",
+    "tau mass",
+    "deuteron mass",
+    "alpha particle mass",
+    "helion mass",
+    "triton mass",
+    "Hartree energy",
+    "Josephson constant",
+    "von Klitzing constant",
+    "mag. flux quantum",
+    "conductance quantum",
+    "Bohr magneton",
+    "nuclear magneton",
+    "classical electron radius",
+    "Thomson cross section",
+    "Compton wavelength",
+    "Wien wavelength displacement law constant",
+    "Wien frequency displacement law constant",
+    "first radiation constant",
+    "second radiation constant",
+    "Planck length",
+    "Planck time",
+    "Planck mass",
+    "Planck temperature",
+    "characteristic impedance of vacuum",
+    "proton-electron mass ratio",
+    "Loschmidt constant (273.15 K, 101.325 kPa)",
+    "molar volume of ideal gas (273.15 K, 101.325 kPa)",
+    "electron g factor",
+    "electron volt",
+    "atomic mass constant",
+)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# ---------------------------------------------------------------------------------------------
+# Source tables (loaded once, lazily)
+# ---------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def elements() -> dict[int, dict]:
+    """Z -> {symbol, name, mass} from periodictable (names as the package spells them)."""
+    out = {}
+    for el in periodictable.elements:
+        if el.number >= 1:
+            out[el.number] = {"symbol": el.symbol, "name": el.name, "mass": float(el.mass)}
+    return out
+
+
+def element_name(z: int) -> str:
+    return _cap(elements()[z]["name"])
+
+
+def element_aliases(z: int) -> tuple[str, ...]:
+    british = BRITISH_SPELLINGS.get(elements()[z]["name"])
+    return (_cap(british),) if british else ()
+
+
+def _constant(key: str) -> tuple[float, str]:
+    value, unit, _ = scipy.constants.physical_constants[key]
+    return float(value), unit
+
+
+def constant_label(key: str) -> str:
+    return key.replace("mag.", "magnetic")
+
+
+def fmt_sci(value: float, unit: str) -> str:
+    """Four significant figures, scientific notation outside 0.01-100000: '6.626 × 10^-34 J Hz^-1'."""
+    if 0.01 <= abs(value) < 1e5:
+        text = f"{value:.4g}"
+    else:
+        mantissa, exponent = f"{value:.3e}".split("e")
+        text = f"{mantissa} × 10^{int(exponent)}"
+    return f"{text} {unit}".strip()
+
+
+@functools.cache
+def iso_table(standard: str) -> tuple[dict, ...]:
+    """One of pycountry's ISO databases ('3166-1', '3166-2', '3166-3', '639-3'), read from the JSON
+    files the package ships (its object API takes most of a second to index the subdivisions)."""
+    path = importlib.resources.files("pycountry").joinpath("databases", f"iso{standard}.json")
+    return tuple(json.loads(path.read_text(encoding="utf-8"))[standard])
+
+
+# CLDR's English short names, made to read as prose ("Congo - Kinshasa" is a menu label).
+_DISPLAY_FIXES = {"CD": "Democratic Republic of the Congo", "CG": "Republic of the Congo"}
+
+
+@functools.cache
+def countries() -> dict[str, dict]:
+    """alpha-2 -> ISO 3166-1 codes (pycountry) and the CLDR English display name (babel)."""
+    out = {}
+    for c in iso_table("3166-1"):
+        code = c["alpha_2"]
+        if code in EXCLUDED_TERRITORIES:
+            continue
+        iso_names = [c.get("common_name"), c["name"], c.get("official_name")]
+        display = _DISPLAY_FIXES.get(code) or _EN.territories.get(code) or iso_names[0] or c["name"]
+        display = display.replace(" & ", " and ")
+        tier = "easy" if code in WELL_KNOWN_COUNTRIES else "hard" if code in NON_SOVEREIGN else "medium"
+        out[code] = {
+            "alpha_2": code,
+            "alpha_3": c["alpha_3"],
+            "numeric": c["numeric"],
+            "name": display,
+            "aliases": tuple(dict.fromkeys(n for n in iso_names if n and n != display)),
+            "tier": tier,
+            "compact": re.sub(r"[^a-z]", "", normalise_text(display)),
+        }
+    return out
+
+
+def country_name(code: str) -> str:
+    return countries()[code]["name"]
+
+
+_PLURAL_OR_TITLE = re.compile(r"\b(Republic|Kingdom|States|Islands|Emirates|Netherlands|Philippines|Bahamas|Gambia|Maldives|Comoros|Seychelles|Territor\w+|Federation|Union|Isle|Holy See)\b")
+
+
+def in_text(code: str) -> str:
+    """The name as it reads mid-sentence: 'the United Kingdom', 'the Bahamas', 'France'."""
+    name = country_name(code)
+    return f"the {name}" if _PLURAL_OR_TITLE.search(name) and not name.startswith(("Isle of", "St.")) else name
+
+
+def countries_up_to(difficulty: str) -> list[str]:
+    """Entities of this tier or an easier one (distractor pools)."""
+    order = {"easy": 0, "medium": 1, "hard": 2}
+    return [a2 for a2, c in countries().items() if order[c["tier"]] <= order[difficulty]]
+
+
+def countries_in(difficulty: str) -> list[str]:
+    return [a2 for a2, c in countries().items() if c["tier"] == difficulty]
+
+
+@functools.cache
+def zone_table() -> dict[str, str]:
+    """IANA zone -> alpha-2, from tzdata's zone.tab."""
+    text = importlib.resources.files("tzdata.zoneinfo").joinpath("zone.tab").read_text(encoding="utf-8")
+    out = {}
+    for line in text.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        code, _coords, zone = line.split("\t")[:3]
+        if code in countries():
+            out[zone] = code
+    return out
+
+
+@functools.cache
+def country_area() -> dict[str, str]:
+    """alpha-2 -> the IANA area ('Europe', 'Africa', ...) most of its zones are filed under."""
+    areas: dict[str, Counter] = {}
+    for zone, code in zone_table().items():
+        areas.setdefault(code, Counter())[zone.split("/")[0]] += 1
+    return {code: sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] for code, c in areas.items()}
+
+
+def tz_file(zone: str) -> ZoneInfo:
+    """The zone read from the tzdata package itself, so every machine gets the same answer."""
+    parts = zone.split("/")
+    resource = importlib.resources.files("tzdata.zoneinfo").joinpath(*parts)
+    with resource.open("rb") as fh:
+        return ZoneInfo.from_file(fh, key=zone)
+
+
+def fmt_offset(minutes: int) -> str:
+    sign = "+" if minutes >= 0 else "-"
+    h, m = divmod(abs(minutes), 60)
+    return f"UTC{sign}{h:02d}:{m:02d}"
+
+
+@functools.cache
+def currency_history() -> dict[str, list[tuple[str, tuple, tuple | None]]]:
+    """territory -> [(currency, start, end)] of legal-tender currencies, per CLDR."""
+    out = {}
+    for territory, rows in get_global("territory_currencies").items():
+        if territory not in countries():
+            continue
+        out[territory] = [(code, start, end) for code, start, end, tender in rows if tender]
+    return out
+
+
+@functools.cache
+def currency_name(code: str) -> str:
+    return get_currency_name(code, locale="en")
+
+
+_YEAR_IN_NAME = re.compile(r"\d{4}")
+
+
+def current_currency(territory: str) -> str | None:
+    """The single legal-tender currency CLDR lists without an end date, or None."""
+    current = [code for code, _s, end in currency_history().get(territory, []) if end is None]
+    return current[0] if len(current) == 1 else None
+
+
+@functools.cache
+def subdivisions() -> list[dict]:
+    """Top-level ISO 3166-2 subdivisions whose name is unique and is not itself a country name."""
+    country_words = set()
+    for c in countries().values():
+        for n in (c["name"], *c["aliases"]):
+            country_words.add(normalise_text(n).split(" ")[0])
+    rows = [s for s in iso_table("3166-2") if "parent" not in s and s["code"].split("-")[0] in countries()]
+    counts = Counter(normalise_text(s["name"]) for s in rows)
+    out = []
+    for s in rows:
+        key = normalise_text(s["name"])
+        country = s["code"].split("-")[0]
+        if counts[key] != 1 or key.split(" ")[0] in country_words or country in NON_SOVEREIGN:
+            continue
+        out.append({"code": s["code"], "name": s["name"], "type": s["type"], "country": country})
+    return out
+
+
+@functools.cache
+def cldr_locales() -> dict:
+    """The per-locale CLDR snapshot (see CLDR_SNAPSHOT)."""
+    return json.loads(CLDR_SNAPSHOT.read_text(encoding="utf-8"))
+
+
+def language_name(code: str) -> str:
+    return _cap(_EN.languages[code])
+
+
+def likely_script(lang: str) -> str | None:
+    tag = get_global("likely_subtags").get(lang)
+    if not tag:
+        return None
+    parts = tag.split("_")
+    return parts[1] if len(parts) > 2 else None
+
+
+# ---------------------------------------------------------------------------------------------
+# science: elements (periodictable) and physical constants (scipy.constants, CODATA 2022)
+# ---------------------------------------------------------------------------------------------
+
+
+def _band(difficulty: str) -> range:
+    lo, hi = ELEMENT_BANDS[difficulty]
+    return range(lo, hi + 1)
+
+
+def _neighbour_zs(z: int, spread: int = 3) -> list[int]:
+    out = []
+    for d in range(1, spread + 1):
+        for cand in (z + d, z - d):
+            if 1 <= cand <= 118:
+                out.append(cand)
+    return out
+
+
+def _element_item(question: str, z: int, confusions: list[int], params: dict) -> Item:
+    confusions = [c for c in confusions if c != z]
+    return Item(
+        question,
+        element_name(z),
+        "short_text",
+        pick_distractors(element_name(z), [element_name(c) for c in confusions]),
+        {"source": SRC_ELEMENTS, **params, "atomic_number": z},
+        element_aliases(z),
+    )
+
+
+def _science_element_from_symbol(rng: random.Random, difficulty: str) -> Item:
+    z = rng.choice(_band(difficulty))
+    sym = elements()[z]["symbol"]
+    # Elements whose name starts like the symbol (K -> krypton) are the classic confusion.
+    lookalikes = [c for c in elements() if c != z and elements()[c]["name"].startswith(sym[0].lower())]
+    rng.shuffle(lookalikes)
+    near = _neighbour_zs(z)
+    rng.shuffle(near)
+    confusions = lookalikes[:2] + near
+    q = rng.choice(
+        [
+            f"Which element has the chemical symbol {sym}?",
+            f"The chemical symbol {sym} stands for which element?",
+            f"On the periodic table, which element is written with the symbol {sym}?",
+            f"A label on a sample reads simply '{sym}'. Which chemical element is that the symbol of?",
+        ]
+    )
+    return _element_item(q, z, confusions, {"kind": "element_from_symbol", "symbol": sym})
+
+
+def _science_symbol_from_element(rng: random.Random, difficulty: str) -> Item:
+    z = rng.choice(_band(difficulty))
+    name = elements()[z]["name"]
+    sym = elements()[z]["symbol"]
+    # Symbols people build from the name's letters, then real symbols of neighbouring elements.
+    guesses = [name[0].upper(), name[:2].capitalize(), (name[0] + name[2]).capitalize(), (name[0] + name[-1]).capitalize()]
+    rng.shuffle(guesses)
+    near = [elements()[c]["symbol"] for c in _neighbour_zs(z)]
+    q = rng.choice(
+        [
+            f"What is the chemical symbol for {name}?",
+            f"Which symbol represents {name} on the periodic table?",
+            f"How is {name} abbreviated as a chemical symbol?",
+        ]
+    )
+    # Symbols differ only by case from letter guesses; keep candidates whose normalised form differs.
+    return Item(
+        q,
+        sym,
+        "short_text",
+        pick_distractors(sym, guesses, near),
+        {"source": SRC_ELEMENTS, "kind": "symbol_from_element", "atomic_number": z},
+    )
+
+
+def _science_number_from_element(rng: random.Random, difficulty: str) -> Item:
+    z = rng.choice(_band(difficulty))
+    name = elements()[z]["name"]
+    wrong = [c for c in (z + 1, z - 1, z + 2, z - 2, z + 8, z + 18) if 1 <= c <= 118]
+    q = rng.choice(
+        [
+            f"What is the atomic number of {name}?",
+            f"How many protons does an atom of {name} have in its nucleus?",
+            f"{_cap(name)} sits at which atomic number in the periodic table?",
+        ]
+    )
+    return Item(
+        q,
+        str(z),
+        "exact_numeric",
+        pick_distractors(str(z), [str(c) for c in wrong]),
+        {"source": SRC_ELEMENTS, "kind": "number_from_element", "element": name, "atomic_number": z},
+    )
+
+
+def _science_element_from_number(rng: random.Random, difficulty: str) -> Item:
+    z = rng.choice(_band(difficulty))
+    near = _neighbour_zs(z)
+    q = rng.choice(
+        [
+            f"Which element has atomic number {z}?",
+            f"An atom has {z} protons in its nucleus. Which element is it?",
+            f"Which chemical element is number {z} in the periodic table?",
+        ]
+    )
+    return _element_item(q, z, near, {"kind": "element_from_number"})
+
+
+def _science_element_from_weight(rng: random.Random, difficulty: str) -> Item:
+    z = rng.choice(_band(difficulty))
+    mass = elements()[z]["mass"]
+    near = _neighbour_zs(z)
+    q = rng.choice(
+        [
+            f"Which element has a standard atomic weight of {mass:.2f} (rounded to two decimals)?",
+            f"An element's standard atomic weight, rounded to two decimal places, is {mass:.2f}. Which element is it?",
+        ]
+    )
+    return _element_item(q, z, near, {"kind": "element_from_weight", "weight_2dp": f"{mass:.2f}"})
+
+
+def _science_element_sum(rng: random.Random, difficulty: str) -> Item:
+    """Two hops: look up two atomic numbers, add them, look the element up again."""
+    while True:
+        a, b = rng.sample(range(1, 57), 2)
+        if 57 <= a + b <= 118:
+            break
+    z = a + b
+    na, nb = elements()[a]["name"], elements()[b]["name"]
+    # Common slips: off by one, or subtracting instead of adding.
+    confusions = [z + 1, z - 1, abs(a - b), z + 2, z - 2]
+    confusions = [c for c in confusions if 1 <= c <= 118]
+    q = rng.choice(
+        [
+            f"Which element's atomic number equals the sum of the atomic numbers of {na} and {nb}?",
+            f"Add the atomic number of {na} to that of {nb}. Which element has the resulting atomic number?",
+        ]
+    )
+    return _element_item(q, z, confusions, {"kind": "element_sum", "addends": [a, b]})
+
+
+def _science_element_offset(rng: random.Random, difficulty: str) -> Item:
+    """Two hops: find an element's place, count on k places."""
+    k = rng.randint(2, 5)
+    base = rng.randint(57 - k, 118 - k)
+    z = base + k
+    name = elements()[base]["name"]
+    confusions = [base + k - 1, base + k + 1, base - k, base + k + 2]
+    confusions = [c for c in confusions if 1 <= c <= 118 and c != base]
+    q = rng.choice(
+        [
+            f"Which element comes {k} places after {name} in order of atomic number?",
+            f"Counting up the periodic table by atomic number, which element is {k} places after {name}?",
+        ]
+    )
+    return _element_item(q, z, confusions, {"kind": "element_offset", "start": base, "offset": k})
+
+
+@functools.cache
+def _same_unit_constants(unit: str) -> tuple[str, ...]:
+    """Every CODATA constant in this unit, except unit-conversion 'relationships' and duplicates."""
+    return tuple(
+        k
+        for k, (_v, u, _e) in sorted(scipy.constants.physical_constants.items())
+        if u == unit and u and "relationship" not in k and "in " not in k and "atomic unit" not in k and "natural unit" not in k
+    )
+
+
+def _constant_pool(difficulty: str) -> tuple[str, ...]:
+    return FAMOUS_CONSTANTS if difficulty == "easy" else FAMOUS_CONSTANTS + OBSCURE_CONSTANTS
+
+
+def _science_constant_value(rng: random.Random, difficulty: str) -> Item:
+    key = rng.choice(FAMOUS_CONSTANTS if difficulty == "easy" else OBSCURE_CONSTANTS)
+    value, unit = _constant(key)
+    answer = fmt_sci(value, unit)
+    # Slips: a power of ten off, or the value of a constant people mix it up with (same unit first).
+    same_unit = [k for k in _constant_pool("hard") if k != key and _constant(k)[1] == unit]
+    rng.shuffle(same_unit)
+    others = [fmt_sci(_constant(k)[0], unit) for k in same_unit]
+    shifted = [fmt_sci(value * 10, unit), fmt_sci(value / 10, unit), fmt_sci(value * 100, unit)]
+    rng.shuffle(shifted)
+    groups = (others[:1] + shifted) if difficulty != "hard" else (others[:2] + shifted)
+    label = constant_label(key)
+    q = rng.choice(
+        [
+            f"What is the CODATA 2022 value of the {label}, to four significant figures?",
+            f"To four significant figures, what value does CODATA 2022 give for the {label}?",
+            f"Which of these is the {label} (CODATA 2022), rounded to four significant figures?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, groups),
+        {"source": SRC_CODATA, "kind": "constant_value", "constant": key},
+    )
+
+
+def _science_constant_from_value(rng: random.Random, difficulty: str) -> Item:
+    pool = FAMOUS_CONSTANTS if difficulty == "medium" else OBSCURE_CONSTANTS
+    key = rng.choice(pool)
+    value, unit = _constant(key)
+    shown = fmt_sci(value, unit)
+    candidates = [k for k in FAMOUS_CONSTANTS + OBSCURE_CONSTANTS if k != key and fmt_sci(*_constant(k)) != shown]
+    same_unit = [k for k in _same_unit_constants(unit) if k != key and fmt_sci(*_constant(k)) != shown]
+    rng.shuffle(same_unit)
+    rest = [k for k in candidates if k in pool]
+    rng.shuffle(rest)
+    q = rng.choice(
+        [
+            f"Which physical constant has the CODATA 2022 value {shown} (four significant figures)?",
+            f"CODATA 2022 lists a constant as {shown}, to four significant figures. Which constant is it?",
+        ]
+    )
+    return Item(
+        q,
+        _cap(constant_label(key)),
+        "short_text",
+        pick_distractors(_cap(constant_label(key)), [_cap(constant_label(k)) for k in same_unit + rest]),
+        {"source": SRC_CODATA, "kind": "constant_from_value", "constant": key, "shown": shown},
+    )
+
+
+_SCIENCE_KINDS = {
+    "easy": [
+        _science_element_from_symbol,
+        _science_symbol_from_element,
+        _science_number_from_element,
+        _science_element_from_number,
+        _science_constant_value,
+    ],
+    "medium": [
+        _science_element_from_symbol,
+        _science_symbol_from_element,
+        _science_number_from_element,
+        _science_element_from_number,
+        _science_element_from_weight,
+        _science_constant_from_value,
+    ],
+    "hard": [
+        _science_element_from_symbol,
+        _science_symbol_from_element,
+        _science_element_from_weight,
+        _science_element_sum,
+        _science_element_offset,
+        _science_constant_value,
+        _science_constant_from_value,
+    ],
+}
+
+
+@DOMAIN.subcategory(
+    "science",
+    difficulty={
+        "easy": "elements with atomic number 1-20 (symbol, name, atomic number) or the value of a "
+        "famous CODATA constant; distractors are neighbouring elements, look-alike symbols, or the "
+        "value a power of ten off",
+        "medium": "elements 21-56, including identification from the standard atomic weight to two "
+        "decimals; a famous constant identified from its value among constants of the same unit",
+        "hard": "elements 57-118, or two look-ups chained (the element whose atomic number is the sum "
+        "of two others', or k places after one); values and identities of less familiar CODATA constants",
+    },
+)
+def science(rng: random.Random, difficulty: str) -> Item:
+    return rng.choice(_SCIENCE_KINDS[difficulty])(rng, difficulty)
+
+
+# ---------------------------------------------------------------------------------------------
+# geography: ISO 3166 (pycountry), CLDR names and currencies (babel), IANA zones (tzdata)
+# ---------------------------------------------------------------------------------------------
+
+
+def _country_item(question: str, code: str, confusions: list[str], params: dict, source: str = SRC_ISO) -> Item:
+    confusions = [c for c in confusions if c != code]
+    return Item(
+        question,
+        country_name(code),
+        "short_text",
+        pick_distractors(country_name(code), [country_name(c) for c in confusions]),
+        {"source": f"{source}; names: {SRC_CLDR}", **params, "alpha_2": code},
+        countries()[code]["aliases"],
+    )
+
+
+def _lookalike_countries(rng: random.Random, code: str, letters: str, pool: list[str]) -> list[str]:
+    """Countries a person could confuse with a code: names starting with its letters first, then
+    names starting with its first letter, then the same IANA area."""
+    def starts(c: str, n: int) -> bool:
+        return countries()[c]["compact"].startswith(letters[:n].lower())
+
+    tiers = [[c for c in pool if c != code and starts(c, n)] for n in (3, 2, 1)]
+    area = country_area().get(code)
+    tiers.append([c for c in pool if c != code and country_area().get(c) == area])
+    tiers.append([c for c in pool if c != code])
+    out: list[str] = []
+    for tier in tiers:
+        tier = [c for c in tier if c not in out]
+        rng.shuffle(tier)
+        out.extend(tier)
+    return out
+
+
+def _entity(difficulty: str) -> str:
+    return "country" if difficulty != "hard" else "country or territory"
+
+
+def _geo_country_from_alpha2(rng: random.Random, difficulty: str) -> Item:
+    code = rng.choice(countries_in(difficulty))
+    pool = countries_up_to(difficulty)
+    confusions = _lookalikes_for_code(rng, code, code, pool, difficulty)
+    what = _entity(difficulty)
+    q = rng.choice(
+        [
+            f"Which {what} has the ISO 3166-1 alpha-2 code '{code}'?",
+            f"The two-letter ISO 3166-1 code {code} belongs to which {what}?",
+            f"A parcel's address ends with the ISO country code '{code}'. Which {what} is that?",
+        ]
+    )
+    return _country_item(q, code, confusions, {"kind": "country_from_alpha2", "code": code})
+
+
+def _lookalikes_for_code(rng: random.Random, code: str, letters: str, pool: list[str], difficulty: str) -> list[str]:
+    confusions = _lookalike_countries(rng, code, letters, pool)
+    if difficulty == "easy":
+        # Easy: the first confusion is a look-alike, the others come from anywhere.
+        head, tail = confusions[:1], confusions[1:]
+        rng.shuffle(tail)
+        confusions = head + tail
+    return confusions
+
+
+def _geo_country_from_alpha3(rng: random.Random, difficulty: str) -> Item:
+    code = rng.choice(countries_in(difficulty))
+    a3 = countries()[code]["alpha_3"]
+    pool = countries_up_to(difficulty)
+    confusions = _lookalikes_for_code(rng, code, a3, pool, difficulty)
+    what = _entity(difficulty)
+    q = rng.choice(
+        [
+            f"Which {what} has the ISO 3166 alpha-3 code '{a3}'?",
+            f"The three-letter ISO 3166-1 code {a3} stands for which {what}?",
+            f"On a results table, a team is listed under the ISO code {a3}. Which {what} is that?",
+        ]
+    )
+    return _country_item(q, code, confusions, {"kind": "country_from_alpha3", "code": a3})
+
+
+def _geo_alpha3_from_country(rng: random.Random, difficulty: str) -> Item:
+    code = rng.choice(countries_in(difficulty))
+    a3 = countries()[code]["alpha_3"]
+    name = in_text(code)
+    letters = re.sub(r"[^A-Z]", "", normalise_text(country_name(code)).upper())
+    # Codes built the obvious way from the name, then real codes of look-alike countries.
+    guesses = [letters[:3], letters[:2] + letters[-1:], code + letters[2:3], code + letters[-1:]]
+    guesses = [g for g in guesses if len(g) == 3]
+    rng.shuffle(guesses)
+    similar = [countries()[c]["alpha_3"] for c in _lookalike_countries(rng, code, letters, countries_up_to(difficulty))]
+    q = rng.choice(
+        [
+            f"What is the ISO 3166-1 alpha-3 code of {name}?",
+            f"Which three-letter ISO 3166-1 code is assigned to {name}?",
+        ]
+    )
+    return Item(
+        q,
+        a3,
+        "short_text",
+        pick_distractors(a3, guesses[:2], similar),
+        {"source": f"{SRC_ISO}; names: {SRC_CLDR}", "kind": "alpha3_from_country", "alpha_2": code},
+    )
+
+
+def _geo_country_from_numeric(rng: random.Random, difficulty: str) -> Item:
+    code = rng.choice(countries_in(difficulty))
+    num = countries()[code]["numeric"]
+    pool = countries_up_to(difficulty)
+    # Confusable: the entries with the nearest numeric codes.
+    near = sorted((c for c in pool if c != code), key=lambda c: (abs(int(countries()[c]["numeric"]) - int(num)), c))
+    what = _entity(difficulty)
+    q = rng.choice(
+        [
+            f"Which {what} has the ISO 3166-1 numeric code {num}?",
+            f"In ISO 3166-1, the numeric code {num} identifies which {what}?",
+        ]
+    )
+    return _country_item(q, code, near[:6], {"kind": "country_from_numeric", "code": num})
+
+
+def _geo_country_from_subdivision(rng: random.Random, difficulty: str) -> Item:
+    tiers = {"medium": WELL_KNOWN_COUNTRIES}
+    rows = [s for s in subdivisions() if (s["country"] in WELL_KNOWN_COUNTRIES) == (difficulty == "medium")]
+    sub = rng.choice(rows)
+    code = sub["country"]
+    same_type = sorted({s["country"] for s in subdivisions() if s["type"] == sub["type"] and s["country"] != code})
+    if difficulty == "medium":
+        same_type = [c for c in same_type if c in tiers["medium"]] + [c for c in WELL_KNOWN_COUNTRIES if c not in same_type]
+    area_mates = [c for c in countries_up_to("medium") if country_area().get(c) == country_area().get(code)]
+    rng.shuffle(same_type)
+    rng.shuffle(area_mates)
+    kind_word = sub["type"].lower()
+    q = rng.choice(
+        [
+            f"ISO 3166-2 lists \"{sub['name']}\" as {_article(kind_word)} {kind_word}. Which country is it in?",
+            f"Which country has a top-level ISO 3166-2 subdivision called \"{sub['name']}\" ({kind_word})?",
+            f"In which country would you find the {kind_word} \"{sub['name']}\", as ISO 3166-2 lists it?",
+        ]
+    )
+    return _country_item(q, code, same_type[:2] + area_mates + same_type[2:], {"kind": "country_from_subdivision", "subdivision": sub["code"]})
+
+
+def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
+    zones = sorted(z for z, c in zone_table().items() if countries()[c]["tier"] == difficulty)
+    zone = rng.choice(zones)
+    code = zone_table()[zone]
+    area = zone.split("/")[0]
+    mates = sorted({c for z, c in zone_table().items() if z.split("/")[0] == area and c != code})
+    mates = [c for c in mates if c in countries_up_to(difficulty)]
+    rng.shuffle(mates)
+    anywhere = countries_up_to(difficulty)
+    rng.shuffle(anywhere)
+    mates += anywhere  # areas like 'Australia' hold one country only
+    what = _entity(difficulty)
+    q = rng.choice(
+        [
+            f"The IANA time zone '{zone}' is listed for which {what}?",
+            f"Which {what} does the tz database zone {zone} belong to?",
+            f"A server's clock is set to the time zone '{zone}'. According to the IANA tz database, which {what} is that zone in?",
+        ]
+    )
+    return _country_item(q, code, mates, {"kind": "country_from_zone", "zone": zone}, source=SRC_TZ)
+
+
+_OFFSET_MOMENTS = ((2025, 1, 15), (2025, 7, 15), (2024, 1, 15), (2024, 7, 15))
+
+
+def _geo_utc_offset(rng: random.Random, difficulty: str) -> Item:
+    pool = "medium" if difficulty == "medium" else "hard"
+    zones = sorted(z for z, c in zone_table().items() if countries()[c]["tier"] != "easy" or pool == "medium")
+    zone = rng.choice(zones)
+    y, m, d = rng.choice(_OFFSET_MOMENTS)
+    moment = datetime(y, m, d, 12, tzinfo=timezone.utc)
+    offset = moment.astimezone(tz_file(zone)).utcoffset()
+    minutes = int(offset.total_seconds() // 60)
+    answer = fmt_offset(minutes)
+    # Slips: forgetting daylight saving, rounding a half/quarter-hour zone, off by an hour.
+    step = 30 if minutes % 60 == 0 else 15
+    wrong = [minutes + 60, minutes - 60, minutes + step, minutes - step, minutes + 120]
+    wrong = [w for w in wrong if (w >= 0) == (minutes >= 0) or w == 0]
+    rng.shuffle(wrong)
+    date_text = moment.strftime("%d %B %Y").lstrip("0")
+    q = rng.choice(
+        [
+            f"According to the IANA tz database, what was the UTC offset in the '{zone}' time zone at 12:00 UTC on {date_text}?",
+            f"At noon UTC on {date_text}, what offset from UTC did clocks in the tz zone {zone} show?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, [fmt_offset(w) for w in wrong]),
+        {"source": SRC_TZ, "kind": "utc_offset", "zone": zone, "moment_utc": moment.isoformat()},
+    )
+
+
+def _geo_currency(rng: random.Random, difficulty: str) -> Item:
+    codes = [c for c in countries_in(difficulty) if current_currency(c)]
+    code = rng.choice(codes)
+    cur = current_currency(code)
+    in_use = {cc for cc, _s, _e in currency_history().get(code, [])}
+    answer = currency_name(cur)
+    last_word = answer.split()[-1]
+    others = sorted({current_currency(c) for c in countries() if current_currency(c) and current_currency(c) not in in_use})
+    same_unit = [o for o in others if currency_name(o).split()[-1] == last_word]
+    area_mates = [current_currency(c) for c in countries() if country_area().get(c) == country_area().get(code) and current_currency(c)]
+    area_mates = [o for o in area_mates if o not in in_use]
+    rng.shuffle(same_unit)
+    rng.shuffle(area_mates)
+    name = in_text(code)
+    q = rng.choice(
+        [
+            f"According to CLDR, what is the currency in use in {name} today?",
+            f"Which currency does CLDR list as the current legal tender of {name}?",
+            f"A traveller is heading to {name}. Which currency does CLDR list as legal tender there?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, [currency_name(o) for o in same_unit[:2] + area_mates + others]),
+        {"source": SRC_CLDR, "kind": "current_currency", "alpha_2": code, "currency": cur},
+        (cur,),
+    )
+
+
+_GEOGRAPHY_KINDS = {
+    "easy": [_geo_country_from_alpha2, _geo_country_from_alpha3, _geo_alpha3_from_country, _geo_country_from_zone, _geo_currency],
+    "medium": [
+        _geo_country_from_alpha2,
+        _geo_country_from_alpha3,
+        _geo_alpha3_from_country,
+        _geo_country_from_subdivision,
+        _geo_country_from_zone,
+        _geo_utc_offset,
+        _geo_currency,
+    ],
+    "hard": [
+        _geo_country_from_alpha2,
+        _geo_country_from_alpha3,
+        _geo_country_from_numeric,
+        _geo_country_from_subdivision,
+        _geo_country_from_zone,
+        _geo_utc_offset,
+        _geo_currency,
+    ],
+}
+
+
+@DOMAIN.subcategory(
+    "geography",
+    difficulty={
+        "easy": "a widely known country (stated list: G20 members and 30 other large or often-discussed "
+        "states): ISO 3166-1 codes, IANA zone, current currency; one distractor is a look-alike",
+        "medium": "other UN member states; adds ISO 3166-2 subdivisions of well-known countries and UTC "
+        "offsets on a given date; distractors share the code's letters, the subdivision type or the IANA area",
+        "hard": "dependent territories and other non-UN-member entries, ISO numeric codes, subdivisions "
+        "of less-known countries; distractors are the nearest look-alikes (nearest numeric code, same letters)",
+    },
+)
+def geography(rng: random.Random, difficulty: str) -> Item:
+    return rng.choice(_GEOGRAPHY_KINDS[difficulty])(rng, difficulty)
+
+
+# ---------------------------------------------------------------------------------------------
+# history: ISO 3166-3 withdrawn codes (pycountry), currency history (CLDR via babel)
+# ---------------------------------------------------------------------------------------------
+
+# Readable names for ISO 3166-3 entries, keyed by their alpha-4 code (each a re-ordering of the
+# ISO name, adding nothing it does not say). Entries not listed fall back to the ISO name.
+HISTORIC_NAMES = {
+    "AIDJ": "the French Afars and Issas",
+    "ANHH": "the Netherlands Antilles",
+    "BQAQ": "the British Antarctic Territory",
+    "BUMM": "Burma (the Socialist Republic of the Union of Burma)",
+    "BYAA": "the Byelorussian Soviet Socialist Republic",
+    "CSHH": "Czechoslovakia",
+    "CSXX": "Serbia and Montenegro",
+    "CTKI": "the Canton and Enderbury Islands",
+    "DDDE": "the German Democratic Republic",
+    "DYBJ": "Dahomey",
+    "FQHH": "the French Southern and Antarctic Territories",
+    "FXFR": "Metropolitan France",
+    "GEHH": "the Gilbert and Ellice Islands",
+    "HVBF": "the Republic of Upper Volta",
+    "JTUM": "Johnston Island",
+    "MIUM": "the Midway Islands",
+    "NHVU": "the New Hebrides",
+    "NQAQ": "Dronning Maud Land",
+    "NTHH": "the Neutral Zone",
+    "PCHH": "the Pacific Islands (trust territory)",
+    "PUUM": "the US Miscellaneous Pacific Islands",
+    "PZPA": "the Panama Canal Zone",
+    "RHZW": "Southern Rhodesia",
+    "SKIN": "Sikkim",
+    "SUHH": "the USSR (Union of Soviet Socialist Republics)",
+    "TPTL": "East Timor",
+    "VDVN": "the Democratic Republic of Viet-Nam",
+    "WKUM": "Wake Island",
+    "YDYE": "the People's Democratic Republic of Yemen",
+    "YUCS": "Yugoslavia",
+    "ZRCD": "the Republic of Zaire",
+}
+WELL_KNOWN_HISTORIC = frozenset({"SUHH", "DDDE", "CSHH", "YUCS", "ZRCD", "BUMM", "CSXX", "TPTL", "RHZW", "ANHH"})
+OBSCURE_HISTORIC = frozenset({"BQAQ", "CTKI", "FQHH", "JTUM", "MIUM", "NQAQ", "PUUM", "WKUM", "FXFR", "NTHH"})
+
+
+@functools.cache
+def historic() -> dict[str, dict]:
+    out = {}
+    for h in iso_table("3166-3"):
+        if "withdrawal_date" not in h:
+            continue
+        a4 = h["alpha_4"]
+        tier = "easy" if a4 in WELL_KNOWN_HISTORIC else "hard" if a4 in OBSCURE_HISTORIC else "medium"
+        out[a4] = {
+            "alpha_4": a4,
+            "alpha_2": h["alpha_2"],
+            "alpha_3": h["alpha_3"],
+            "name": HISTORIC_NAMES.get(a4, h["name"]),
+            "year": int(h["withdrawal_date"][:4]),
+            "tier": tier,
+        }
+    return out
+
+
+_FORM_WORDS = frozenset("the of republic democratic people s socialist union federal state".split())
+
+
+def _bare(name: str) -> str:
+    return name[4:] if name.startswith("the ") else name
+
+
+def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
+    keys = sorted(k for k, h in historic().items() if h["tier"] == difficulty)
+    h = historic()[rng.choice(keys)]
+    year = h["year"]
+    other_years = sorted({x["year"] for x in historic().values() if x["year"] != year}, key=lambda y: (abs(y - year), y))
+    near = [year + 1, year - 1, year + 2, year - 3]
+    rng.shuffle(near)
+    groups = (other_years[:2] + near) if difficulty != "easy" else (near[:1] + other_years[:1] + near[1:])
+    q = rng.choice(
+        [
+            f"In which year was the ISO 3166 country code of {h['name']} withdrawn?",
+            f"ISO 3166 once had a code for {h['name']}. In what year was it withdrawn?",
+            f"When did ISO 3166 withdraw the code for {h['name']}? Give the year.",
+        ]
+    )
+    return Item(
+        q,
+        str(year),
+        "exact_numeric",
+        pick_distractors(str(year), [str(y) for y in groups]),
+        {"source": SRC_ISO, "kind": "withdrawal_year", "alpha_4": h["alpha_4"]},
+    )
+
+
+def _hist_former_code(rng: random.Random, difficulty: str) -> Item:
+    keys = sorted(k for k, h in historic().items() if h["tier"] == difficulty or (difficulty == "hard" and h["tier"] == "medium"))
+    h = historic()[rng.choice(keys)]
+    a3 = h["alpha_3"]
+    successor = h["alpha_4"][2:]
+    guesses = []
+    if successor in countries():
+        guesses.append(countries()[successor]["alpha_3"])  # the successor's code, the usual mix-up
+    core = [w for w in normalise_text(h["name"]).split() if w not in _FORM_WORDS]
+    letters = "".join(core).upper()
+    guesses += [letters[:3], h["alpha_2"] + letters[-1:], a3[:2] + letters[2:3]]
+    others = [x["alpha_3"] for x in historic().values() if x["alpha_3"] != a3]
+    rng.shuffle(others)
+    q = rng.choice(
+        [
+            f"What alpha-3 code did ISO 3166 assign to {h['name']} before the code was withdrawn in {h['year']}?",
+            f"Which three-letter ISO 3166 code was used for {h['name']} until {h['year']}?",
+        ]
+    )
+    return Item(
+        q,
+        a3,
+        "short_text",
+        pick_distractors(a3, [g for g in guesses if len(g) == 3], others),
+        {"source": SRC_ISO, "kind": "former_alpha3", "alpha_4": h["alpha_4"]},
+    )
+
+
+def _hist_earliest_withdrawal(rng: random.Random, difficulty: str) -> Item:
+    keys = sorted(historic())
+    while True:
+        picked = rng.sample(keys, 4)
+        years = [historic()[k]["year"] for k in picked]
+        if len(set(years)) == 4:
+            break
+    latest = rng.random() < 0.5
+    target = (max if latest else min)(picked, key=lambda k: historic()[k]["year"])
+    names = [_cap(historic()[k]["name"]) for k in picked]
+    answer = _cap(historic()[target]["name"])
+    word = "most recently" if latest else "earliest"
+    q = rng.choice(
+        [
+            f"Which of these had its ISO 3166 country code withdrawn {word}?",
+            f"ISO 3166 withdrew the codes of all four of these. Whose code was withdrawn {word}?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, names),
+        {"source": SRC_ISO, "kind": "withdrawal_order", "order": "latest" if latest else "earliest", "alpha_4s": sorted(picked)},
+    )
+
+
+def _clean_currency(code: str) -> bool:
+    """Currencies whose English name carries no years (which would give the answer away)."""
+    return not _YEAR_IN_NAME.search(currency_name(code))
+
+
+@functools.cache
+def currency_successions() -> list[dict]:
+    """(territory, predecessor, successor) where CLDR lists exactly one legal-tender currency that
+    ended within a year of the successor's start, both without years in their names."""
+    out = []
+    for territory, rows in sorted(currency_history().items()):
+        for code, start, end in rows:
+            if start is None or not _clean_currency(code):
+                continue
+            before = [
+                (p, ps, pe)
+                for p, ps, pe in rows
+                if p != code and pe is not None and ps is not None and start[0] - 1 <= pe[0] <= (end or (9999,))[0]
+                and ps < start
+            ]
+            if len(before) != 1 or not _clean_currency(before[0][0]):
+                continue
+            p, ps, pe = before[0]
+            out.append(
+                {
+                    "territory": territory,
+                    "currency": code,
+                    "start": start[0],
+                    "end": end[0] if end else None,
+                    "predecessor": p,
+                    "pred_start": ps[0],
+                    "pred_end": pe[0],
+                }
+            )
+    return out
+
+
+def _successions(difficulty: str) -> list[dict]:
+    return [s for s in currency_successions() if countries()[s["territory"]]["tier"] == difficulty or (difficulty == "hard" and countries()[s["territory"]]["tier"] == "medium")]
+
+
+def _hist_predecessor(rng: random.Random, difficulty: str) -> Item:
+    s = rng.choice(_successions(difficulty))
+    name = in_text(s["territory"])
+    answer = currency_name(s["predecessor"])
+    used_there = {c for c, _s, _e in currency_history()[s["territory"]]}
+    # Plausible: other currencies that the same successor replaced elsewhere, then same unit word.
+    same_successor = sorted({x["predecessor"] for x in currency_successions() if x["currency"] == s["currency"]} - used_there)
+    unit = answer.split()[-1]
+    same_unit = sorted({x["predecessor"] for x in currency_successions() if currency_name(x["predecessor"]).split()[-1] == unit} - used_there)
+    rest = sorted({x["predecessor"] for x in currency_successions()} - used_there)
+    for group in (same_successor, same_unit, rest):
+        rng.shuffle(group)
+    cur = currency_name(s["currency"])
+    q = rng.choice(
+        [
+            f"According to CLDR's currency history, which currency was legal tender in {name} before the {cur} (introduced in {s['start']})?",
+            f"{_cap(name)} introduced the {cur} in {s['start']}. Which currency did it replace, according to CLDR?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, [currency_name(c) for c in same_successor[:2] + same_unit + rest]),
+        {"source": SRC_CLDR, "kind": "predecessor_currency", "alpha_2": s["territory"], "currency": s["currency"], "predecessor": s["predecessor"]},
+        (s["predecessor"],),
+    )
+
+
+def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
+    s = rng.choice(_successions(difficulty))
+    name = in_text(s["territory"])
+    ask_end = rng.random() < 0.5
+    if ask_end:
+        year, cur = s["pred_end"], currency_name(s["predecessor"])
+        q = rng.choice(
+            [
+                f"According to CLDR's currency history, in which year did the {cur} stop being legal tender in {name}?",
+                f"Until which year was the {cur} legal tender in {name}, according to CLDR?",
+            ]
+        )
+    else:
+        year, cur = s["start"], currency_name(s["currency"])
+        q = rng.choice(
+            [
+                f"According to CLDR's currency history, in which year did the {cur} become legal tender in {name}?",
+                f"In what year did {name} start using the {cur}, according to CLDR?",
+            ]
+        )
+    other = s["start"] if ask_end else s["pred_end"]
+    wrong = [other, year + 1, year - 1, year + 2, year - 2]
+    return Item(
+        q,
+        str(year),
+        "exact_numeric",
+        pick_distractors(str(year), [str(w) for w in wrong]),
+        {
+            "source": SRC_CLDR,
+            "kind": "currency_end_year" if ask_end else "currency_start_year",
+            "alpha_2": s["territory"],
+            "currency": s["predecessor"] if ask_end else s["currency"],
+        },
+    )
+
+
+def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
+    """Two look-ups and a subtraction: how long a replaced currency was in use."""
+    s = rng.choice([x for x in currency_successions() if x["pred_end"] > x["pred_start"]])
+    name = in_text(s["territory"])
+    cur = currency_name(s["predecessor"])
+    span = s["pred_end"] - s["pred_start"]
+    wrong = [span + 1, span - 1, span + 10, span - 10, span + 2]
+    wrong = [w for w in wrong if w > 0]
+    q = rng.choice(
+        [
+            f"According to CLDR's currency history, how many years passed between the year the {cur} became legal tender in {name} and the year it stopped being legal tender there?",
+            f"CLDR records the years in which the {cur} started and stopped being legal tender in {name}. What is the difference between those two years?",
+        ]
+    )
+    return Item(
+        q,
+        str(span),
+        "exact_numeric",
+        pick_distractors(str(span), [str(w) for w in wrong]),
+        {"source": SRC_CLDR, "kind": "currency_span", "alpha_2": s["territory"], "currency": s["predecessor"]},
+    )
+
+
+_HISTORY_KINDS = {
+    "easy": [_hist_withdrawal_year, _hist_former_code, _hist_predecessor, _hist_currency_year],
+    "medium": [_hist_withdrawal_year, _hist_former_code, _hist_predecessor, _hist_currency_year],
+    "hard": [_hist_withdrawal_year, _hist_former_code, _hist_earliest_withdrawal, _hist_predecessor, _hist_currency_year, _hist_currency_span],
+}
+
+
+@DOMAIN.subcategory(
+    "history",
+    difficulty={
+        "easy": "withdrawn ISO 3166 codes of well-known states (stated list: USSR, GDR, Czechoslovakia, "
+        "Yugoslavia, Zaire, Burma, Serbia and Montenegro, East Timor, Southern Rhodesia, Netherlands "
+        "Antilles); currency changes in well-known countries per CLDR",
+        "medium": "other withdrawn ISO 3166 codes and currency changes in other UN member states; year "
+        "distractors are the nearest other withdrawal years",
+        "hard": "obscure withdrawn entries (stated list) and ordering four entries by withdrawal; "
+        "the span between a currency's start and end year (two look-ups and a subtraction)",
+    },
+)
+def history(rng: random.Random, difficulty: str) -> Item:
+    return rng.choice(_HISTORY_KINDS[difficulty])(rng, difficulty)
+
+
+# ---------------------------------------------------------------------------------------------
+# culture: languages, scripts, calendars and customs in CLDR (babel), ISO 639 (pycountry)
+# ---------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def iso639_1() -> dict[str, str]:
+    """ISO 639-1 code -> ISO name, for codes CLDR also names in English."""
+    return {r["alpha_2"]: r["name"] for r in iso_table("639-3") if "alpha_2" in r and r["alpha_2"] in _EN.languages}
+
+
+@functools.cache
+def language_tier(difficulty: str) -> tuple[str, ...]:
+    """ISO 639-1 languages by familiarity: two stated lists, then every other one CLDR names."""
+    if difficulty == "easy":
+        return MAJOR_LANGUAGES
+    if difficulty == "medium":
+        return MEDIUM_LANGUAGES
+    known = set(MAJOR_LANGUAGES) | set(MEDIUM_LANGUAGES)
+    return tuple(c for c in sorted(iso639_1()) if c not in known and likely_script(c))
+
+
+def latin_languages(difficulty: str) -> list[str]:
+    """Languages of a tier written in Latin script that the CLDR snapshot covers. (The bank compares
+    choices in an ASCII-folded form, so words in other scripts could not be told apart.)"""
+    snap = cldr_locales()["languages"]
+    return [c for c in language_tier(difficulty) if c in snap and c != "en"]
+
+
+def _cult_autonym(rng: random.Random, difficulty: str) -> Item:
+    lang = rng.choice(latin_languages(difficulty))
+    data = cldr_locales()["languages"][lang]
+    answer = data["autonym"]
+    # The likeliest slip: the language's own word for a related language (Finnish 'ruotsi').
+    own_words = [name for other, name in sorted(data["names"].items()) if other != lang]
+    rng.shuffle(own_words)
+    others = [cldr_locales()["languages"][c]["autonym"] for c in latin_languages("easy") + latin_languages("medium") if c != lang]
+    rng.shuffle(others)
+    q = rng.choice(
+        [
+            f"What do speakers of {language_name(lang)} call their language in {language_name(lang)} itself, as CLDR spells it?",
+            f"How is the name of the {language_name(lang)} language written in {language_name(lang)} (per CLDR)?",
+            f"In CLDR's {language_name(lang)} locale, what is {language_name(lang)} called?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, own_words[:2], others, own_words[2:]),
+        {"source": SRC_CLDR, "kind": "autonym", "language": lang},
+    )
+
+
+def _cult_language_from_code(rng: random.Random, difficulty: str) -> Item:
+    lang = rng.choice(language_tier(difficulty))
+    answer = language_name(lang)
+    pool = [c for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES + language_tier("hard") if c != lang]
+    # Confusions: names starting with the code's first letter, codes sharing a letter.
+    starts = [c for c in pool if language_name(c).lower().startswith(lang[0])]
+    shares = [c for c in pool if c[0] == lang[0] or c[1] == lang[1]]
+    rng.shuffle(starts)
+    rng.shuffle(shares)
+    iso_name = iso639_1()[lang]
+    q = rng.choice(
+        [
+            f"Which language has the ISO 639-1 code '{lang}'?",
+            f"The two-letter ISO 639-1 language code '{lang}' stands for which language?",
+            f"A website's language tag is '{lang}'. Which language does this ISO 639-1 code denote?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, [language_name(c) for c in starts[:2] + shares + pool]),
+        {"source": f"{SRC_ISO}; names: {SRC_CLDR}", "kind": "language_from_code", "language": lang},
+        (iso_name,) if normalise_text(iso_name) != normalise_text(answer) else (),
+    )
+
+
+def _cult_script(rng: random.Random, difficulty: str) -> Item:
+    lang = rng.choice(language_tier(difficulty))
+    script = likely_script(lang)
+    answer = _EN.scripts[script]
+    all_scripts = sorted({likely_script(c) for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES + language_tier("hard")} - {script, None})
+    common = [sc for sc in ("Latn", "Cyrl", "Arab", "Grek", "Deva", "Hebr") if sc != script]
+    rng.shuffle(common)
+    rng.shuffle(all_scripts)
+    q = rng.choice(
+        [
+            f"According to CLDR's likely-subtags data, which script is {language_name(lang)} usually written in?",
+            f"Which writing system does CLDR give as the default script for {language_name(lang)}?",
+        ]
+    )
+    first = common[:2] if difficulty != "hard" else []
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, [_EN.scripts[sc] for sc in first + all_scripts]),
+        {"source": SRC_CLDR, "kind": "likely_script", "language": lang, "script": script},
+    )
+
+
+def _official(territory: str) -> list[str]:
+    langs = get_global("territory_languages").get(territory, {})
+    return sorted(lang for lang, info in langs.items() if info.get("official_status") == "official" and lang in _EN.languages)
+
+
+def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
+    code = rng.choice([c for c in countries_in(difficulty) if _official(c)])
+    lang = rng.choice(_official(code))
+    # Distractors: languages official in countries of the same IANA area that CLDR lists with no
+    # official status of any kind here.
+    statused = {l for l, info in get_global("territory_languages").get(code, {}).items() if info.get("official_status")}
+    mates = [c for c in countries() if c != code and country_area().get(c) == country_area().get(code)]
+    nearby = sorted({l for c in mates for l in _official(c)} - statused)
+    wide = sorted({l for c in countries() for l in _official(c)} - statused)
+    rng.shuffle(nearby)
+    rng.shuffle(wide)
+    q = rng.choice(
+        [
+            f"Which of these languages has official status in {in_text(code)}, according to CLDR?",
+            f"According to CLDR's territory data, which of the following is an official language of {in_text(code)}?",
+        ]
+    )
+    return Item(
+        q,
+        language_name(lang),
+        "short_text",
+        pick_distractors(language_name(lang), [language_name(l) for l in nearby + wide]),
+        {"source": SRC_CLDR, "kind": "official_language", "alpha_2": code, "language": lang},
+    )
+
+
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _cult_first_day(rng: random.Random, difficulty: str) -> Item:
+    table = cldr_locales()["first_week_day"]
+    code = rng.choice([c for c in countries_in(difficulty) if c in table])
+    answer = _WEEKDAYS[table[code]]
+    others = tuple(d for d in ("Monday", "Sunday", "Saturday", "Friday") if d != answer)
+    q = rng.choice(
+        [
+            f"According to CLDR, on which day does the calendar week start in {in_text(code)}?",
+            f"Wall calendars printed for {in_text(code)} follow CLDR's convention for the first day of the week. Which day is it?",
+            f"Which weekday does CLDR give as the first day of the week in {in_text(code)}?",
+        ]
+    )
+    return Item(q, answer, "short_text", others, {"source": SRC_CLDR, "kind": "first_week_day", "alpha_2": code})
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
+
+
+def _cult_calendar_word(rng: random.Random, difficulty: str) -> Item:
+    lang = rng.choice(latin_languages(difficulty))
+    data = cldr_locales()["languages"][lang]
+    if rng.random() < 0.6:
+        m = rng.randint(1, 12)
+        answer = data["months"][m - 1]
+        wrong = [data["months"][(m - 1 + d) % 12] for d in (1, -1, 2, -2, 3)]
+        key = {"month": m}
+        q = rng.choice(
+            [
+                f"What is the month of {_MONTHS[m - 1]} called in {language_name(lang)} (CLDR, stand-alone form)?",
+                f"In {language_name(lang)}, what is the name of the month {_MONTHS[m - 1]}, as CLDR lists it?",
+            ]
+        )
+    else:
+        d = rng.randint(0, 6)
+        answer = data["days"][d]
+        wrong = [data["days"][(d + k) % 7] for k in (1, -1, 2, -2, 3)]
+        key = {"weekday": d}
+        q = rng.choice(
+            [
+                f"What is {_WEEKDAYS[d]} called in {language_name(lang)} (CLDR, stand-alone form)?",
+                f"How does CLDR write the weekday {_WEEKDAYS[d]} in {language_name(lang)}?",
+            ]
+        )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, wrong),
+        {"source": SRC_CLDR, "kind": "calendar_word", "language": lang, **key},
+    )
+
+
+_CULTURE_KINDS = {
+    "easy": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_first_day, _cult_calendar_word],
+    "medium": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_first_day, _cult_calendar_word],
+    "hard": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_first_day, _cult_calendar_word],
+}
+
+
+@DOMAIN.subcategory(
+    "culture",
+    difficulty={
+        "easy": "major world languages (stated list of 29) and widely known countries: a language's own "
+        "name, its ISO 639-1 code, its script, official languages, first day of the week, month and "
+        "weekday names; distractors include the commonest scripts",
+        "medium": "a stated list of 44 less familiar languages and other UN member states",
+        "hard": "every other language with a CLDR locale, and dependent territories; distractors drawn "
+        "from the same script or region",
+    },
+)
+def culture(rng: random.Random, difficulty: str) -> Item:
+    return rng.choice(_CULTURE_KINDS[difficulty])(rng, difficulty)
+
+
+# ---------------------------------------------------------------------------------------------
+# cross_domain_trivia: joins across sources (element symbols x ISO codes, atomic numbers x ISO
+# numeric codes, codes x currencies)
+# ---------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def symbol_country_pairs() -> list[tuple[int, str]]:
+    """(Z, alpha-2) where the element's symbol and the country code are the same two letters."""
+    by_code = {c.upper(): c for c in countries()}
+    return sorted((z, by_code[e["symbol"].upper()]) for z, e in elements().items() if e["symbol"].upper() in by_code)
+
+
+@functools.cache
+def symbol_language_pairs() -> list[tuple[int, str]]:
+    return sorted((z, e["symbol"].lower()) for z, e in elements().items() if e["symbol"].lower() in iso639_1())
+
+
+@functools.cache
+def numeric_country_pairs() -> list[tuple[int, str]]:
+    """(Z, alpha-2) where the country's ISO numeric code, read as a number, is an atomic number."""
+    return sorted((int(c["numeric"]), a2) for a2, c in countries().items() if 1 <= int(c["numeric"]) <= 118)
+
+
+def _pair_tier(z: int, code: str, difficulty: str) -> bool:
+    known = z <= 36 and countries()[code]["tier"] == "easy"
+    return known if difficulty == "easy" else True
+
+
+def _cross_symbol_to_country(rng: random.Random, difficulty: str) -> Item:
+    z, code = rng.choice([p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)])
+    name = elements()[z]["name"]
+    sym = elements()[z]["symbol"]
+    # Confusions: countries whose codes are the symbols of neighbouring elements, then look-alikes.
+    near = [c for zz, c in symbol_country_pairs() if abs(zz - z) <= 6 and c != code]
+    rng.shuffle(near)
+    looks = _lookalike_countries(rng, code, sym.upper(), countries_up_to("hard" if difficulty == "hard" else "medium"))
+    q = rng.choice(
+        [
+            f"Which country's ISO 3166-1 alpha-2 code is the same two letters as the chemical symbol of {name}?",
+            f"Take the chemical symbol of {name} and read it as a two-letter ISO country code. Which country or territory is it?",
+        ]
+    )
+    return _country_item(q, code, near[:1] + looks, {"kind": "symbol_to_country", "atomic_number": z}, source=f"{SRC_ELEMENTS}; {SRC_ISO}")
+
+
+def _cross_country_to_element(rng: random.Random, difficulty: str) -> Item:
+    z, code = rng.choice([p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)])
+    first = elements()[z]["symbol"][0]
+    same_letter = [zz for zz, e in elements().items() if e["symbol"][0] == first and zz != z]
+    rng.shuffle(same_letter)
+    q = rng.choice(
+        [
+            f"Which chemical element has a symbol that matches the ISO 3166-1 alpha-2 code of {in_text(code)}?",
+            f"The two-letter ISO code of {in_text(code)} is also the symbol of a chemical element. Which element?",
+        ]
+    )
+    return _element_item(q, z, same_letter + _neighbour_zs(z), {"kind": "country_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
+
+
+def _cross_language_to_element(rng: random.Random, difficulty: str) -> Item:
+    z, lang = rng.choice([p for p in symbol_language_pairs() if difficulty != "easy" or lang_in_major(p[1])])
+    first = elements()[z]["symbol"][0]
+    same_letter = [zz for zz, e in elements().items() if e["symbol"][0] == first and zz != z]
+    rng.shuffle(same_letter)
+    q = rng.choice(
+        [
+            f"Which chemical element's symbol is the same as the ISO 639-1 code of the {language_name(lang)} language?",
+            f"The ISO 639-1 code for {language_name(lang)} happens to be an element symbol. Which element?",
+        ]
+    )
+    return _element_item(q, z, same_letter + _neighbour_zs(z), {"kind": "language_to_element", "language": lang, "source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}"})
+
+
+def lang_in_major(code: str) -> bool:
+    return code in MAJOR_LANGUAGES or code in MEDIUM_LANGUAGES
+
+
+def _cross_element_number_to_country(rng: random.Random, difficulty: str) -> Item:
+    """Two hops: element -> atomic number -> ISO 3166-1 numeric code -> country."""
+    z, code = rng.choice(numeric_country_pairs())
+    name = elements()[z]["name"]
+    near = sorted((p for p in numeric_country_pairs() if p[1] != code), key=lambda p: (abs(p[0] - z), p[0]))
+    q = rng.choice(
+        [
+            f"Read the atomic number of {name} as an ISO 3166-1 numeric country code. Which country or territory does it identify?",
+            f"Which country's ISO 3166-1 numeric code equals the atomic number of {name}?",
+        ]
+    )
+    return _country_item(q, code, [c for _, c in near[:5]], {"kind": "element_number_to_country", "atomic_number": z}, source=f"{SRC_ELEMENTS}; {SRC_ISO}")
+
+
+def _cross_country_number_to_element(rng: random.Random, difficulty: str) -> Item:
+    """Two hops: country -> ISO numeric code -> element with that atomic number."""
+    z, code = rng.choice(numeric_country_pairs())
+    q = rng.choice(
+        [
+            f"Which element's atomic number equals the ISO 3166-1 numeric code of {in_text(code)}?",
+            f"Take the ISO 3166-1 numeric code of {in_text(code)} as an atomic number. Which element is it?",
+        ]
+    )
+    return _element_item(q, z, _neighbour_zs(z), {"kind": "country_number_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
+
+
+def _cross_symbol_country_currency(rng: random.Random, difficulty: str) -> Item:
+    """Two hops: element -> symbol -> country code -> current currency."""
+    pairs = [p for p in symbol_country_pairs() if current_currency(p[1])]
+    z, code = rng.choice(pairs)
+    cur = current_currency(code)
+    answer = currency_name(cur)
+    in_use = {c for c, _s, _e in currency_history().get(code, [])}
+    near = [current_currency(c) for zz, c in sorted(pairs, key=lambda p: abs(p[0] - z)) if c != code]
+    near = [c for c in dict.fromkeys(near) if c not in in_use]
+    q = rng.choice(
+        [
+            f"The chemical symbol of {elements()[z]['name']}, read as an ISO 3166-1 alpha-2 code, names a country or territory. What currency does CLDR list as legal tender there today?",
+            f"Find the country whose ISO 3166-1 alpha-2 code matches the chemical symbol of {elements()[z]['name']}. Which currency does CLDR give as its current legal tender?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, [currency_name(c) for c in near]),
+        {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; {SRC_CLDR}", "kind": "symbol_country_currency", "atomic_number": z, "alpha_2": code, "currency": cur},
+        (cur,),
+    )
+
+
+_CROSS_KINDS = {
+    "easy": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element],
+    "medium": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element],
+    "hard": [_cross_element_number_to_country, _cross_country_number_to_element, _cross_symbol_country_currency],
+}
+
+
+@DOMAIN.subcategory(
+    "cross_domain_trivia",
+    difficulty={
+        "easy": "one join between two sources with familiar entities: element symbols (Z <= 36) that are "
+        "also ISO 3166-1 alpha-2 codes of widely known countries, or ISO 639-1 codes of listed languages",
+        "medium": "the same single joins over every element, country, territory and ISO 639-1 language",
+        "hard": "two joins chained: an atomic number read as an ISO 3166-1 numeric code (or back), or an "
+        "element symbol read as a country code and then that country's CLDR currency",
+    },
+)
+def cross_domain_trivia(rng: random.Random, difficulty: str) -> Item:
+    return rng.choice(_CROSS_KINDS[difficulty])(rng, difficulty)
+
+
+# ---------------------------------------------------------------------------------------------
+# The CLDR snapshot (per-locale data), refreshed with `python -m mirror_hf.bank.factual`
+# ---------------------------------------------------------------------------------------------
+
+
+def build_cldr_snapshot() -> dict:
+    """Read the per-locale CLDR data the culture questions use from babel (takes a few seconds)."""
+    from babel.localedata import locale_identifiers
+
+    pool = [c for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES if c in iso639_1()]
+    pool += [c for c in sorted(iso639_1()) if c not in pool and likely_script(c)]
+    ids = set(locale_identifiers())
+    languages = {}
+    for code in pool:
+        if code not in ids or likely_script(code) != "Latn":
+            continue
+        loc = Locale.parse(code)
+        if code not in loc.languages:
+            continue
+        months = [loc.months["stand-alone"]["wide"][m] for m in range(1, 13)]
+        days = [loc.days["stand-alone"]["wide"][d] for d in range(7)]
+        # Skip locales whose names are placeholders ("M01") or repeat after ASCII folding.
+        folded = [normalise_text(w) for w in months + days]
+        if len(set(folded)) != 19 or any(re.fullmatch(r"m\d+|\d+", w) for w in folded):
+            continue
+        languages[code] = {"autonym": loc.languages[code], "months": months, "days": days, "names": {}}
+    for code, data in languages.items():
+        loc = Locale.parse(code)
+        data["names"] = {other: loc.languages[other] for other in languages if other in loc.languages}
+    by_territory: dict[str, set] = {}
+    for ident in sorted(ids):
+        last = ident.split("_")[-1]
+        if "_" in ident and len(last) == 2 and last.isupper():
+            by_territory.setdefault(last, set()).add(Locale.parse(ident).first_week_day)
+    first_day = {t: days.pop() for t, days in sorted(by_territory.items()) if len(days) == 1}
+    return {"babel": babel.__version__, "languages": languages, "first_week_day": first_day}
+
+
+if __name__ == "__main__":
+    CLDR_SNAPSHOT.parent.mkdir(exist_ok=True)
+    CLDR_SNAPSHOT.write_text(json.dumps(build_cldr_snapshot(), ensure_ascii=False, sort_keys=True, indent=0) + "\n", encoding="utf-8")
+    print(f"wrote {CLDR_SNAPSHOT}", file=sys.stderr)

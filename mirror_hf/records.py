@@ -193,6 +193,15 @@ PROFILE_FEATURES = Features(
     }
 )
 
+UPSTREAM_CFR_FEATURES = Features(
+    {
+        "model": _str,  # as the authors recorded it
+        "condition": _str,  # C1..C4
+        "cfr": _f64,  # their per-model confident failure rate (already aggregated; no trials behind it here)
+        "run_id": _str,  # the source file
+    }
+)
+
 # --------------------------------------------------------------------------------------------
 # Trials (what the runner, or import-upstream, recorded)
 # --------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from mirror_hf.records import Question
 CONFIG_MODULES: tuple[str, ...] = (
     "questions",
     "trials",
+    "upstream",
 )
 
 

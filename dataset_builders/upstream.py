@@ -1,0 +1,45 @@
+"""The authors' banks and aggregate tables, filled by `mirror-hf import-upstream` (never built).
+
+Their result files go into the `trials_*` configs like our own runs; what has no trial form — the
+question and task banks, and the per-model CFR table they published without its trials — lives here.
+"""
+
+from mirror_hf.records import (
+    EXP2_TASK_FEATURES,
+    EXP3_TASK_FEATURES,
+    EXP9_TASK_FEATURES,
+    QUESTION_FEATURES,
+    UPSTREAM_CFR_FEATURES,
+)
+
+from . import ConfigBuilder
+
+BUILDERS = [
+    ConfigBuilder(
+        name="upstream_questions",
+        features=QUESTION_FEATURES,
+        description="The authors' Exp1 question bank (5,000 rows, v40), imported as is: no choices, no difficulty labels; "
+        "their reused question_id is kept by the first row in file order, later variants get `<id>.v<k>`.",
+    ),
+    ConfigBuilder(
+        name="upstream_exp9_tasks",
+        features=EXP9_TASK_FEATURES,
+        description="The authors' Exp9 two-component tasks (297 fixed + 300 tailored; 165 / 98 distinct contents).",
+    ),
+    ConfigBuilder(
+        name="upstream_exp3_tasks",
+        features=EXP3_TASK_FEATURES,
+        description="The authors' Exp3 v2 composite tasks (112 = 28 domain pairs x 4); both components share one text and gold.",
+    ),
+    ConfigBuilder(
+        name="upstream_transfer_tasks",
+        features=EXP2_TASK_FEATURES,
+        description="The authors' Exp2 transfer tasks (200): framed in one domain, silently depending on another.",
+    ),
+    ConfigBuilder(
+        name="upstream_exp9_cfr",
+        features=UPSTREAM_CFR_FEATURES,
+        description="The authors' per-model confident failure rate under conditions C1-C4 (16 models), as published "
+        "without the trials behind it; one row per model x condition.",
+    ),
+]

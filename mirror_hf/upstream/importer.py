@@ -1,0 +1,182 @@
+"""`import_upstream(files, out, regrade)`: the authors' files -> a dataset folder, atomically.
+
+Every file is read and checked before anything is written. The folder is assembled in a staging
+sibling (a copy of `out` when it already is a dataset folder) and swapped into place only when every
+split and the card/Croissant are written, so a failure leaves `out` as it was and no partial folder.
+Re-importing a file replaces the rows it wrote before (same `run_id`); rows of our own runs in the
+same split are kept.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from mirror_hf.records import Question
+from mirror_hf.upstream.banks import BANKS
+from mirror_hf.upstream.read import SourceFile, UpstreamError, read_source
+from mirror_hf.upstream.report import CleanReport
+from mirror_hf.upstream.results import cfr_rows, exp1_rows, exp3_rows, exp9_rows
+
+REGRADE = (None, "upstream", "strict")
+_NEEDS_BANK = {"exp1_results": "questions", "exp3_results": "exp3_tasks"}
+
+
+@dataclass
+class ImportResult:
+    out: Path
+    reports: list[CleanReport] = field(default_factory=list)
+    splits: dict[str, int] = field(default_factory=dict)  # "config/split" -> rows now in the folder
+
+    def lines(self) -> list[str]:
+        lines = [line for r in self.reports for line in r.lines()]
+        lines.append(f"wrote {self.out}: " + ", ".join(f"{k} ({v} rows)" for k, v in sorted(self.splits.items())))
+        return lines
+
+
+def _question_lookup(rows: list[dict]) -> dict[str, Question]:
+    """question_id -> Question, first row in file order (the row the authors' runs used)."""
+    out: dict[str, Question] = {}
+    for row in rows:
+        qid = row["id"]
+        if qid not in out:
+            out[qid] = Question.from_row(row)
+    return out
+
+
+def _exp3_lookup(source: SourceFile, rows: list[dict]) -> dict[str, dict]:
+    """task_id -> cleaned task + the raw component-A answer type the authors graded with."""
+    raw_types = {r.get("task_id"): (r.get("component_a") or {}).get("answer_type") for r in source.records}
+    out = {}
+    for row in rows:
+        out[row["task_id"]] = {**row, "raw_answer_type": raw_types.get(row["task_id"])}
+    return out
+
+
+def convert(files: list[Path], regrade: str | None = None) -> tuple[dict[tuple[str, str], list[dict]], list[CleanReport]]:
+    """Read, detect and convert every file: {(config, split): rows}, plus one report per file.
+    Raises UpstreamError before returning anything if any file is unreadable or unusable."""
+    if regrade not in REGRADE:
+        raise UpstreamError(f"--regrade must be 'upstream' or 'strict', got {regrade!r}")
+    if not files:
+        raise UpstreamError("no input files")
+    sources = [read_source(Path(f)) for f in files]
+    kinds = {s.kind for s in sources}
+    if regrade:
+        for s in sources:
+            needed = _NEEDS_BANK.get(s.kind)
+            if needed and needed not in kinds:
+                bank_file = {"questions": "data/questions.jsonl", "exp3_tasks": "data/exp3/intersection_tasks_v2.jsonl"}[needed]
+                raise UpstreamError(f"{s.path}: --regrade needs the {needed.replace('_', ' ')} bank ({bank_file}) among the input files")
+
+    tables: dict[tuple[str, str], list[dict]] = {}
+    reports: list[CleanReport] = []
+    questions: dict[str, Question] = {}
+    exp3_tasks: dict[str, dict] = {}
+
+    def add(report: CleanReport, config: str, split: str, rows: list[dict]) -> None:
+        tables.setdefault((config, split), []).extend(rows)
+        report.written_to[f"{config}/{split}"] += len(rows)
+        report.rows_written += len(rows)
+
+    # Banks first: results are joined against them.
+    for source in sorted(sources, key=lambda s: s.kind not in BANKS):
+        report = CleanReport(str(source.path), source.kind, rows_read=len(source.records))
+        reports.append(report)
+        if source.kind in BANKS:
+            config, convert_rows = BANKS[source.kind]
+            rows = convert_rows(source, report)
+            if (config, "test") in tables:
+                raise UpstreamError(f"{source.path}: a second {source.kind.replace('_', ' ')} file among the inputs")
+            add(report, config, "test", rows)
+            if source.kind == "questions":
+                questions = _question_lookup(rows)
+            elif source.kind == "exp3_tasks":
+                exp3_tasks = _exp3_lookup(source, rows)
+        elif source.kind == "exp1_results":
+            for split, rows in exp1_rows(source, report, questions, regrade).items():
+                add(report, "trials_exp1", split, rows)
+        elif source.kind == "exp3_results":
+            for split, rows in exp3_rows(source, report, exp3_tasks, regrade).items():
+                add(report, "trials_exp3", split, rows)
+        elif source.kind == "exp9_results":
+            for split, rows in exp9_rows(source, report, regrade).items():
+                add(report, "trials_exp9", split, rows)
+        elif source.kind == "exp9_cfr":
+            add(report, "upstream_exp9_cfr", "test", cfr_rows(source, report))
+        if report.rows_written == 0:
+            raise UpstreamError(f"{source.path}: no usable rows ({'; '.join(f'{k}: {v}' for k, v in report.unusable.items()) or 'empty'})")
+    order = {str(Path(f)): i for i, f in enumerate(files)}
+    reports.sort(key=lambda r: order.get(r.path, 0))
+    return tables, reports
+
+
+def _existing_rows(root: Path, config: str, split: str, run_ids: set[str]) -> list[dict]:
+    """Rows already in the folder's split, minus those a previous import of the same files wrote."""
+    folder = root / "data" / config
+    files = sorted(folder.glob(f"{split}-*.parquet")) if folder.is_dir() else []
+    rows: list[dict] = []
+    for f in files:
+        rows.extend(r for r in pq.read_table(f).to_pylist() if r.get("run_id") not in run_ids)
+    return rows
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise UpstreamError(f"--out {out} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / "data").is_dir():
+        raise UpstreamError(f"--out {out} is a non-empty folder that is not a dataset folder (no data/)")
+    parent = out.parent
+    if not parent.is_dir():
+        raise UpstreamError(f"parent folder {parent} of --out does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UpstreamError(f"cannot write to {parent} (permission denied)")
+
+
+def import_upstream(files: list[Path], out: Path, regrade: str | None = None) -> ImportResult:
+    """Convert the authors' files into the dataset folder `out` (created or updated)."""
+    from mirror_hf.dataset_builders import registry
+    from mirror_hf.folder import refresh_metadata, write_split
+
+    out = Path(out).absolute()
+    _check_out(out)
+    tables, reports = convert(files, regrade)
+    run_ids = {r["run_id"] for rows in tables.values() for r in rows if r.get("run_id")}
+    builders = registry()
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.importing-", dir=out.parent))
+    staging.chmod(0o755)
+    result = ImportResult(out, reports)
+    try:
+        if out.is_dir():
+            shutil.copytree(out, staging, dirs_exist_ok=True, symlinks=True)
+        for (config, split), rows in sorted(tables.items()):
+            merged = rows
+            if config.startswith("trials_"):
+                merged = _existing_rows(staging, config, split, run_ids) + rows
+            write_split(staging, config, split, merged, builders[config].features)
+            result.splits[f"{config}/{split}"] = len(merged)
+        refresh_metadata(staging)
+        _swap_into_place(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return result
+
+
+def _swap_into_place(staging: Path, out: Path) -> None:
+    """Replace `out` by `staging` with renames only (each atomic on one filesystem)."""
+    if out.exists():
+        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        os.replace(out, retired / out.name)
+        os.replace(staging, out)
+        shutil.rmtree(retired, ignore_errors=True)
+    else:
+        os.replace(staging, out)
+
+
+__all__ = ["ImportResult", "UpstreamError", "convert", "import_upstream"]

@@ -1,3 +1,151 @@
-"""Commands of this area register on `mirror_hf.cli._app.app` (placeholder until implemented)."""
+"""`run`, `profile` and `quickstart`: evaluate a model into trial splits, and build its Exp1 profile."""
 
-from mirror_hf.cli._app import app  # noqa: F401
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from mirror_hf.cli._app import UsageError, app
+
+
+def _csv(text: str) -> tuple[str, ...] | None:
+    items = tuple(part.strip() for part in text.split(",") if part.strip())
+    return items or None
+
+
+def _parse_seed(text: str) -> int | None:
+    if text.lower() in ("none", "off", ""):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"--seed must be an integer or 'none', got {text!r}") from None
+
+
+@app.command()
+def run(
+    experiment: str = typer.Option("exp1", "--experiment", help="exp1 (questions x channels), exp3 (composite self-prediction) or exp9 (agentic tasks)."),
+    model: str = typer.Option(None, "--model", help="Model name sent to the endpoint; its slug names the split. Default with the embedded model: smollm2."),
+    base_url: str = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1). Omit to start the embedded local model."),
+    dataset: Path = typer.Option(Path("mirror"), "--dataset", help="The dataset folder (from `mirror-hf build`)."),
+    split: str = typer.Option(None, "--split", help="Split name (\\w+); default: the model's slug."),
+    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API key (never written anywhere)."),
+    limit: int = typer.Option(None, "--limit", help="Items to run, spread evenly over domains (and subcategories within them)."),
+    channels: str = typer.Option("", "--channels", help="Exp1 channels, comma-separated (default: the five behavioural channels)."),
+    conditions: str = typer.Option("", "--conditions", help="Exp9 conditions, e.g. C1,C2 (C2-C4 need the model's profile)."),
+    paradigms: str = typer.Option("", "--paradigms", help="Exp9 paradigms, e.g. P1,P2."),
+    matcher: str = typer.Option("strict", "--matcher", help="Parsing and answer matching: strict (ours) or upstream (the authors')."),
+    route_rule: str = typer.Option("weak_set", "--route-rule", help="Exp9 C4 routing: weak_set (the paper) or accuracy_below (the authors' runner, < 0.50)."),
+    temperature: float = typer.Option(0.0, "--temperature"),
+    seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
+    max_tokens: int = typer.Option(None, "--max-tokens", help="Per request; default: the experiment's (exp1 1024)."),
+    extra_body: str = typer.Option("", "--extra-body", help="JSON object of provider-specific request fields (part of the request key)."),
+    concurrency: int = typer.Option(16, "--concurrency", help="Requests in flight at most (halved on 429s, then grows back)."),
+    rpm: float = typer.Option(None, "--rpm", help="Requests-per-minute budget."),
+    tpm: float = typer.Option(None, "--tpm", help="Tokens-per-minute budget (estimated before, corrected from usage after)."),
+    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
+    max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request for transient errors (429, 5xx, timeouts, resets)."),
+    resume: bool = typer.Option(False, "--resume", help="Continue a previous run: finished requests are not sent again."),
+    restart: bool = typer.Option(False, "--restart", help="Discard a previous run's results file and start over."),
+    keep_failed: bool = typer.Option(False, "--keep-failed", help="On --resume, keep recorded failures instead of trying them again."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the number of calls, a token estimate and (with prices) a cost estimate, then exit."),
+    price_in: float = typer.Option(None, "--price-in", help="USD per million prompt tokens (for --dry-run and --max-cost)."),
+    price_out: float = typer.Option(None, "--price-out", help="USD per million completion tokens."),
+    max_cost: float = typer.Option(None, "--max-cost", help="Stop sending once this many USD are spent (needs prices); --resume continues."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No live progress bar."),
+) -> None:
+    """Run an experiment against an OpenAI-compatible endpoint (or the embedded model) into a new split."""
+    from mirror_hf.runner import RunError, RunOptions
+    from mirror_hf.runner import run as run_experiment
+
+    if max_cost is not None and price_in is None and price_out is None:
+        raise UsageError("--max-cost needs --price-in and/or --price-out (USD per million tokens)")
+    try:
+        extra = json.loads(extra_body) if extra_body else {}
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--extra-body is not JSON: {exc}") from None
+    if not isinstance(extra, dict):
+        raise UsageError("--extra-body must be a JSON object")
+    options = RunOptions(
+        dataset=dataset, model=model, base_url=base_url, experiment=experiment, split=split, api_key_env=api_key_env,
+        limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
+        temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
+        concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts,
+        resume=resume, restart=restart, retry_failed=not keep_failed, dry_run=dry_run,
+        price_in=price_in, price_out=price_out, max_cost=max_cost, progress=not no_progress,
+    )
+    try:
+        report = run_experiment(options)
+    except RunError as exc:
+        raise UsageError(str(exc)) from None
+    except Exception as exc:  # the embedded model's errors carry their install hint
+        from mirror_hf.embedded import EmbeddedUnavailable
+
+        if isinstance(exc, EmbeddedUnavailable):
+            raise UsageError(str(exc)) from None
+        raise
+    print_report(report)
+
+
+def print_report(report) -> None:
+    for note in report.notes:
+        typer.echo(f"note: {note}")
+    if report.estimate is not None:
+        e = report.estimate
+        typer.echo(f"dry run: {e.trials} trials of {report.experiment}; {e.requests} calls to send ({e.already_done} already done)")
+        if e.tool_followups_possible:
+            typer.echo(f"  plus up to {e.tool_followups_possible} tool follow-up calls (only when the model calls the calculator)")
+        typer.echo(f"  prompt tokens ~{e.prompt_tokens:,} (4 chars/token); completion tokens <= {e.max_completion_tokens:,} (max_tokens x calls)")
+        if e.cost is not None:
+            typer.echo(f"  cost <= ${e.cost:,.4f} (at the upper bound of completion tokens)")
+        return
+    if report.stopped_by_budget:
+        typer.echo(
+            f"stopped: --max-cost reached (${report.cost:.4f} spent) after {report.trials} trials; "
+            f"every finished request is kept in {report.results_file}. Rerun with --resume and a higher --max-cost to finish."
+        )
+        return
+    typer.echo(
+        f"{report.trials} trials ({report.failed} failed, {report.truncated} truncated); "
+        f"{report.sent} requests sent, {report.reused} reused; {report.prompt_tokens:,} prompt + "
+        f"{report.completion_tokens:,} completion tokens" + (f"; ${report.cost:.4f}" if report.cost is not None else "")
+        + f"; {report.seconds:.1f} s"
+    )
+    typer.echo(f"wrote split '{report.split}' of config 'trials_{report.experiment}': {report.split_path}")
+    typer.echo(f"load it: load_dataset({str(report.dataset)!r}, 'trials_{report.experiment}', split={report.split!r})")
+
+
+@app.command()
+def profile(
+    dataset: Path = typer.Option(Path("mirror"), "--dataset", help="The dataset folder."),
+    model: str = typer.Option(None, "--model", help="The model whose trials_exp1 split to profile (its slug names the split)."),
+    split: str = typer.Option(None, "--split", help="The split name, if not the model's slug."),
+    weak_policy: str = typer.Option("median_or_bottom_k", "--weak-policy", help="median_or_bottom_k, threshold, bottom_k or absolute."),
+    k: int = typer.Option(2, "--k", help="k of median_or_bottom_k / bottom_k."),
+) -> None:
+    """Build a model's Exp1 profile (the `profiles` split Exp9 conditions C2-C4 read)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from mirror_hf.runner import RunError, model_slug
+    from mirror_hf.runner.profile import ProfileError, build_profile, write_profile
+
+    if not model and not split:
+        raise UsageError("pass --model NAME (or --split NAME)")
+    try:
+        name = split or model_slug(model)
+        rows = build_profile(dataset.absolute(), name, weak_policy=weak_policy, k=k)
+    except (ProfileError, RunError) as exc:
+        raise UsageError(str(exc)) from None
+    path = write_profile(dataset.absolute(), name, rows)
+    table = Table(title=f"profile of {name} ({weak_policy})")
+    for col in ("domain", "natural", "wagering", "gap", "n nat", "n wag", "strength"):
+        table.add_column(col, justify="left" if col in ("domain", "strength") else "right")
+    fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+    for r in rows:
+        table.add_row(r["domain"], fmt(r["natural_accuracy"]), fmt(r["wagering_accuracy"]), fmt(r["mirror_gap"]),
+                      str(r["n_natural"]), str(r["n_wagering"]), r["strength"])
+    Console().print(table)
+    typer.echo(f"wrote split '{name}' of config 'profiles': {path}")

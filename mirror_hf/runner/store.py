@@ -1,0 +1,112 @@
+"""The crash-safe record of a run: one JSON line per finished request, appended and fsynced in
+batches, read back on `--resume`.
+
+A line is only ever appended whole and a batch is fsynced before the run counts it as done, so after
+`kill -9` the file holds every finished request plus, at worst, one torn last line. Loading drops that
+line and truncates it away before appending again (otherwise it would end up in the middle of the
+file). A bad line anywhere else is corruption, reported with its line number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+from mirror_hf.runner.request import Outcome
+
+
+class StoreError(ValueError):
+    """The results file is unreadable (names the file and line)."""
+
+
+def load_outcomes(path: Path) -> tuple[dict[str, Outcome], int]:
+    """key -> outcome (a success beats a failure; the later of two of the same kind wins), and the
+    byte length of the file's whole lines (where appending must resume)."""
+    outcomes: dict[str, Outcome] = {}
+    if not path.exists():
+        return outcomes, 0
+    data = path.read_bytes()
+    good_end = 0
+    lines = data.split(b"\n")
+    for number, line in enumerate(lines, start=1):
+        is_last = number == len(lines)
+        if is_last:  # after the final newline: empty, or a torn line that never got its newline
+            break
+        if not line.strip():
+            good_end += len(line) + 1
+            continue
+        try:
+            record = json.loads(line)
+            key = record["k"]
+        except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+            raise StoreError(f"{path} line {number}: not a result record ({line[:80]!r}); the file is damaged") from None
+        outcome = Outcome.from_json(record)
+        previous = outcomes.get(key)
+        if previous is None or outcome.ok or not previous.ok:
+            outcomes[key] = outcome
+        good_end += len(line) + 1
+    return outcomes, good_end
+
+
+class ResultStore:
+    """Append-only JSONL writer. `add` is synchronous and cheap; a background task writes and fsyncs
+    whatever has accumulated, so one fsync covers a batch of results."""
+
+    def __init__(self, path: Path, *, resume: bool):
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if resume:
+            self.outcomes, good_end = load_outcomes(path)
+        else:
+            self.outcomes, good_end = {}, 0
+        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        os.ftruncate(self._fd, good_end)
+        os.lseek(self._fd, good_end, os.SEEK_SET)
+        self._pending: list[str] = []
+        self._wakeup: asyncio.Event | None = None
+        self._task: asyncio.Task | None = None
+        self._closing = False
+        self.written = 0
+
+    def get(self, key: str) -> Outcome | None:
+        return self.outcomes.get(key)
+
+    def add(self, key: str, outcome: Outcome) -> None:
+        self.outcomes[key] = outcome
+        self._pending.append(outcome.to_json(key))
+        if self._wakeup is not None:
+            self._wakeup.set()
+
+    def start(self) -> None:
+        self._wakeup = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._writer())
+
+    async def _writer(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self._closing:
+            await self._wakeup.wait()
+            self._wakeup.clear()
+            if self._pending:
+                await loop.run_in_executor(None, self._flush_pending)
+
+    def _flush_pending(self) -> None:
+        batch, self._pending = self._pending, []
+        if batch:
+            data = ("\n".join(batch) + "\n").encode()
+            view = memoryview(data)
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+            os.fsync(self._fd)
+            self.written += len(batch)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._closing = True
+            self._wakeup.set()
+            await self._task  # lets a flush in progress finish: one writer at a time
+            self._task = None
+        self._flush_pending()
+        os.close(self._fd)

@@ -1,0 +1,208 @@
+"""A scripted OpenAI-compatible chat server with fault injection: a raw ASGI app served by uvicorn on
+127.0.0.1. Tests and the runner benchmark start it as a subprocess (`python tests/fakes/openai_server.py`);
+it prints `PORT <n>` once it listens.
+
+Replies are a pure function of the request's messages (so two runs of the same plan get the same
+answers), and faults are a pure function of (messages, how many times the server has seen them), at
+the rates given by `--faults '{"429": 0.05, ...}'`:
+
+- `429` (with `Retry-After: <retry_after>`), `500`, `slow` (sleeps `slow_s`, meant to exceed the
+  client's timeout), `malformed` (a 200 whose body is not JSON): transient. A request gets at most
+  `max_transient` of them in a row, so a client with more attempts than that always gets through.
+- `400`: permanent, for the same requests every time (decided by the messages alone).
+- `empty` (empty content), `length` (finish_reason "length", content cut): 200 answers the client
+  must record as they are, not retry.
+
+`GET /stats` returns counts (requests, per-kind faults, distinct requests, repeats of a request that
+was already answered with a 200) so tests check behaviour from the server's side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import socket
+import sys
+
+FAULT_ORDER = ("400", "429", "500", "slow", "malformed", "empty", "length")
+TRANSIENT = {"429", "500", "slow", "malformed"}
+LETTERS = "ABCD"
+
+
+class State:
+    def __init__(self, faults: dict, retry_after: str, slow_s: float, max_transient: int, think_rate: float, tool_rate: float):
+        self.faults = {k: float(v) for k, v in faults.items()}
+        unknown = set(self.faults) - set(FAULT_ORDER)
+        if unknown:
+            raise SystemExit(f"unknown fault kinds {sorted(unknown)}; known: {FAULT_ORDER}")
+        self.retry_after = retry_after
+        self.slow_s = slow_s
+        self.max_transient = max_transient
+        self.think_rate = think_rate
+        self.tool_rate = tool_rate
+        self.seen: dict[str, int] = {}  # request digest -> times seen
+        self.streak: dict[str, int] = {}  # request digest -> transient faults in a row
+        self.answered: set[str] = set()
+        self.counts: dict[str, int] = {"requests": 0, "ok": 0, "repeats_after_ok": 0, **{k: 0 for k in FAULT_ORDER}}
+
+
+STATE: State | None = None
+
+
+def unit(*parts: object) -> float:
+    """A deterministic number in [0, 1) from the parts."""
+    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def choose_fault(state: State, digest: str, attempt: int) -> str | None:
+    if unit(digest, "permanent") < state.faults.get("400", 0.0):
+        return "400"
+    x = unit(digest, attempt, "fault")
+    acc = 0.0
+    for kind in FAULT_ORDER[1:]:
+        acc += state.faults.get(kind, 0.0)
+        if x < acc:
+            if kind in TRANSIENT and state.streak.get(digest, 0) >= state.max_transient:
+                return None
+            return kind
+    return None
+
+
+def scripted_reply(messages: list[dict], digest: str, state: State) -> str:
+    """An answer in the labelled formats Mirror's parsers read, chosen by the request's digest."""
+    last = str(messages[-1].get("content", "")) if messages else ""
+    letter = LETTERS[int(unit(digest, "letter") * 4)]
+    bet = 1 + int(unit(digest, "bet") * 10)
+    if "TOOL_RESULT" in last:
+        return "ANSWER: 42"
+    if "USE_TOOL: calculator" in last and unit(digest, "tool") < state.tool_rate:
+        return "[USE_TOOL: calculator | 6*7]\nANSWER: 42"
+    text = f"ANSWER: {letter}\nBET: {bet}\nCONFIDENCE: {bet * 10}\nCHOICE: {'A' if bet > 5 else 'B'}"
+    if unit(digest, "think") < state.think_rate:
+        text = f"<think>Let me weigh option {letter}.</think>\n{text}"
+    return text
+
+
+async def read_body(receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
+async def respond(send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    base = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": base + (headers or [])})
+    await send({"type": "http.response.body", "body": body})
+
+
+def error_body(message: str, kind: str) -> bytes:
+    return json.dumps({"error": {"message": message, "type": kind, "code": None}}).encode()
+
+
+async def chat(scope, receive, send) -> None:
+    state = STATE
+    raw = await read_body(receive)
+    request = json.loads(raw)
+    messages = request.get("messages", [])
+    digest = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
+    attempt = state.seen.get(digest, 0)
+    state.seen[digest] = attempt + 1
+    state.counts["requests"] += 1
+    if digest in state.answered:
+        state.counts["repeats_after_ok"] += 1
+    fault = choose_fault(state, digest, attempt) if state.faults else None
+    if fault is not None:
+        state.counts[fault] += 1
+    if fault in TRANSIENT:
+        state.streak[digest] = state.streak.get(digest, 0) + 1
+    else:
+        state.streak[digest] = 0
+    if fault == "400":
+        return await respond(send, 400, error_body("scripted permanent fault: bad request", "invalid_request_error"))
+    if fault == "429":
+        return await respond(
+            send, 429, error_body("scripted rate limit", "rate_limit_error"), [(b"retry-after", state.retry_after.encode())]
+        )
+    if fault == "500":
+        return await respond(send, 500, error_body("scripted server error", "server_error"))
+    if fault == "slow":
+        await asyncio.sleep(state.slow_s)
+    if fault == "malformed":
+        return await respond(send, 200, b'{"id": "chatcmpl-x", "choices": [{"mess')
+    content = scripted_reply(messages, digest, state)
+    finish = "stop"
+    if fault == "empty":
+        content = ""
+    elif fault == "length":
+        content, finish = content[:9], "length"
+    prompt_text = "".join(str(m.get("content", "")) for m in messages)
+    body = {
+        "id": f"chatcmpl-{digest[:12]}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": request.get("model", "fake"),
+        "system_fingerprint": "fp_fake",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}],
+        "usage": {
+            "prompt_tokens": max(1, len(prompt_text) // 4),
+            "completion_tokens": len(content) // 4 + 1,
+            "total_tokens": max(1, len(prompt_text) // 4) + len(content) // 4 + 1,
+        },
+    }
+    state.counts["ok"] += 1
+    state.answered.add(digest)
+    await respond(send, 200, json.dumps(body).encode())
+
+
+async def app(scope, receive, send) -> None:
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    path, method = scope["path"], scope["method"]
+    if method == "POST" and path.endswith("/chat/completions"):
+        return await chat(scope, receive, send)
+    await read_body(receive)
+    if method == "GET" and path.endswith("/models"):
+        return await respond(send, 200, json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
+    if method == "GET" and path == "/stats":
+        counts = dict(STATE.counts, distinct=len(STATE.seen))
+        return await respond(send, 200, json.dumps(counts).encode())
+    await respond(send, 404, error_body(f"no route {method} {path}", "not_found"))
+
+
+def main(argv: list[str] | None = None) -> None:
+    global STATE
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--faults", default="{}", help='JSON rates, e.g. {"429": 0.05, "500": 0.05}')
+    parser.add_argument("--retry-after", default="0.05", help="Retry-After header value sent with 429s")
+    parser.add_argument("--slow-s", type=float, default=2.0)
+    parser.add_argument("--max-transient", type=int, default=2)
+    parser.add_argument("--think-rate", type=float, default=0.0)
+    parser.add_argument("--tool-rate", type=float, default=0.0)
+    args = parser.parse_args(argv)
+    STATE = State(json.loads(args.faults), args.retry_after, args.slow_s, args.max_transient, args.think_rate, args.tool_rate)
+
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    print(f"PORT {sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", backlog=2048)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

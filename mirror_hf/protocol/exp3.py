@@ -48,7 +48,7 @@ def _field(task: dict, target: str) -> dict:
     if target == "composite":
         return {
             "text": task["task_text"],
-            "choices": [],
+            "choices": task.get("choices") or [],
             "answer": task["answer"],
             "answer_type": task["answer_type"],
             "aliases": task.get("aliases") or [],

@@ -293,7 +293,12 @@ def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | N
             return m.group(1).strip() if m else ""
         m = re.search(rf"ANSWER\s*{1 if slot == 'a' else 2}\s*[:\-]\s*([^\n]{{1,300}})", section, re.IGNORECASE)
         return m.group(1).strip() if m else ""
-    label = {"P1": r"(?:final[ \t]+)?answer(?:[ \t]*[12])?", "P2": r"(?:your[ \t]+)?answer", "P3": rf"answer[ \t]*{1 if slot == 'a' else 2}"}[paradigm]
+    part = r"(?:(?:part|step)[ \t]*[12][ \t]*[:\-—.]?[ \t]*[*_]*[ \t]*)?"  # "PART 1: ANSWER: 12", "Part 1 answer: 12"
+    label = {
+        "P1": part + r"(?:final[ \t]+)?answer(?:[ \t]*(?:for[ \t]+part[ \t]*)?[12])?",
+        "P2": r"(?:your[ \t]+)?answer",
+        "P3": part + rf"answer[ \t]*{1 if slot == 'a' else 2}",
+    }[paradigm]
     found = labeled_fields(section, label)
     if found:
         return found[0][0]
@@ -396,6 +401,7 @@ def grade_exp9(parsed: dict, task: dict, matcher: str = "strict") -> dict:
         gold = task[f"correct_answer_{slot}"]
         answer_type = task.get(f"answer_type_{slot}")
         aliases = task.get(f"aliases_{slot}") or ()
+        choices = task.get(f"choices_{slot}") or ()  # the part's options: a letter or the value is accepted
         if matcher == "upstream":
             if decision == "defer" or (parsed.get("paradigm") == "P2" and decision != "proceed"):
                 correct = False
@@ -407,7 +413,7 @@ def grade_exp9(parsed: dict, task: dict, matcher: str = "strict") -> dict:
             elif not answer:
                 correct = False if decision == "proceed" else None
             else:
-                correct = match(answer, gold, answer_type, aliases, matcher="strict")
+                correct = match(answer, gold, answer_type, aliases, choices, matcher="strict")
         out[f"component_{slot}_correct"] = correct
         if parsed.get("paradigm") == "P3":
             out[f"component_{slot}_error_type"] = error_type(answer, correct, parsed.get(f"component_{slot}_hedge_count"))

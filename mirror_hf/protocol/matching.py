@@ -308,7 +308,7 @@ def read_boolean(text: str | None) -> bool | None:
 
 
 _LETTER = re.compile(
-    r"^(?:(?:option|choice|answer)\s*)?(?:\((?P<a>[A-D])\)|(?P<b>[A-D]))(?:\s*[.):\-]\s*(?P<rest>.*)|\s*)$",
+    r"^(?:(?i:option|choice|answer)\s*)?(?:\((?P<a>[A-Da-d])\)|(?P<b>[A-D]))(?:\s*[.):\-]\s*(?P<rest>.*)|\s*)$",
     re.DOTALL,
 )
 
@@ -321,7 +321,7 @@ def read_letter(text: str) -> tuple[str, str] | None:
     m = _LETTER.match(t)
     if not m:
         return None
-    return (m.group("a") or m.group("b")), (m.group("rest") or "").strip()
+    return (m.group("a") or m.group("b")).upper(), (m.group("rest") or "").strip()
 
 
 def resolve_choice(pred: str, choices: Sequence[str]) -> str | None:
@@ -421,6 +421,10 @@ def match_strict(
         if extracted is None:
             return False
         pred = extracted
+    else:
+        stated = list(_ANSWER_IS.finditer(pred))  # "The answer is (C)" inside a short answer
+        if stated:
+            pred = clean_markup(stated[-1].group("value"))
     chosen = resolve_choice(pred, choices)
     if chosen == "":
         return False

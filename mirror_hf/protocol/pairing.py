@@ -38,12 +38,12 @@ class DifficultyPair:
 
 
 def difficulty_pairs(questions: Iterable[Question], seed: int = 42) -> list[DifficultyPair]:
-    """Every pair, per domain in first-seen domain order; deterministic for a given bank and seed."""
+    """Every pair, domains in name order; a function of the bank's content and the seed only."""
     by_domain: dict[str, list[Question]] = {}
     for q in questions:
         by_domain.setdefault(q.domain, []).append(q)
     pairs: list[DifficultyPair] = []
-    for domain, items in by_domain.items():
+    for domain, items in sorted(by_domain.items()):
         easy = sorted((q for q in items if q.difficulty == "easy"), key=lambda q: q.id)
         hard = sorted((q for q in items if q.difficulty in HARD_LABELS), key=lambda q: q.id)
         if not hard:

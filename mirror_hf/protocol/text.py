@@ -95,16 +95,18 @@ def labeled_field_upstream(text: str | None, label: str) -> str | None:
     return None
 
 
-_MARKUP = "*_`#>~- \t"
+_LEAD_MARKUP = re.compile(r"^(?:[*_`#>~\s]+|[-+•]\s+)+")
+_TRAIL_MARKUP = re.compile(r"[*_`~\s]+$")
 
 
 def clean_markup(text: str) -> str:
-    """Drop markdown emphasis and list/heading marks around a short value: '**42**' -> '42'."""
+    """Drop markdown emphasis, headings and list bullets around a short value: '**42**' -> '42',
+    '- Paris' -> 'Paris'; a sign that belongs to a number stays ('-5')."""
     text = text.strip()
     previous = None
     while previous != text:
         previous = text
-        text = text.strip(_MARKUP).strip()
+        text = _TRAIL_MARKUP.sub("", _LEAD_MARKUP.sub("", text))
         if text.startswith("[") and text.endswith("]"):
             text = text[1:-1].strip()
     return text
@@ -189,7 +191,7 @@ _DECLINE = re.compile(
     (?:as\s+an?\s+[^,.\n]{1,60},\s*)?
     i(?:\s+|')(?:cannot|can\s*not|can't|can’t|won't|won’t|will\s+not|am\s+unable\s+to|m\s+unable\s+to|
         am\s+not\s+able\s+to|m\s+not\s+able\s+to|must\s+(?:decline|refuse)|refuse|decline|do\s+not\s+feel\s+comfortable)
-    \b[^.!?\n]{0,40}?
+    \b[^.!?\n,;]{0,40}?
     \b(?:help|assist|answer|provide|comply|complete|fulfil+|respond|engage|participate|do\s+(?:that|this)|
         give|share|generate|create|write|continue|discuss|with\s+(?:that|this))\b""",
     re.IGNORECASE | re.VERBOSE,

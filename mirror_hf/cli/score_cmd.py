@@ -1,3 +1,123 @@
-"""Commands of this area register on `mirror_hf.cli._app.app` (placeholder until implemented)."""
+"""`score`: every metric a dataset folder's trial splits support, as one JSON file."""
 
-from mirror_hf.cli._app import app  # noqa: F401
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import typer
+
+from mirror_hf.cli._app import UsageError, app
+
+TRIAL_CONFIGS = {"exp1": "trials_exp1", "exp2": "trials_exp2", "exp3": "trials_exp3", "exp9": "trials_exp9"}
+
+
+def read_tables(folder: Path) -> dict:
+    """The folder's trial tables (all splits of a config concatenated) and the authors' per-model CFR
+    aggregate if one was imported. Reads parquet directly with polars (layout: `mirror_hf.folder`)."""
+    import polars as pl
+
+    from mirror_hf.folder import split_files
+
+    files = split_files(folder)
+
+    def read(config: str) -> pl.DataFrame | None:
+        parts = [pl.read_parquet(f.path) for f in files.get(config, [])]
+        parts = [p for p in parts if p.height]
+        return pl.concat(parts, how="diagonal_relaxed") if parts else None
+
+    tables = {kind: read(config) for kind, config in TRIAL_CONFIGS.items()}
+    tables["upstream_cfr"] = _upstream_cfr(files, read)
+    if tables["exp2"] is not None and "source_domain" not in tables["exp2"].columns:
+        tables["exp2"] = _attach_source_domain(tables["exp2"], files, read)
+    return tables
+
+
+def _upstream_cfr(files: dict, read):
+    """An imported aggregate of per-model CFR: any `upstream_exp9*` config with model, condition and
+    a CFR column (normalised to columns model / condition / cfr, condition as C1..C4)."""
+    import polars as pl
+
+    for config in sorted(c for c in files if c.startswith("upstream_exp9")):
+        table = read(config)
+        if table is None or not {"model", "condition"} <= set(table.columns):
+            continue
+        value = next((c for c in ("cfr", "value", "confident_failure_rate") if c in table.columns), None)
+        if value is None:
+            continue
+        condition = pl.col("condition").cast(pl.String)
+        condition = pl.when(condition.str.starts_with("C")).then(condition).otherwise(pl.lit("C") + condition)
+        return table.select(pl.col("model").cast(pl.String), condition.alias("condition"), pl.col(value).cast(pl.Float64).alias("cfr"))
+    return None
+
+
+def _attach_source_domain(exp2, files: dict, read):
+    import polars as pl
+
+    for config in ("exp2_transfer", "upstream_exp2_transfer", "upstream_transfer_tasks"):
+        tasks = read(config)
+        if tasks is not None and {"task_id", "source_domain"} <= set(tasks.columns):
+            return exp2.join(tasks.select(pl.col("task_id").alias("item_id"), "source_domain"), on="item_id", how="left")
+    return exp2.with_columns(pl.lit(None, dtype=pl.String).alias("source_domain"))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+@app.command()
+def score(
+    dataset: Path = typer.Option(..., "--dataset", help="A dataset folder holding trials_* splits."),
+    variant: str = typer.Option("paper", "--variant", help="paper (equations as printed) or upstream (the authors' code, for parity)."),
+    json_out: Path = typer.Option(None, "--json", help="Write the results here (default: print to stdout)."),
+    weak_policy: str = typer.Option(
+        "auto", "--weak-policy", help="Exp9 weak domains: auto (paper: median_or_bottom_k; upstream: recorded labels), recorded, median_or_bottom_k, threshold, bottom_k, absolute."
+    ),
+    missing: str = typer.Option("complete_case", "--missing", help="Exp9 missing components: complete_case or missing_incorrect."),
+    resamples: int = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only)."),
+    seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
+) -> None:
+    """Score every trial split in a dataset folder: per model and experiment, plus the escalation curve."""
+    from mirror_hf.scoring import MISSING_RULES, WEAK_POLICIES, Bootstrap
+    from mirror_hf.scoring._suite import SuiteOptions, score_tables
+
+    if variant not in ("paper", "upstream"):
+        raise UsageError(f"--variant must be paper or upstream, got {variant!r}")
+    if weak_policy not in ("auto", "recorded", *WEAK_POLICIES):
+        raise UsageError(f"--weak-policy must be one of auto, recorded, {', '.join(WEAK_POLICIES)}; got {weak_policy!r}")
+    if missing not in MISSING_RULES:
+        raise UsageError(f"--missing must be one of {', '.join(MISSING_RULES)}; got {missing!r}")
+    if resamples < 0:
+        raise UsageError(f"--resamples must be >= 0, got {resamples}")
+    if not (dataset / "data").is_dir():
+        raise UsageError(f"{dataset} is not a dataset folder (no data/ directory)")
+    tables = read_tables(dataset)
+    if all(tables[k] is None for k in TRIAL_CONFIGS) and tables["upstream_cfr"] is None:
+        raise UsageError(f"{dataset} holds no trials ({', '.join(TRIAL_CONFIGS.values())}) and no upstream_exp9 aggregate")
+    options = SuiteOptions(
+        variant=variant,
+        weak_policy=None if weak_policy == "recorded" else weak_policy,
+        missing=missing,
+        ci=Bootstrap(n_resamples=resamples, seed=seed) if resamples else False,
+    )
+    result = score_tables(
+        exp1=tables["exp1"], exp2=tables["exp2"], exp3=tables["exp3"], exp9=tables["exp9"], upstream_cfr=tables["upstream_cfr"], options=options
+    )
+    result["settings"] = {
+        "dataset": str(dataset),
+        "variant": variant,
+        "weak_policy": weak_policy,
+        "missing": missing,
+        "resamples": resamples,
+        "seed": seed,
+        "ci": "BCa, 95%",
+    }
+    text = json.dumps(result, indent=2, sort_keys=False, allow_nan=False) + "\n"
+    if json_out is None:
+        typer.echo(text, nl=False)
+    else:
+        _write_atomically(json_out, text)

@@ -1,0 +1,91 @@
+"""Scoring: one pure function per Mirror metric over columns, with seeded BCa CIs (spec §4, §7).
+
+Every metric returns an `Estimate(value, n, ci)`; `ci=True` (or a `Bootstrap(...)`) adds the BCa
+interval. Where the paper and the authors' code disagree, the choice is a named keyword with the
+default stated in the docstring and the metric card (`variant=`, `weak_policy=`, `frame=`,
+`missing=`). `score_tables` / `score_folder` run the whole suite over trial tables.
+"""
+
+from mirror_hf.scoring._accuracy import (
+    accuracy,
+    domain_accuracy,
+    macro_accuracy,
+    mirror_gap,
+    mirror_gap_by_domain,
+    natural_accuracy,
+    wagering_accuracy,
+)
+from mirror_hf.scoring._bootstrap import Bootstrap, Cells, bca_interval, bca_mean
+from mirror_hf.scoring._calibration import auroc, brier, ece, log_score, wager_confidence
+from mirror_hf.scoring._cce import CCE_VARIANTS, cce
+from mirror_hf.scoring._columns import ScoringInputError
+from mirror_hf.scoring._escalation import escalation_curve
+from mirror_hf.scoring._estimate import Estimate
+from mirror_hf.scoring._exp9 import (
+    CONDITIONS,
+    FRAMES,
+    MISSING_RULES,
+    appropriate_action_rate,
+    cfr,
+    cfr_by_condition,
+    components_frame,
+    escalation_rate_weak,
+    exp9_components,
+    in_frame,
+    kdi,
+    relabel_strength,
+    udr,
+)
+from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
+from mirror_hf.scoring._stats import PairedDifference, PartialCorrelation, bh_fdr, paired_difference, partial_correlation
+from mirror_hf.scoring._tii import tii
+from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
+
+__all__ = [
+    "BEHAVIOURAL_CHANNELS",
+    "Bootstrap",
+    "CCE_VARIANTS",
+    "CONDITIONS",
+    "Cells",
+    "Estimate",
+    "FRAMES",
+    "MISSING_RULES",
+    "PairedDifference",
+    "PartialCorrelation",
+    "ScoringInputError",
+    "WEAK_POLICIES",
+    "accuracy",
+    "appropriate_action_rate",
+    "auroc",
+    "bca_interval",
+    "bca_mean",
+    "bh_fdr",
+    "brier",
+    "cce",
+    "cfr",
+    "cfr_by_condition",
+    "channel_signal",
+    "classify_domains",
+    "components_frame",
+    "domain_accuracy",
+    "ece",
+    "escalation_curve",
+    "escalation_rate_weak",
+    "exp9_components",
+    "in_frame",
+    "kdi",
+    "log_score",
+    "macro_accuracy",
+    "mci",
+    "mirror_gap",
+    "mirror_gap_by_domain",
+    "natural_accuracy",
+    "paired_difference",
+    "partial_correlation",
+    "relabel_strength",
+    "tii",
+    "udr",
+    "wager_confidence",
+    "wagering_accuracy",
+    "weak_domains",
+]

@@ -1,0 +1,313 @@
+"""BCa bootstrap over *cells*: the fast route to scipy's `bootstrap(method="BCa")`.
+
+Resampling n items with replacement only matters through how many copies of each distinct row the
+resample holds. So a sample is compressed once to its K distinct rows (`Cells`), a resample is a
+row of multinomial counts over those K cells (drawn in one call for all 10,000 replicates), and a
+statistic is a vectorised function of a (B, K) weight matrix. Every metric in `mirror_hf.scoring`
+is written that way, so the point estimate (weights = the observed counts), the bootstrap
+replicates and the leave-one-out jackknife (weights = counts minus one item, one row per distinct
+cell) all run through the same code. The interval is then built exactly as scipy builds it
+(`scipy.stats._resampling._bca_interval`): z0 from the share of replicates below the estimate
+(ties count half), acceleration from the jackknife (the multi-sample form for statistics of
+independent samples), adjusted levels through the normal CDF, linear-interpolation quantiles.
+
+Two resampling streams give the same bootstrap distribution. `scipy` draws the n x B index matrix
+exactly as `scipy.stats.bootstrap` does (`rng.integers(0, n, (B, n))` per sample, in order), so
+with the same seed the replicates, and the interval, equal scipy's; it is used while n x B is small
+(`auto`, up to 10 million draws). `multinomial` draws each replicate's cell counts directly
+(`rng.multinomial`, cost B x K instead of B x n), which is what makes 10,000 resamples of a
+15,000-record model cheap; its intervals agree with scipy's within Monte-Carlo error.
+
+Departures from scipy, all documented in the metric cards: replicates where the statistic is
+undefined (NaN) are dropped, as upstream does for correlations; z0's percentile is clipped to
+[1e-6, 1 - 1e-6] as upstream does (scipy would return NaN when the estimate lies outside every
+replicate); a zero jackknife spread gives acceleration 0 (a degenerate sample gives [θ, θ]).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+DEFAULT_RESAMPLES = 10_000
+DEFAULT_SEED = 42
+DEFAULT_CONFIDENCE = 0.95
+_MAX_BLOCK = 4_000_000  # weight-matrix entries per block: bounds memory at ~32 MB per sample
+SCIPY_STREAM_LIMIT = 10_000_000  # `auto` uses scipy's index stream up to this many draws in all
+
+Statistic = Callable[..., np.ndarray]  # one (B, K_j) weight matrix per sample -> (B,) values
+
+
+@dataclass(frozen=True)
+class Cells:
+    """A sample of `n` items compressed to its distinct rows: `columns[name][k]` is cell k's value and
+    `counts[k]` how many items share it. Cells with count 0 never exist."""
+
+    columns: dict[str, np.ndarray]
+    counts: np.ndarray
+    item_cell: np.ndarray | None = None  # cell of each original item, in input order (scipy stream)
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def k(self) -> int:
+        return len(self.counts)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.columns[name]
+
+    @classmethod
+    def of(cls, **columns: np.ndarray) -> "Cells":
+        """Group identical rows of equally long numeric columns (NaN equals NaN here)."""
+        arrays = {name: np.asarray(col) for name, col in columns.items()}
+        lengths = {len(a) for a in arrays.values()}
+        if len(lengths) > 1:
+            raise ValueError(f"Cells.of: columns differ in length: { {k: len(v) for k, v in arrays.items()} }")
+        n = lengths.pop() if lengths else 0
+        if n == 0:
+            return cls({name: a[:0] for name, a in arrays.items()}, np.zeros(0, dtype=np.int64))
+        key = np.zeros(n, dtype=np.int64)
+        for a in arrays.values():
+            _, inverse = np.unique(a, return_inverse=True, equal_nan=True)
+            inverse = inverse.reshape(-1)
+            key = key * (int(inverse.max()) + 1) + inverse
+            # re-densify so the mixed-radix key never overflows, however many columns there are
+            _, key = np.unique(key, return_inverse=True)
+            key = key.reshape(-1).astype(np.int64)
+        _, first, inverse, counts = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
+        return cls({name: a[first] for name, a in arrays.items()}, counts.astype(np.int64), inverse.reshape(-1))
+
+    @classmethod
+    def weighted(cls, counts: np.ndarray, **columns: np.ndarray) -> "Cells":
+        """Cells given directly (already distinct), dropping those with count 0."""
+        counts = np.asarray(counts, dtype=np.int64)
+        keep = counts > 0
+        return cls({name: np.asarray(col)[keep] for name, col in columns.items()}, counts[keep])
+
+
+def point(statistic: Statistic, *samples: Cells) -> float:
+    """The statistic on the observed sample(s)."""
+    weights = [s.counts[None, :].astype(np.float64) for s in samples]
+    return float(np.asarray(statistic(*weights)).reshape(-1)[0])
+
+
+def _multinomial_weights(sample: Cells, size: int, rng: np.random.Generator) -> np.ndarray:
+    """(size, K) multinomial counts: the composition of `size` resamples of n items."""
+    n, k = sample.n, sample.k
+    if k == 1:
+        return np.full((size, 1), float(n))
+    return rng.multinomial(n, sample.counts / n, size=size).astype(np.float64)
+
+
+def _index_weights(sample: Cells, indices: np.ndarray) -> np.ndarray:
+    """(rows, K) cell counts of resamples given as item indices (scipy's representation)."""
+    item_cell = sample.item_cell if sample.item_cell is not None else np.repeat(np.arange(sample.k), sample.counts)
+    rows = indices.shape[0]
+    flat = item_cell[indices] + (np.arange(rows) * sample.k)[:, None]
+    return np.bincount(flat.ravel(), minlength=rows * sample.k).reshape(rows, sample.k).astype(np.float64)
+
+
+def replicates_many(
+    statistics: dict[str, Statistic],
+    *samples: Cells,
+    n_resamples: int,
+    rng: np.random.Generator,
+    stream: str = "auto",
+) -> dict[str, np.ndarray]:
+    """Bootstrap distributions of several statistics of the same samples from one set of draws (each
+    equals what that statistic alone would get from the same seed: the draws come first)."""
+    if stream not in ("auto", "scipy", "multinomial"):
+        raise ValueError(f"stream must be 'auto', 'scipy' or 'multinomial', got {stream!r}")
+    widest = max(s.k for s in samples)
+    block = max(1, min(n_resamples, _MAX_BLOCK // max(widest, 1)))
+    out = {name: np.empty(n_resamples) for name in statistics}
+
+    def evaluate(start: int, stop: int, weights: list[np.ndarray]) -> None:
+        for name, statistic in statistics.items():
+            out[name][start:stop] = statistic(*weights)
+
+    draws = n_resamples * sum(s.n for s in samples)
+    if stream == "scipy" or (stream == "auto" and draws <= SCIPY_STREAM_LIMIT):
+        indices = [rng.integers(0, s.n, (n_resamples, s.n)) for s in samples]  # scipy's draw, in its order
+        for start in range(0, n_resamples, block):
+            stop = min(n_resamples, start + block)
+            evaluate(start, stop, [_index_weights(s, i[start:stop]) for s, i in zip(samples, indices)])
+        return out
+    for start in range(0, n_resamples, block):
+        size = min(block, n_resamples - start)
+        evaluate(start, start + size, [_multinomial_weights(s, size, rng) for s in samples])
+    return out
+
+
+def replicates(
+    statistic: Statistic,
+    *samples: Cells,
+    n_resamples: int,
+    rng: np.random.Generator,
+    stream: str = "auto",
+) -> np.ndarray:
+    """The bootstrap distribution: each sample resampled independently, `n_resamples` times."""
+    return replicates_many({"_": statistic}, *samples, n_resamples=n_resamples, rng=rng, stream=stream)["_"]
+
+
+def _jackknife_acceleration(statistic: Statistic, samples: tuple[Cells, ...]) -> float:
+    """scipy's multi-sample acceleration, with each distinct cell's leave-one-out value weighted by how
+    many items share it (removing any of them gives the same statistic)."""
+    num = den = 0.0
+    observed = [s.counts[None, :].astype(np.float64) for s in samples]
+    for j, sample in enumerate(samples):
+        n = sample.n
+        if n < 2:
+            continue
+        thetas = np.empty(sample.k)
+        block = max(1, _MAX_BLOCK // max(sample.k, 1))
+        for start in range(0, sample.k, block):
+            stop = min(sample.k, start + block)
+            rows = np.repeat(observed[j], stop - start, axis=0)
+            rows[np.arange(stop - start), np.arange(start, stop)] -= 1.0
+            weights = [np.repeat(o, stop - start, axis=0) for o in observed]
+            weights[j] = rows
+            thetas[start:stop] = statistic(*weights)
+        ok = ~np.isnan(thetas)
+        if not ok.any():
+            continue
+        w = sample.counts[ok].astype(np.float64)
+        nj = w.sum()
+        theta_dot = float((w * thetas[ok]).sum() / nj)
+        u = (nj - 1.0) * (theta_dot - thetas[ok])
+        num += float((w * u**3).sum()) / nj**3
+        den += float((w * u**2).sum()) / nj**2
+    if den <= 0.0 or not np.isfinite(den):
+        return 0.0
+    return num / (6.0 * den**1.5)
+
+
+def bca_from_replicates(
+    theta_hat: float,
+    theta_b: np.ndarray,
+    acceleration: float,
+    *,
+    confidence_level: float = DEFAULT_CONFIDENCE,
+) -> tuple[float, float] | None:
+    """The BCa interval from a bootstrap distribution and an acceleration (scipy's construction)."""
+    theta_b = theta_b[~np.isnan(theta_b)]
+    if theta_b.size == 0 or np.isnan(theta_hat):
+        return None
+    below = np.count_nonzero(theta_b < theta_hat) + np.count_nonzero(theta_b <= theta_hat)
+    share = np.clip(below / (2.0 * theta_b.size), 1e-6, 1.0 - 1e-6)
+    z0 = ndtri(share)
+    z_alpha = ndtri((1.0 - confidence_level) / 2.0)
+    levels = []
+    for z in (z_alpha, -z_alpha):
+        num = z0 + z
+        levels.append(ndtr(z0 + num / (1.0 - acceleration * num)))
+    lo, hi = np.quantile(theta_b, levels)
+    return float(lo), float(hi)
+
+
+def bca_intervals(
+    statistics: dict[str, Statistic],
+    *samples: Cells,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int | np.random.Generator = DEFAULT_SEED,
+    confidence_level: float = DEFAULT_CONFIDENCE,
+    stream: str = "auto",
+) -> dict[str, tuple[float, float] | None]:
+    """BCa intervals of several statistics of the same samples, sharing one set of resamples."""
+    if not samples or any(s.n == 0 for s in samples):
+        return {name: None for name in statistics}
+    theta_hat = {name: point(statistic, *samples) for name, statistic in statistics.items()}
+    wanted = {name: st for name, st in statistics.items() if not np.isnan(theta_hat[name])}
+    out: dict[str, tuple[float, float] | None] = {name: None for name in statistics}
+    if not wanted:
+        return out
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    theta_b = replicates_many(wanted, *samples, n_resamples=n_resamples, rng=rng, stream=stream)
+    for name, statistic in wanted.items():
+        acceleration = _jackknife_acceleration(statistic, samples)
+        out[name] = bca_from_replicates(theta_hat[name], theta_b[name], acceleration, confidence_level=confidence_level)
+    return out
+
+
+def bca_interval(
+    statistic: Statistic,
+    *samples: Cells,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int | np.random.Generator = DEFAULT_SEED,
+    confidence_level: float = DEFAULT_CONFIDENCE,
+    stream: str = "auto",
+) -> tuple[float, float] | None:
+    """BCa interval of `statistic` over independent samples of cells; None when undefined (an empty
+    sample, or a statistic undefined on the data)."""
+    return bca_intervals(
+        {"_": statistic}, *samples, n_resamples=n_resamples, seed=seed, confidence_level=confidence_level, stream=stream
+    )["_"]
+
+
+# ------------------------------------------------------------------------------------------------
+# Building blocks for statistics of weight matrices
+# ------------------------------------------------------------------------------------------------
+
+
+def weighted_mean(values: np.ndarray) -> Statistic:
+    """Mean of a per-cell value (NaN when the resample is empty)."""
+    values = np.asarray(values, dtype=np.float64)
+
+    def statistic(w: np.ndarray) -> np.ndarray:
+        total = w.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (w @ values) / total
+
+    return statistic
+
+
+def group_sums(w: np.ndarray, group: np.ndarray, n_groups: int, values: np.ndarray | None = None) -> np.ndarray:
+    """(B, G): per resample, the sum over cells of each group of weight (x value)."""
+    onehot = np.zeros((len(group), n_groups))
+    onehot[np.arange(len(group)), group] = 1.0 if values is None else values
+    return w @ onehot
+
+
+def bca_mean(
+    values,
+    *,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int | np.random.Generator = DEFAULT_SEED,
+    confidence_level: float = DEFAULT_CONFIDENCE,
+    stream: str = "auto",
+) -> tuple[float, float] | None:
+    """BCa interval of the mean of `values` (NaN entries dropped)."""
+    x = np.asarray(values, dtype=np.float64)
+    x = x[~np.isnan(x)]
+    cells = Cells.of(x=x)
+    return bca_interval(
+        weighted_mean(cells["x"]), cells, n_resamples=n_resamples, seed=seed, confidence_level=confidence_level, stream=stream
+    )
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    """How a metric's CI is computed (defaults: the paper's 10,000 resamples, seed 42, 95%)."""
+
+    n_resamples: int = DEFAULT_RESAMPLES
+    seed: int = DEFAULT_SEED
+    confidence_level: float = DEFAULT_CONFIDENCE
+    stream: str = "auto"  # "scipy" (scipy's own draws), "multinomial" (fast), "auto" (scipy while small)
+
+
+CI = bool | Bootstrap  # a metric's `ci` keyword: False (point only), True (defaults) or a Bootstrap
+
+
+def resolve_ci(ci: CI) -> Bootstrap | None:
+    if ci is True:
+        return Bootstrap()
+    if ci is False or ci is None:
+        return None
+    if isinstance(ci, Bootstrap):
+        return ci
+    raise TypeError(f"ci must be True, False or a Bootstrap, got {ci!r}")

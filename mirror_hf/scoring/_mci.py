@@ -1,0 +1,118 @@
+"""MCI, the Metacognitive Convergence Index (spec §4.6): do the behavioural channels agree, question
+by question, about how confident the model is?
+
+Per model: each channel gives one signal per question (`channel_signal`); for every channel pair
+with at least 2 shared questions, Spearman's rho of the two signals; MCI = the mean of the defined
+rhos (signed). A constant channel has no ranks to correlate: its pairs are *dropped*, not NaN-
+poisoning the mean. The per-channel min-max normalisation upstream applies is monotone, so it cannot
+change a rank correlation and is skipped. The bootstrap resamples questions (all channels together).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import polars as pl
+
+from mirror_hf.scoring._bootstrap import CI, Cells
+from mirror_hf.scoring._columns import ArrayLike, as_float, as_outcome, as_text, same_length
+from mirror_hf.scoring._estimate import Estimate
+from mirror_hf.scoring._estimate_helpers import estimate
+from mirror_hf.scoring._rank import PairTables, level_codes, spearman_from_table
+
+#: the five behavioural channels of Exp1 (spec §2), in the paper's order
+BEHAVIOURAL_CHANNELS: tuple[str, ...] = (
+    "wagering",
+    "opt_out",
+    "difficulty_selection",
+    "tool_delegation",
+    "natural",
+)
+
+
+def channel_signal(
+    channel: ArrayLike,
+    *,
+    bet: ArrayLike | None = None,
+    skipped: ArrayLike | None = None,
+    choice: ArrayLike | None = None,
+    n_tools: ArrayLike | None = None,
+    hedging_count: ArrayLike | None = None,
+    confidence: ArrayLike | None = None,
+) -> np.ndarray:
+    """Each record's confidence signal, higher = more confident (spec §4.6): wagering -> bet (1-10);
+    opt_out -> 1 answered / 0 skipped; difficulty_selection -> 1 chose A (harder) / 0 chose B;
+    tool_delegation -> 1/(1+number of tools); natural -> 1/(1+hedging count); any other channel
+    (layer2, structured_control, ...) -> its `confidence`. Missing inputs give NaN."""
+    ch = as_text(channel, "channel")
+    n = len(ch)
+
+    def column(values, name, kind="float"):
+        if values is None:
+            return np.full(n, np.nan)
+        if kind == "bool":
+            return as_outcome(values, name)
+        if kind == "text":
+            letters = as_text(values, name).str.strip_chars().str.to_uppercase()
+            return letters.replace_strict({"A": 1.0, "B": 0.0}, default=None, return_dtype=pl.Float64).fill_null(np.nan).to_numpy()
+        return as_float(values, name)
+
+    out = column(confidence, "confidence")
+    rules = {
+        "wagering": column(bet, "bet"),
+        "opt_out": 1.0 - column(skipped, "skipped", "bool"),
+        "difficulty_selection": column(choice, "choice", "text"),
+        "tool_delegation": 1.0 / (1.0 + column(n_tools, "n_tools")),
+        "natural": 1.0 / (1.0 + column(hedging_count, "hedging_count")),
+    }
+    for name, values in rules.items():
+        same_length(channel=ch, **{name: values})
+        mask = (ch == name).fill_null(False).to_numpy()
+        out = np.where(mask, values, out)
+    return out
+
+
+def _wide(item_id: ArrayLike, channel: ArrayLike, signal: ArrayLike) -> tuple[list[str], dict[str, np.ndarray]]:
+    """question x channel signals (the last record wins when a question has two in one channel)."""
+    items = as_text(item_id, "item_id")
+    ch = as_text(channel, "channel")
+    s = as_float(signal, "signal")
+    same_length(item_id=items, channel=ch, signal=s)
+    frame = pl.DataFrame({"item": items, "channel": ch, "signal": s}, schema={"item": pl.String, "channel": pl.String, "signal": pl.Float64})
+    frame = frame.filter(pl.col("item").is_not_null() & pl.col("channel").is_not_null() & pl.col("signal").is_not_nan())
+    if frame.height == 0:
+        return [], {}
+    wide = frame.unique(["item", "channel"], keep="last", maintain_order=True).pivot(
+        on="channel", index="item", values="signal"
+    )
+    channels = sorted(c for c in wide.columns if c != "item")
+    return channels, {c: wide[c].fill_null(np.nan).to_numpy().astype(np.float64) for c in channels}
+
+
+def mci(item_id: ArrayLike, channel: ArrayLike, signal: ArrayLike, *, min_shared: int = 2, ci: CI = False) -> Estimate:
+    """Mean pairwise Spearman rho across channels; n = questions with at least one signal.
+    `extra["pairs"]` holds each pair's rho (null when dropped)."""
+    channels, columns = _wide(item_id, channel, signal)
+    if len(channels) < 2:
+        n = len(next(iter(columns.values()))) if columns else 0
+        return Estimate(float("nan"), n, None, {"pairs": {}})
+    coded = {c: level_codes(columns[c]) for c in channels}
+    cells = Cells.of(**{c: coded[c][0] for c in channels})
+    pairs = list(combinations(channels, 2))
+    tables = PairTables([(cells[a], coded[a][1], cells[b], coded[b][1]) for a, b in pairs])
+
+    def per_pair(w: np.ndarray) -> np.ndarray:
+        return np.stack([spearman_from_table(t, min_n=min_shared) for t in tables.tables(w)], axis=1)
+
+    def statistic(w: np.ndarray) -> np.ndarray:
+        rho = per_pair(w)
+        ok = ~np.isnan(rho)
+        count = ok.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(count > 0, np.where(ok, rho, 0.0).sum(axis=1) / count, np.nan)
+
+    result = estimate(statistic, cells, n=cells.n, ci=ci)
+    rho = per_pair(cells.counts[None, :].astype(np.float64))[0]
+    pair_values = {f"{a}~{b}": (None if np.isnan(r) else float(r)) for (a, b), r in zip(pairs, rho)}
+    return Estimate(result.value, result.n, result.ci, {"pairs": pair_values})

@@ -1,0 +1,324 @@
+"""The whole metric suite over trial tables (what `mirror-hf score` writes), still without I/O:
+the CLI reads the folder and hands the tables in.
+
+Variant switch (`variant="paper"` default, or `"upstream"`): TII absolute vs signed, CCE composite-
+minus-component vs mean |confidence - correct|, KDI model-level vs mean over weak domains, and the
+weak-domain labels for Exp9 (paper: median_or_bottom_k over the model's Exp1 natural accuracy;
+upstream: the labels the runner recorded, i.e. its thresholds). Metrics the tables cannot support
+under the chosen variant are listed under `skipped` with the reason, never silently invented.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import polars as pl
+
+from mirror_hf.scoring._accuracy import accuracy, mirror_gap, mirror_gap_by_domain, natural_accuracy, wagering_accuracy
+from mirror_hf.scoring._bootstrap import CI
+from mirror_hf.scoring._calibration import calibration, wager_confidence
+from mirror_hf.scoring._cce import cce
+from mirror_hf.scoring._escalation import escalation_curve, escalation_to_json
+from mirror_hf.scoring._estimate import Estimate
+from mirror_hf.scoring._exp9 import (
+    CONDITIONS,
+    Missing,
+    appropriate_action_rate,
+    cfr,
+    cfr_by_condition,
+    component_view,
+    domain_gaps_from_components,
+    exp9_components,
+    kdi,
+    relabel_strength,
+    udr,
+)
+from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
+from mirror_hf.scoring._tii import tii
+from mirror_hf.scoring._weak import weak_domains
+
+Variant = Literal["paper", "upstream"]
+CONFIDENCE_CHANNELS = ("layer2", "self_prediction")  # Exp3: where the self-predicted success comes from
+ANSWER_CHANNELS = ("layer2", "composite", "natural")  # Exp3: which call's grade counts, in this order
+
+
+@dataclass(frozen=True)
+class SuiteOptions:
+    variant: Variant = "paper"
+    weak_policy: str | None = "auto"  # "auto": per variant (above); None: the recorded labels
+    missing: Missing = "complete_case"
+    ci: CI = True
+
+    @property
+    def exp9_policy(self) -> str | None:
+        if self.weak_policy == "auto":
+            return "median_or_bottom_k" if self.variant == "paper" else None
+        return self.weak_policy
+
+
+def _col(frame: pl.DataFrame, name: str, dtype=None) -> pl.Series:
+    if name in frame.columns:
+        return frame[name]
+    return pl.Series(name, [None] * frame.height, dtype=dtype or pl.Null)
+
+
+# ------------------------------------------------------------------------------------------------
+# Exp1
+# ------------------------------------------------------------------------------------------------
+
+
+def _latest_per_item(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """One record per key, the last written winning (upstream's latest-wins de-duplication)."""
+    return frame.unique(keys, keep="last", maintain_order=True)
+
+
+def exp1_question_grades(frame: pl.DataFrame) -> pl.DataFrame:
+    """One row per question: domain, natural grade, wagering grade (null where missing)."""
+    def side(channel: str, name: str) -> pl.DataFrame:
+        return frame.filter(pl.col("channel") == channel).select(
+            "item_id", pl.col("domain").alias(f"domain_{name}"), pl.col("correct").alias(name)
+        )
+
+    q = side("natural", "nat").join(side("wagering", "wag"), on="item_id", how="full", coalesce=True)
+    return q.select("item_id", pl.coalesce("domain_nat", "domain_wag").alias("domain"), "nat", "wag")
+
+
+def natural_profile(frame: pl.DataFrame) -> dict[str, float]:
+    """The model's Exp1 natural accuracy per domain (the input of every weak-domain policy)."""
+    nat = frame.filter((pl.col("channel") == "natural") & pl.col("correct").is_not_null() & pl.col("domain").is_not_null())
+    rows = nat.group_by("domain").agg(pl.col("correct").cast(pl.Float64).mean())
+    return dict(zip(rows["domain"].to_list(), rows["correct"].to_list()))
+
+
+def score_exp1(frame: pl.DataFrame, *, ci: CI = True) -> dict:
+    frame = _latest_per_item(frame, ["item_id", "channel"])
+    out: dict = {}
+    by_channel = {key[0]: part for key, part in frame.partition_by("channel", as_dict=True).items() if key[0] is not None}
+    empty = frame.clear()
+    nat = by_channel.get("natural", empty)
+    wag = by_channel.get("wagering", empty)
+    if nat.height:
+        out["natural_accuracy"] = natural_accuracy(nat["correct"], nat["domain"], ci=ci)
+    if wag.height:
+        out["wagering_accuracy"] = wagering_accuracy(wag["correct"], wag["domain"], ci=ci)
+    if nat.height and wag.height:
+        q = exp1_question_grades(frame)
+        out["mirror_gap"] = mirror_gap(q["domain"], q["nat"], q["wag"], ci=ci)
+        out["mirror_gap_by_domain"] = mirror_gap_by_domain(q["domain"], q["nat"], q["wag"])
+    if wag.height:
+        bet_conf = wager_confidence(_col(wag, "bet", pl.Int32))
+        fallback = _col(wag, "confidence", pl.Float64).cast(pl.Float64).fill_null(np.nan).to_numpy()
+        conf = np.where(np.isnan(bet_conf), fallback, bet_conf)
+        if (~np.isnan(conf)).any():
+            out.update(calibration(conf, wag["correct"], ci=ci))
+    behavioural = frame.filter(pl.col("channel").is_in(BEHAVIOURAL_CHANNELS))
+    if "api_error" in behavioural.columns:
+        behavioural = behavioural.filter(pl.col("api_error").is_null())
+    if behavioural["channel"].n_unique() >= 2:
+        tools = _col(behavioural, "tools_used")
+        n_tools = tools.list.len() if tools.dtype != pl.Null else tools
+        raw = channel_signal(
+            behavioural["channel"],
+            bet=_col(behavioural, "bet", pl.Int32),
+            skipped=_col(behavioural, "skipped", pl.Boolean),
+            choice=_col(behavioural, "choice", pl.String),
+            n_tools=n_tools,
+            hedging_count=_col(behavioural, "hedging_count", pl.Int32),
+        )
+        recorded = _col(behavioural, "confidence", pl.Float64).cast(pl.Float64).fill_null(np.nan).to_numpy()
+        signal = np.where(np.isnan(recorded), raw, recorded)
+        out["mci"] = mci(behavioural["item_id"], behavioural["channel"], signal, ci=ci)
+    for channel in sorted(by_channel):
+        out[f"accuracy_{channel}"] = accuracy(by_channel[channel]["correct"], ci=ci)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Exp2, Exp3
+# ------------------------------------------------------------------------------------------------
+
+
+def score_exp2(frame: pl.DataFrame, profile: Mapping[str, float], *, variant: Variant, ci: CI = True) -> dict:
+    """TII from Exp2 trial records with a `source_domain` column and the model's Exp1 profile."""
+    frame = _latest_per_item(frame, ["item_id", "channel"])
+    source_acc = frame["source_domain"].replace_strict(dict(profile), default=None, return_dtype=pl.Float64)
+    signal = _col(frame, "confidence", pl.Float64)
+    return {"tii": tii(frame["item_id"], frame["channel"], signal, source_acc, variant=variant, ci=ci)}
+
+
+def exp3_task_rows(frame: pl.DataFrame) -> pl.DataFrame:
+    """One row per (task, target): self-predicted confidence and the grade (see module constants)."""
+    target = pl.col("target").fill_null("composite") if "target" in frame.columns else pl.lit("composite")
+    frame = frame.with_columns(target.alias("target"))
+    conf = (
+        frame.filter(pl.col("channel").is_in(CONFIDENCE_CHANNELS) & pl.col("confidence").is_not_null())
+        .with_columns(pl.col("channel").replace_strict({c: i for i, c in enumerate(CONFIDENCE_CHANNELS)}).alias("_rank"))
+        .sort("_rank", maintain_order=True)
+        .unique(["item_id", "target"], keep="first", maintain_order=True)
+        .select("item_id", "target", "confidence")
+    )
+    grade = (
+        frame.filter(pl.col("channel").is_in(ANSWER_CHANNELS))
+        .with_columns(pl.col("channel").replace_strict({c: i for i, c in enumerate(ANSWER_CHANNELS)}).alias("_rank"))
+        .sort("_rank", maintain_order=True)
+        .unique(["item_id", "target"], keep="first", maintain_order=True)
+        .select("item_id", "target", "correct", "domain_a", "domain_b")
+    )
+    order = frame.select("item_id", "target").unique(keep="first", maintain_order=True)
+    return order.join(conf, on=["item_id", "target"], how="left").join(grade, on=["item_id", "target"], how="left")
+
+
+def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped: dict, profile: Mapping[str, float] | None = None) -> dict:
+    frame = _latest_per_item(frame, ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"])
+    rows = exp3_task_rows(frame)
+    composite = rows.filter(pl.col("target") == "composite")
+    if variant == "upstream":
+        return {"cce": cce(composite["confidence"], composite["correct"], variant="upstream", ci=ci)}
+    component = rows.filter(pl.col("target") == "component_a").select(
+        "item_id", pl.col("confidence").alias("component_confidence"), pl.col("correct").alias("component_correct")
+    )
+    if component.height == 0:
+        skipped["cce"] = "variant 'paper' needs the primary component asked alone (exp3 trials with target=component_a); use --variant upstream for mean |confidence - correct|"
+        return {}
+    paired = composite.join(component, on="item_id", how="inner")
+    return {
+        "cce": cce(
+            paired["confidence"],
+            paired["correct"],
+            component_confidence=paired["component_confidence"],
+            component_correct=paired["component_correct"],
+            variant="paper",
+            ci=ci,
+        )
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+# Exp9
+# ------------------------------------------------------------------------------------------------
+
+
+def score_exp9(
+    trials: pl.DataFrame,
+    *,
+    options: SuiteOptions,
+    profile: Mapping[str, float] | None,
+    gaps: Mapping[str, float] | None,
+    model_gap: float | None,
+) -> dict:
+    components = exp9_components(trials)
+    policy = options.exp9_policy
+    if policy is not None:
+        by_model = {m: dict(profile) for m in components["model"].unique().to_list()} if profile else None
+        components = relabel_strength(components, policy, accuracy_by_model=by_model)
+    ci, missing = options.ci, options.missing
+    if gaps is None:
+        gaps = domain_gaps_from_components(components)
+    view = component_view(components, missing)
+    out: dict = {"cfr": cfr_by_condition(view, frame="escalation", missing=missing, ci=ci)}
+    out["cfr_table_c1"] = cfr(view, frame="table", condition="C1", missing=missing, ci=ci)
+    out["udr"] = udr(view, frame="table", condition="C1", missing=missing, ci=ci)
+    out["appropriate_action_rate"] = appropriate_action_rate(view, frame="table", condition="C1", missing=missing, ci=ci)
+    out["kdi"] = kdi(view, variant=options.variant, gap_by_domain=gaps, model_gap=model_gap, missing=missing, ci=ci)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# The suite
+# ------------------------------------------------------------------------------------------------
+
+
+def _to_json(value):
+    if isinstance(value, Estimate):
+        return value.to_json()
+    if isinstance(value, dict):
+        return {k: _to_json(v) for k, v in value.items()}
+    return value
+
+
+def _by_model(frame: pl.DataFrame | None) -> dict[str, pl.DataFrame]:
+    if frame is None or frame.height == 0:
+        return {}
+    return {key[0]: part for key, part in frame.partition_by("model", as_dict=True, maintain_order=True).items() if key[0] is not None}
+
+
+def score_tables(
+    *,
+    exp1: pl.DataFrame | None = None,
+    exp2: pl.DataFrame | None = None,
+    exp3: pl.DataFrame | None = None,
+    exp9: pl.DataFrame | None = None,
+    upstream_cfr: pl.DataFrame | None = None,
+    options: SuiteOptions = SuiteOptions(),
+    workers: int = 2,
+) -> dict:
+    """Every metric the tables support, per model, plus the escalation aggregate.
+
+    `upstream_cfr`: per-model CFR already aggregated by the authors (columns model, condition, cfr);
+    used for models that have no Exp9 trials here."""
+    models: dict[str, dict] = {}
+    skipped: dict[str, dict] = {}
+    exp1_by, exp2_by, exp3_by, exp9_by = (_by_model(t) for t in (exp1, exp2, exp3, exp9))
+    names = sorted(set(exp1_by) | set(exp2_by) | set(exp3_by) | set(exp9_by))
+    per_model_cfr: dict[str, dict[str, float | None]] = {}
+
+    def one_model(model: str) -> tuple[dict, dict]:
+        entry: dict = {}
+        notes: dict = {}
+        profile = gaps = model_gap = None
+        if model in exp1_by:
+            entry["exp1"] = score_exp1(exp1_by[model], ci=options.ci)
+            profile = natural_profile(exp1_by[model]) or None
+            by_domain = entry["exp1"].get("mirror_gap_by_domain")
+            if by_domain:
+                gaps = {d: e.value for d, e in by_domain.items()}
+                model_gap = entry["exp1"]["mirror_gap"].value
+        if model in exp2_by:
+            if profile:
+                entry["exp2"] = score_exp2(exp2_by[model], profile, variant=options.variant, ci=options.ci)
+            else:
+                notes["tii"] = "needs the model's Exp1 natural accuracy per domain (no trials_exp1 for it)"
+        if model in exp3_by:
+            exp3_scores = score_exp3(exp3_by[model], variant=options.variant, ci=options.ci, skipped=notes, profile=profile)
+            if exp3_scores:
+                entry["exp3"] = exp3_scores
+        if model in exp9_by:
+            entry["exp9"] = score_exp9(exp9_by[model], options=options, profile=profile, gaps=gaps, model_gap=model_gap)
+        return entry, notes
+
+    # Models are independent and numpy releases the GIL in the resampling, so two threads use both
+    # cores; every metric seeds its own generator, so results do not depend on the scheduling.
+    workers = max(1, workers) if options.ci else 1  # point estimates alone are faster in one thread
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(one_model, names))
+    for model, (entry, notes) in zip(names, results):
+        if "exp9" in entry:
+            per_model_cfr[model] = {c: e.value if e.defined else None for c, e in entry["exp9"]["cfr"].items()}
+        models[model] = _to_json(entry)
+        if notes:
+            skipped[model] = notes
+    if upstream_cfr is not None and upstream_cfr.height:
+        for model, part in _by_model(upstream_cfr).items():
+            if model in per_model_cfr:
+                continue
+            values = {row["condition"]: row["cfr"] for row in part.iter_rows(named=True)}
+            per_model_cfr[model] = values
+            exp9_entry = models.setdefault(model, {}).setdefault("exp9", {})
+            exp9_entry["cfr"] = {
+                c: {"value": v, "n": None, "source": "upstream aggregate (per-model CFR as published)"}
+                for c, v in sorted(values.items())
+            }
+    out: dict = {"models": models, "aggregate": {}}
+    if per_model_cfr:
+        conditions = tuple(c for c in CONDITIONS if any(c in v for v in per_model_cfr.values()))
+        if len(conditions) >= 2:
+            out["aggregate"]["escalation"] = escalation_to_json(
+                escalation_curve(per_model_cfr, conditions=conditions, ci=options.ci)
+            )
+    if skipped:
+        out["skipped"] = skipped
+    return out

@@ -1,0 +1,81 @@
+"""TII, the Transfer Influence Index of Exp2 (spec §4.7).
+
+Per channel c: Spearman rho between the model's Exp1 natural accuracy in each transfer task's hidden
+source domain and the channel's confidence signal on that task (at least 3 tasks, both sides
+varying). `variant="paper"` (default): mean of |rho| over channels with data, in [0, 1];
+`variant="upstream"`: the signed mean (`analyze_experiment_2.py`'s `transfer_mci`), in [-1, 1].
+The bootstrap resamples tasks.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import polars as pl
+
+from mirror_hf.scoring._bootstrap import CI, Cells
+from mirror_hf.scoring._columns import ArrayLike, as_float, as_text, same_length
+from mirror_hf.scoring._estimate import Estimate
+from mirror_hf.scoring._estimate_helpers import estimate
+from mirror_hf.scoring._rank import PairTables, level_codes, spearman_from_table
+
+TiiVariant = Literal["paper", "upstream"]
+MIN_TASKS = 3
+
+
+def tii(
+    item_id: ArrayLike,
+    channel: ArrayLike,
+    signal: ArrayLike,
+    source_accuracy: ArrayLike,
+    *,
+    variant: TiiVariant = "paper",
+    ci: CI = False,
+) -> Estimate:
+    """One row per (task, channel) record: the task id, channel, its confidence signal and the
+    model's Exp1 natural accuracy in the task's source domain. n = tasks."""
+    if variant not in ("paper", "upstream"):
+        raise ValueError(f"tii: variant must be 'paper' or 'upstream', got {variant!r}")
+    items = as_text(item_id, "item_id")
+    ch = as_text(channel, "channel")
+    s = as_float(signal, "signal")
+    acc = as_float(source_accuracy, "source_accuracy")
+    same_length(item_id=items, channel=ch, signal=s, source_accuracy=acc)
+    frame = pl.DataFrame(
+        {"item": items, "channel": ch, "signal": s, "acc": acc},
+        schema={"item": pl.String, "channel": pl.String, "signal": pl.Float64, "acc": pl.Float64},
+    ).filter(pl.col("item").is_not_null() & pl.col("channel").is_not_null())
+    if frame.height == 0:
+        return Estimate(float("nan"), 0, None, {"channels": {}})
+    accuracy = frame.group_by("item", maintain_order=True).agg(pl.col("acc").drop_nans().first())
+    signals = (
+        frame.filter(pl.col("signal").is_not_nan())
+        .unique(["item", "channel"], keep="last", maintain_order=True)
+        .pivot(on="channel", index="item", values="signal")
+    )
+    wide = accuracy.join(signals, on="item", how="left")
+    channels = sorted(c for c in wide.columns if c not in ("item", "acc"))
+    acc_codes, acc_levels = level_codes(wide["acc"].fill_null(np.nan).to_numpy().astype(np.float64))
+    coded = {c: level_codes(wide[c].fill_null(np.nan).to_numpy().astype(np.float64)) for c in channels}
+    cells = Cells.of(acc=acc_codes, **{f"c_{c}": coded[c][0] for c in channels})
+    tables = PairTables([(cells["acc"], acc_levels, cells[f"c_{c}"], coded[c][1]) for c in channels])
+    signed = variant == "upstream"
+
+    def per_channel(w: np.ndarray) -> np.ndarray:
+        if not channels:
+            return np.full((len(w), 0), np.nan)
+        rho = np.stack([spearman_from_table(t, min_n=MIN_TASKS) for t in tables.tables(w)], axis=1)
+        return rho if signed else np.abs(rho)
+
+    def statistic(w: np.ndarray) -> np.ndarray:
+        rho = per_channel(w)
+        ok = ~np.isnan(rho)
+        count = ok.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(count > 0, np.where(ok, rho, 0.0).sum(axis=1) / count, np.nan)
+
+    result = estimate(statistic, cells, n=cells.n, ci=ci)
+    rho = per_channel(cells.counts[None, :].astype(np.float64))[0] if channels else []
+    by_channel = {c: (None if np.isnan(r) else float(r)) for c, r in zip(channels, rho)}
+    return Estimate(result.value, result.n, result.ci, {"channels": by_channel})

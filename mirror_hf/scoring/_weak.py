@@ -1,0 +1,61 @@
+"""Weak-domain policies (spec §5.3): which of a model's domains count as weak / strong, from its Exp1
+natural accuracy per domain.
+
+- `median_or_bottom_k` (default; the paper's canonical rule, k=2): weak = accuracy strictly below the
+  median (mean of the two middle values); if that is empty (all equal), the bottom k by (accuracy,
+  domain name). Every other domain with data is strong.
+- `threshold` (the Exp9 runner and main upstream analyses): weak <= 0.40, strong >= 0.60, medium between.
+- `bottom_k`: weak = bottom k, strong = top k (by accuracy, then name), the rest medium.
+- `absolute`: weak = accuracy < tau (default 0.40), every other domain strong.
+Domains without an accuracy are `unknown` under every policy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Literal
+
+WeakPolicy = Literal["median_or_bottom_k", "threshold", "bottom_k", "absolute"]
+WEAK_POLICIES: tuple[str, ...] = ("median_or_bottom_k", "threshold", "bottom_k", "absolute")
+STRENGTHS: tuple[str, ...] = ("weak", "strong", "medium", "unknown")
+
+
+def classify_domains(
+    accuracy: Mapping[str, float | None],
+    *,
+    policy: WeakPolicy = "median_or_bottom_k",
+    k: int = 2,
+    weak_threshold: float = 0.40,
+    strong_threshold: float = 0.60,
+    tau: float = 0.40,
+) -> dict[str, str]:
+    """domain -> weak / strong / medium / unknown."""
+    if policy not in WEAK_POLICIES:
+        raise ValueError(f"weak_policy must be one of {WEAK_POLICIES}, got {policy!r}")
+    known = {d: float(a) for d, a in accuracy.items() if a is not None and not math.isnan(float(a))}
+    out = {d: "unknown" for d in accuracy if d not in known}
+    if not known:
+        return out
+    ranked = sorted(known, key=lambda d: (known[d], d))
+    if policy == "median_or_bottom_k":
+        values = sorted(known.values())
+        mid = len(values) // 2
+        median = values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2.0
+        weak = {d for d, a in known.items() if a < median} or set(ranked[:k])
+        out.update({d: "weak" if d in weak else "strong" for d in known})
+    elif policy == "threshold":
+        for d, a in known.items():
+            out[d] = "weak" if a <= weak_threshold else "strong" if a >= strong_threshold else "medium"
+    elif policy == "bottom_k":
+        weak = set(ranked[:k])
+        strong = set(sorted((d for d in known if d not in weak), key=lambda d: (-known[d], d))[:k])
+        out.update({d: "weak" if d in weak else "strong" if d in strong else "medium" for d in known})
+    else:  # absolute
+        out.update({d: "weak" if a < tau else "strong" for d, a in known.items()})
+    return out
+
+
+def weak_domains(accuracy: Mapping[str, float | None], **policy) -> frozenset[str]:
+    """The weak set under a policy (keywords as for `classify_domains`)."""
+    return frozenset(d for d, s in classify_domains(accuracy, **policy).items() if s == "weak")

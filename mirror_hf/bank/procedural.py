@@ -1,0 +1,1273 @@
+"""Procedural domain: carry out a procedure exactly as written and report its result.
+
+Each item states the whole procedure (an algorithm, a recipe, a rule table, a puzzle's moves, a
+recovery rule), so its answer is fixed by the text; the generator then runs the procedure to get the
+gold answer. Distractors are the results of the slips people make: one pass too many or too few,
+a stack read as a queue, rules applied out of order, a boundary misread, a greedy plan instead of a
+shortest one, restarting from the wrong step. `params` holds the procedure as data, so the tests can
+run it again with their own implementation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from fractions import Fraction
+
+from mirror_hf.bank._core import Domain, Item
+from mirror_hf.bank._wording import NAMES, fmt_num, pick_distractors
+
+DOMAIN = Domain(
+    "procedural",
+    version="1.0.0",
+    description=(
+        "Procedures stated in full inside each question (sorting passes, stack and queue operations, "
+        "short loops, binary search; recipes with scaling and bowls; ordered rule tables; shortest "
+        "plans in small puzzles; recovery rules after a failed step). Gold answers are computed by "
+        "executing the procedure (shortest plans by breadth-first search); distractors are the results "
+        "of common execution slips."
+    ),
+)
+
+
+def fmt_list(values: list[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+# ---------------------------------------------------------------------------------------------
+# algorithm_execution
+# ---------------------------------------------------------------------------------------------
+
+
+def bubble_pass(values: list[int], descending: bool = False) -> list[int]:
+    """One left-to-right pass: swap each adjacent pair that is out of order."""
+    out = list(values)
+    for i in range(len(out) - 1):
+        if (out[i] > out[i + 1]) != descending and out[i] != out[i + 1]:
+            out[i], out[i + 1] = out[i + 1], out[i]
+    return out
+
+
+def bubble_passes(values: list[int], passes: int, descending: bool = False) -> list[int]:
+    for _ in range(passes):
+        values = bubble_pass(values, descending)
+    return values
+
+
+def selection_passes(values: list[int], passes: int) -> list[int]:
+    """After pass k the k smallest values sit, in order, at the front (swap with the minimum)."""
+    out = list(values)
+    for i in range(passes):
+        j = min(range(i, len(out)), key=lambda k: (out[k], k))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def insertion_passes(values: list[int], inserted: int) -> list[int]:
+    """Insertion sort after elements 2..inserted+1 have been inserted into the sorted prefix."""
+    out = list(values)
+    for i in range(1, inserted + 1):
+        key, j = out[i], i - 1
+        while j >= 0 and out[j] > key:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = key
+    return out
+
+
+def _distinct_values(rng: random.Random, n: int, hi: int = 60) -> list[int]:
+    while True:
+        values = rng.sample(range(1, hi), n)
+        if values != sorted(values):
+            return values
+
+
+def _missed_swaps(values: list[int], rng: random.Random) -> list[list[int]]:
+    """The list with one neighbouring pair exchanged: a swap made or missed by mistake."""
+    out = []
+    for i in range(len(values) - 1):
+        v = list(values)
+        v[i], v[i + 1] = v[i + 1], v[i]
+        out.append(v)
+    rng.shuffle(out)
+    return out
+
+
+def _algo_sort_passes(rng: random.Random, difficulty: str) -> Item:
+    n, passes = {"easy": (5, 1), "medium": (6, 2), "hard": (8, 3)}[difficulty]
+    algorithm = rng.choice(["bubble", "selection", "insertion"] if difficulty != "easy" else ["bubble", "selection"])
+    for _ in range(50):
+        values = _distinct_values(rng, n, 40 if difficulty == "easy" else 100)
+        run = {"bubble": bubble_passes, "selection": selection_passes, "insertion": insertion_passes}[algorithm]
+        answer = run(values, passes)
+        one_less, one_more = run(values, passes - 1), run(values, passes + 1)
+        if answer != sorted(values) and one_less != answer and one_more != answer:
+            break
+    else:
+        raise ValueError("no list found whose passes differ")  # pragma: no cover - the range is large
+    name = rng.choice(NAMES)
+    pass_word = "pass" if passes == 1 else "passes"
+    if algorithm == "bubble":
+        rule = (
+            "In one pass, compare each pair of neighbours from left to right and swap them when the left "
+            "one is larger."
+        )
+        slips = [one_more, one_less, sorted(values), bubble_passes(values, passes, descending=True)]
+        what = f"{passes} {pass_word} of bubble sort (ascending)"
+    elif algorithm == "selection":
+        rule = (
+            "Pass k finds the smallest value among positions k to the end and swaps it into position k "
+            "(positions counted from 1)."
+        )
+        # Slips: one pass more or less, or shifting the minimum in (insertion-style) instead of swapping.
+        shifted = list(values)
+        for i in range(passes):
+            j = min(range(i, n), key=lambda k: shifted[k])
+            shifted.insert(i, shifted.pop(j))
+        slips = [one_more, one_less, shifted, sorted(values)]
+        what = f"{passes} {pass_word} of selection sort (ascending)"
+    else:
+        rule = (
+            "Pass k takes the element at position k+1 and moves it left past every larger element of the "
+            "already-sorted front part."
+        )
+        slips = [one_more, one_less, bubble_passes(values, passes), sorted(values)]
+        what = f"{passes} {pass_word} of insertion sort (ascending)"
+    q = rng.choice(
+        [
+            f"{name} runs {what} on the list {fmt_list(values)}. {rule} What is the list after {passes} {pass_word}?",
+            f"Start with {fmt_list(values)} and perform {what}. {rule} Which list results?",
+            f"{rule} Applying {what} to {fmt_list(values)}, what does the list look like afterwards?",
+        ]
+    )
+    return Item(
+        q,
+        fmt_list(answer),
+        "short_text",
+        pick_distractors(fmt_list(answer), [fmt_list(s) for s in slips], [fmt_list(s) for s in _missed_swaps(answer, rng)]),
+        {"kind": "sort_passes", "algorithm": algorithm, "values": values, "passes": passes},
+    )
+
+
+def _algo_stack_queue(rng: random.Random, difficulty: str) -> Item:
+    n_ops = {"easy": 6, "medium": 9, "hard": 13}[difficulty]
+    structure = rng.choice(["stack", "queue"])
+    values = rng.sample(range(1, 100), n_ops)
+    ops: list[list] = []
+    size = 0
+    for v in values:
+        if size >= 1 and rng.random() < 0.4:
+            ops.append(["remove"])
+            size -= 1
+        ops.append(["add", v])
+        size += 1
+    while len(ops) < n_ops:
+        ops.append(["remove"] if size > 1 and rng.random() < 0.5 else ["add", rng.randint(1, 99)])
+        size += -1 if ops[-1][0] == "remove" else 1
+    ops = ops[:n_ops]
+    # Make sure at least one element remains, and that removals never hit an empty container.
+    stack_run = _run_container(ops, "stack")
+    queue_run = _run_container(ops, "queue")
+    if stack_run is None or queue_run is None:
+        return _algo_stack_queue(rng, difficulty)
+    mine, other = (stack_run, queue_run) if structure == "stack" else (queue_run, stack_run)
+    removed, remaining = mine
+    add_word, remove_word = ("push", "pop") if structure == "stack" else ("enqueue", "dequeue")
+    lines = [f"{add_word} {op[1]}" if op[0] == "add" else remove_word for op in ops]
+    ask = rng.choice(["last_removed", "front"] if removed else ["front"])
+    if ask == "last_removed":
+        answer = str(removed[-1])
+        slips = [str(other[0][-1])] if other[0] else []
+        slips += [str(x) for x in removed[-2::-1]] + [str(x) for x in remaining]
+        question_end = f"Which value does the last {remove_word} return?"
+    else:
+        answer = str(remaining[-1] if structure == "stack" else remaining[0])
+        end_of_other = other[1][-1] if structure == "queue" else other[1][0]
+        slips = [str(remaining[0] if structure == "stack" else remaining[-1]), str(end_of_other)]
+        slips += [str(x) for x in remaining] + [str(x) for x in removed]
+        question_end = "Which value is now on top of the stack?" if structure == "stack" else "Which value is now at the front of the queue?"
+    intro = rng.choice(
+        [
+            f"An empty {structure} receives these operations in order: {'; '.join(lines)}.",
+            f"Starting from an empty {structure}, a program performs: {', '.join(lines)}.",
+            f"Trace the following operations on a {structure} that starts empty: {' -> '.join(lines)}.",
+        ]
+    )
+    fallback = [str(v) for v in range(1, 100)]
+    return Item(
+        f"{intro} {question_end}",
+        answer,
+        "exact_numeric",
+        pick_distractors(answer, slips, fallback),
+        {"kind": "stack_queue", "structure": structure, "ops": ops, "ask": ask},
+    )
+
+
+def _run_container(ops: list[list], structure: str) -> tuple[list[int], list[int]] | None:
+    items: list[int] = []
+    removed: list[int] = []
+    for op in ops:
+        if op[0] == "add":
+            items.append(op[1])
+        else:
+            if not items:
+                return None
+            removed.append(items.pop() if structure == "stack" else items.pop(0))
+    return (removed, items) if items else None
+
+
+# Loop programs: a variable updated n times by a rule with a branch. Each rule is data:
+# ("collatz",), ("add_mod", k, m), ("double_cap", cap), ("digit_sum_add",), ("alt", a, b)
+def loop_step(rule: list, x: int, i: int) -> int:
+    kind = rule[0]
+    if kind == "collatz":
+        return x // 2 if x % 2 == 0 else 3 * x + 1
+    if kind == "add_mod":
+        return (x + rule[1]) % rule[2]
+    if kind == "double_cap":
+        y = 2 * x
+        return y - rule[1] if y > rule[1] else y
+    if kind == "digit_sum_add":
+        return x + sum(int(d) for d in str(x))
+    if kind == "alt":
+        return x + rule[1] if i % 2 == 1 else x - rule[2]
+    raise ValueError(f"unknown loop rule {rule!r}")
+
+
+def run_loop(rule: list, start: int, steps: int) -> int:
+    x = start
+    for i in range(1, steps + 1):
+        x = loop_step(rule, x, i)
+    return x
+
+
+def _loop_text(rule: list) -> str:
+    kind = rule[0]
+    if kind == "collatz":
+        return "if x is even, set x to x / 2; otherwise set x to 3x + 1"
+    if kind == "add_mod":
+        return f"set x to the remainder of (x + {rule[1]}) divided by {rule[2]}"
+    if kind == "double_cap":
+        return f"double x, and if the result is greater than {rule[1]}, subtract {rule[1]} from it"
+    if kind == "digit_sum_add":
+        return "add the sum of x's decimal digits to x"
+    if kind == "alt":
+        return f"on odd-numbered repetitions add {rule[1]} to x; on even-numbered ones subtract {rule[2]}"
+    raise ValueError(kind)
+
+
+def _algo_loop(rng: random.Random, difficulty: str) -> Item:
+    steps = {"easy": rng.randint(3, 4), "medium": rng.randint(5, 7), "hard": rng.randint(8, 11)}[difficulty]
+    kind = rng.choice(["collatz", "add_mod", "double_cap", "digit_sum_add", "alt"])
+    rule: list = {
+        "collatz": ["collatz"],
+        "add_mod": ["add_mod", rng.randint(5, 19), rng.choice([7, 9, 11, 12, 13])],
+        "double_cap": ["double_cap", rng.choice([50, 60, 75, 90, 100])],
+        "digit_sum_add": ["digit_sum_add"],
+        "alt": ["alt", rng.randint(5, 15), rng.randint(2, 9)],
+    }[kind]
+    start = rng.randint(3, 40) if kind != "double_cap" else rng.randint(3, rule[1] - 1)
+    answer = run_loop(rule, start, steps)
+    slips = [run_loop(rule, start, steps - 1), run_loop(rule, start, steps + 1), run_loop(rule, start, steps - 2), run_loop(rule, start, steps + 2)]
+    if kind == "alt":
+        slips.insert(1, start + (steps // 2) * rule[1] - ((steps + 1) // 2) * rule[2])  # parity swapped
+    var = rng.choice(["x", "n", "v", "total"])
+    body = _loop_text(rule).replace("x", var) if var != "x" else _loop_text(rule)
+    q = rng.choice(
+        [
+            f"Set {var} = {start}. Repeat the following {steps} times: {body}. What is {var} at the end?",
+            f"A short program starts with {var} = {start} and runs this loop body {steps} times: {body}. What value does {var} hold when the loop finishes?",
+            f"Trace this procedure: begin with {var} = {start}; then, {steps} times in a row, {body}. What is the final value of {var}?",
+        ]
+    )
+    answer_s = str(answer)
+    return Item(
+        q,
+        answer_s,
+        "exact_numeric",
+        pick_distractors(answer_s, [str(s) for s in slips], [str(answer + d) for d in (1, -1, 2, -2, 3)]),
+        {"kind": "loop", "rule": rule, "start": start, "steps": steps},
+    )
+
+
+def binary_search_probes(values: list[int], target: int) -> list[int]:
+    """Values compared by binary search with mid = (lo + hi) // 2 (0-based, inclusive bounds)."""
+    lo, hi = 0, len(values) - 1
+    probes = []
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        probes.append(values[mid])
+        if values[mid] == target:
+            break
+        if values[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return probes
+
+
+def binary_search_probes_upper(values: list[int], target: int) -> list[int]:
+    """The slip: rounding the midpoint up."""
+    lo, hi = 0, len(values) - 1
+    probes = []
+    while lo <= hi:
+        mid = (lo + hi + 1) // 2
+        probes.append(values[mid])
+        if values[mid] == target:
+            break
+        if values[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return probes
+
+
+def _algo_binary_search(rng: random.Random, difficulty: str) -> Item:
+    n = {"easy": rng.randint(7, 9), "medium": rng.randint(11, 15), "hard": rng.randint(18, 31)}[difficulty]
+    values = sorted(rng.sample(range(1, 150), n))
+    present = rng.random() < 0.75 or difficulty == "easy"
+    target = rng.choice(values) if present else rng.choice([v for v in range(1, 150) if v not in values])
+    probes = binary_search_probes(values, target)
+    ask = rng.choice(["count", "sequence"]) if difficulty != "easy" else "count"
+    rules = (
+        "Use 0-based positions, start with low = 0 and high = the last position, and each time probe "
+        "position mid = floor((low + high) / 2); if the probed value is smaller than the target set "
+        "low = mid + 1, if larger set high = mid - 1, and stop when the value is found or low > high."
+    )
+    outcome = "" if present else f" (note: {target} may not be in the list)"
+    if ask == "count":
+        answer = str(len(probes))
+        upper = binary_search_probes_upper(values, target)
+        slips = [str(len(upper)), str(len(probes) + 1), str(len(probes) - 1), str(n // 2)]
+        q = f"Binary search looks for {target} in the sorted list {fmt_list(values)}{outcome}. {rules} How many values does it compare with the target?"
+    else:
+        answer = ", ".join(str(p) for p in probes)
+        upper = binary_search_probes_upper(values, target)
+        slips = [", ".join(str(p) for p in upper), ", ".join(str(p) for p in probes[:-1]), ", ".join(str(p) for p in probes[1:])]
+        slips.append(", ".join(str(p) for p in reversed(probes)))
+        q = f"Binary search looks for {target} in the sorted list {fmt_list(values)}{outcome}. {rules} List the values it probes, in order."
+    return Item(
+        q,
+        answer,
+        "short_text" if ask == "sequence" else "exact_numeric",
+        pick_distractors(answer, [s for s in slips if s], [str(len(probes) + d) for d in (2, 3, -2)]),
+        {"kind": "binary_search", "values": values, "target": target, "ask": ask},
+    )
+
+
+_ALGO_KINDS = [_algo_sort_passes, _algo_stack_queue, _algo_loop, _algo_binary_search]
+
+
+@DOMAIN.subcategory(
+    "algorithm_execution",
+    difficulty={
+        "easy": "1 pass of bubble/selection sort on 5 values; 6 stack/queue operations; 3-4 loop "
+        "repetitions; binary search on 7-9 values (count of probes)",
+        "medium": "2 passes (bubble, selection or insertion) on 6 values; 9 operations; 5-7 repetitions; "
+        "11-15 values, count or sequence of probes",
+        "hard": "3 passes on 8 values; 13 operations; 8-11 repetitions; 18-31 values, target possibly absent",
+    },
+)
+def algorithm_execution(rng: random.Random, difficulty: str) -> Item:
+    return rng.choice(_ALGO_KINDS)(rng, difficulty)
+
+
+# ---------------------------------------------------------------------------------------------
+# recipe_following
+# ---------------------------------------------------------------------------------------------
+
+DISHES = (
+    ("pancakes", [("flour", "g", 50), ("milk", "ml", 60), ("sugar", "g", 10), ("butter", "g", 15)]),
+    ("bread", [("flour", "g", 100), ("water", "ml", 65), ("salt", "g", 2), ("yeast", "g", 1)]),
+    ("tomato soup", [("tomatoes", "g", 150), ("stock", "ml", 125), ("onion", "g", 30), ("cream", "ml", 20)]),
+    ("granola", [("oats", "g", 60), ("honey", "g", 15), ("nuts", "g", 20), ("oil", "ml", 10)]),
+    ("lemonade", [("water", "ml", 200), ("lemon juice", "ml", 40), ("sugar", "g", 25), ("mint", "g", 2)]),
+    ("rice pudding", [("rice", "g", 25), ("milk", "ml", 150), ("sugar", "g", 12), ("vanilla", "ml", 1)]),
+    ("pizza dough", [("flour", "g", 125), ("water", "ml", 80), ("olive oil", "ml", 8), ("salt", "g", 3)]),
+    ("hummus", [("chickpeas", "g", 80), ("tahini", "g", 15), ("lemon juice", "ml", 10), ("garlic", "g", 3)]),
+    ("smoothie", [("banana", "g", 60), ("yogurt", "g", 75), ("berries", "g", 50), ("juice", "ml", 50)]),
+    ("curry", [("lentils", "g", 70), ("coconut milk", "ml", 100), ("spice paste", "g", 15), ("spinach", "g", 40)]),
+)
+
+
+def _recipe_scale(rng: random.Random, difficulty: str) -> Item:
+    dish, per_serving = rng.choice(DISHES)
+    base = rng.choice([2, 4, 6, 8] if difficulty != "easy" else [2, 4])
+    if difficulty == "easy":
+        target = base * rng.choice([2, 3])
+    elif difficulty == "medium":
+        target = rng.choice([t for t in (3, 5, 6, 9, 10, 12, 15) if t != base])
+    else:
+        target = rng.choice([t for t in (3, 5, 7, 9, 10, 14, 15, 18) if t != base])
+    ing, unit, amount = rng.choice(per_serving)
+    recipe_amounts = {n: a * base for n, u, a in per_serving}
+    listed = ", ".join(f"{recipe_amounts[n]} {u} of {n}" for n, u, _ in per_serving)
+    answer_value = Fraction(recipe_amounts[ing] * target, base)
+    if answer_value.denominator != 1 and difficulty != "hard":
+        return _recipe_scale(rng, difficulty)
+    if fmt_num(answer_value).count(".") and len(fmt_num(answer_value).split(".")[1]) > 2:
+        return _recipe_scale(rng, difficulty)
+    extra = ""
+    steps = 1
+    if difficulty == "hard":
+        # A second step: part of the scaled amount is already in the cupboard / used elsewhere.
+        have = rng.choice([10, 20, 25, 30, 40, 50])
+        if answer_value <= have:
+            return _recipe_scale(rng, difficulty)
+        extra = f" You already measured out {have} {unit} of {ing} earlier."
+        answer_value -= have
+        steps = 2
+    base_amount = recipe_amounts[ing]
+    slips = [
+        Fraction(base_amount) + (target - base),  # adding the difference in servings
+        Fraction(base_amount * base, target),  # inverted scale factor
+        Fraction(base_amount * target),  # forgot to divide by the base servings
+        Fraction(base_amount) * (target // base if target >= base else 1),
+    ]
+    if steps == 2:
+        slips = [answer_value + have, *slips[:2], answer_value + 2 * have]
+    unit_word = {"g": "grams", "ml": "millilitres"}[unit]
+    ask = f"How many more {unit_word} of {ing} do you need to measure out?" if steps == 2 else f"How many {unit_word} of {ing} do you need?"
+    cook = rng.choice(NAMES)
+    q = rng.choice(
+        [
+            f"A {dish} recipe for {base} servings uses {listed}. You want to make {target} servings, scaling every ingredient in proportion.{extra} {ask}",
+            f"{cook} has a {dish} recipe written for {base} people: {listed}. {cook} scales it proportionally to feed {target} people.{extra.replace('You', cook)} {ask.replace('do you', f'does {cook}')}",
+        ]
+    )
+    answer = fmt_num(answer_value)
+    cands = []
+    for s in slips:
+        try:
+            if s > 0:
+                cands.append(fmt_num(s))
+        except ValueError:
+            continue
+    return Item(
+        q,
+        answer,
+        "exact_numeric",
+        pick_distractors(answer, cands, [fmt_num(answer_value + d) for d in (10, -5, 5, 15)]),
+        {"kind": "scale", "base_servings": base, "target_servings": target, "ingredient": ing, "recipe": recipe_amounts, "already_have": have if steps == 2 else 0},
+    )
+
+
+BOWL_INGREDIENTS = ("flour", "sugar", "oats", "cocoa", "rice", "semolina", "almond meal", "cornflour")
+
+
+def run_bowl(steps: list[list]) -> dict[str, Fraction]:
+    """Grams in bowls 'A' and 'B' after the steps (add / move half / move all / remove)."""
+    bowls = {"A": Fraction(0), "B": Fraction(0)}
+    for step in steps:
+        op = step[0]
+        if op == "add":
+            bowls[step[1]] += step[2]
+        elif op == "remove":
+            bowls[step[1]] -= step[2]
+        elif op == "half":
+            moved = bowls[step[1]] / 2
+            bowls[step[1]] -= moved
+            bowls[step[2]] += moved
+        elif op == "all":
+            bowls[step[2]] += bowls[step[1]]
+            bowls[step[1]] = Fraction(0)
+        else:
+            raise ValueError(f"unknown bowl step {step!r}")
+    return bowls
+
+
+def _bowl_text(step: list, ingredient: str) -> str:
+    op = step[0]
+    if op == "add":
+        return f"add {step[2]} g of {ingredient} to bowl {step[1]}"
+    if op == "remove":
+        return f"take {step[2]} g out of bowl {step[1]} and set it aside"
+    if op == "half":
+        return f"pour half of bowl {step[1]} into bowl {step[2]}"
+    return f"tip everything in bowl {step[1]} into bowl {step[2]}"
+
+
+def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
+    n_steps = {"easy": 3, "medium": 5, "hard": 7}[difficulty]
+    for _ in range(100):
+        steps: list[list] = [["add", "A", rng.choice([100, 120, 200, 240, 300, 400])]]
+        while len(steps) < n_steps:
+            op = rng.choice(["add", "add", "half", "all", "remove"] if difficulty != "easy" else ["add", "half", "remove"])
+            src = rng.choice("AB")
+            dst = "B" if src == "A" else "A"
+            if op == "add":
+                steps.append(["add", src, rng.choice([20, 40, 50, 60, 80, 100])])
+            elif op == "remove":
+                steps.append(["remove", src, rng.choice([10, 20, 30, 50])])
+            else:
+                steps.append([op, src, dst])
+        bowls_path = [run_bowl(steps[: k + 1]) for k in range(len(steps))]
+        if any(v < 0 for b in bowls_path for v in b.values()):
+            continue
+        final = bowls_path[-1]
+        ask = rng.choice("AB")
+        if final[ask] <= 0 or final[ask].denominator != 1 or not any(s[0] in ("half", "all") for s in steps):
+            continue
+        break
+    else:
+        raise ValueError("no bowl sequence found")  # pragma: no cover
+    ingredients = rng.sample(BOWL_INGREDIENTS, len(steps))
+    texts = [_bowl_text(s, ing) for s, ing in zip(steps, ingredients)]
+    other = "B" if ask == "A" else "A"
+    answer = final[ask]
+    # Slips: reading the other bowl, skipping the last step, treating 'half' as moving everything.
+    no_half = run_bowl([["all", s[1], s[2]] if s[0] == "half" else s for s in steps])[ask]
+    slips = [final[other], run_bowl(steps[:-1])[ask], no_half, sum(s[2] for s in steps if s[0] == "add")]
+    numbered = " ".join(f"({i}) {t}." for i, t in enumerate(texts, 1))
+    q = rng.choice(
+        [
+            f"Two mixing bowls, A and B, start empty. Follow these steps: {numbered} How many grams are in bowl {ask} at the end?",
+            f"In a test kitchen, {rng.choice(NAMES)} works with two empty bowls, A and B: {numbered} What is the weight of the contents of bowl {ask} afterwards, in grams?",
+        ]
+    )
+    cands = []
+    for s in slips:
+        if s > 0 and Fraction(s).denominator in (1, 2, 4):
+            cands.append(fmt_num(Fraction(s)))
+    return Item(
+        q,
+        fmt_num(answer),
+        "exact_numeric",
+        pick_distractors(fmt_num(answer), cands, [fmt_num(answer + d) for d in (10, -10, 20, 5)]),
+        {"kind": "bowls", "steps": steps, "ask": ask},
+    )
+
+
+def _recipe_timeline(rng: random.Random, difficulty: str) -> Item:
+    """Batches through an oven of fixed capacity: when does the last batch come out?"""
+    trays = {"easy": rng.randint(3, 5), "medium": rng.randint(5, 9), "hard": rng.randint(8, 14)}[difficulty]
+    capacity = 1 if difficulty == "easy" else rng.choice([2, 3])
+    bake = rng.choice([8, 10, 12, 15, 20])
+    gap = 0 if difficulty == "easy" else rng.choice([2, 3, 5])
+    preheat = rng.choice([10, 15]) if difficulty == "hard" else 0
+    batches = -(-trays // capacity)
+    answer = preheat + batches * bake + (batches - 1) * gap
+    slips = [
+        preheat + trays * bake + (trays - 1) * gap,  # ignoring capacity
+        preheat + batches * bake + batches * gap,  # a gap after the last batch too
+        preheat + (trays // capacity) * bake + max(trays // capacity - 1, 0) * gap,  # dropping the partial batch
+        batches * bake + (batches - 1) * gap,  # forgetting the preheat
+    ]
+    food = rng.choice(["cookies", "bread rolls", "scones", "flapjacks", "croissants", "muffins"])
+    cap_text = "one tray at a time" if capacity == 1 else f"{capacity} trays at a time"
+    gap_text = f" Between batches it takes {gap} minutes to unload and reload." if gap else ""
+    pre_text = f" The oven first needs {preheat} minutes to preheat." if preheat else ""
+    q = rng.choice(
+        [
+            f"You have {trays} trays of {food} to bake. The oven holds {cap_text}, and each batch bakes for {bake} minutes.{gap_text}{pre_text} Starting now, after how many minutes does the last batch come out?",
+            f"A bakery must bake {trays} trays of {food}; its oven fits {cap_text} and every batch needs {bake} minutes.{gap_text}{pre_text} How many minutes from now until the final batch is done?",
+        ]
+    )
+    return Item(
+        q,
+        str(answer),
+        "exact_numeric",
+        pick_distractors(str(answer), [str(s) for s in slips], [str(answer + d) for d in (bake, -bake, 5, -5)]),
+        {"kind": "oven", "trays": trays, "capacity": capacity, "bake": bake, "gap": gap, "preheat": preheat},
+    )
+
+
+_RECIPE_KINDS = [_recipe_scale, _recipe_bowls, _recipe_timeline]
+
+
+@DOMAIN.subcategory(
+    "recipe_following",
+    difficulty={
+        "easy": "scaling by a whole factor; 3 bowl steps (no full transfers); one oven tray at a time",
+        "medium": "scaling by a fractional factor; 5 bowl steps with transfers; 2-3 trays per batch with "
+        "reload gaps",
+        "hard": "scaling plus subtracting an amount already measured; 7 bowl steps; preheating, gaps and a "
+        "partial last batch",
+    },
+)
+def recipe_following(rng: random.Random, difficulty: str) -> Item:
+    return rng.choice(_RECIPE_KINDS)(rng, difficulty)
+
+
+# ---------------------------------------------------------------------------------------------
+# protocol_compliance: an ordered rule table, first match wins
+# ---------------------------------------------------------------------------------------------
+
+# Each protocol: the case's fields (name, kind, range or options, how the field reads in prose)
+# and the actions its rules may require.
+PROTOCOLS = {
+    "triage": {
+        "intro": "An urgent-care clinic triages walk-in patients with this protocol",
+        "fields": {
+            "temperature": ("num", (36.0, 41.0, 0.1), "body temperature (°C)"),
+            "heart_rate": ("num", (50, 150, 1), "heart rate (beats per minute)"),
+            "age": ("num", (1, 90, 1), "age (years)"),
+            "chest_pain": ("bool", ("the patient has chest pain", "the patient has no chest pain"), "chest pain"),
+            "breathing_difficulty": ("bool", ("the patient has difficulty breathing", "the patient breathes normally"), "difficulty breathing"),
+        },
+        "actions": ["Resuscitation bay now", "See a doctor within 15 minutes", "See a nurse within 1 hour", "Routine queue", "Refer to pharmacy", "Isolate and test for infection"],
+    },
+    "expenses": {
+        "intro": "A company approves expense claims with this policy",
+        "fields": {
+            "amount": ("num", (20, 5000, 10), "amount (EUR)"),
+            "has_receipt": ("bool", ("a receipt is attached", "no receipt is attached"), "receipt attached"),
+            "category": ("cat", ["travel", "meals", "equipment", "training"], "category"),
+            "days_since_purchase": ("num", (1, 120, 1), "days since purchase"),
+        },
+        "actions": ["Reject the claim", "Send to the finance director", "Send to the line manager", "Approve automatically", "Return for a receipt", "Flag for audit"],
+    },
+    "returns": {
+        "intro": "A shop handles returned goods with this procedure",
+        "fields": {
+            "days_since_purchase": ("num", (1, 90, 1), "days since purchase"),
+            "has_receipt": ("bool", ("the customer shows a receipt", "there is no receipt"), "receipt shown"),
+            "opened": ("bool", ("the packaging has been opened", "the packaging is still sealed"), "packaging opened"),
+            "price": ("num", (5, 900, 5), "price paid (EUR)"),
+            "item_type": ("cat", ["clothing", "electronics", "food", "books"], "item type"),
+        },
+        "actions": ["Refuse the return", "Full refund", "Store credit only", "Exchange only", "Refer to the store manager", "Offer a repair"],
+    },
+    "access": {
+        "intro": "An IT team grants access requests with this rule set",
+        "fields": {
+            "data_class": ("cat", ["public", "internal", "confidential", "restricted"], "data classification"),
+            "mfa_enabled": ("bool", ("multi-factor authentication is enabled", "multi-factor authentication is not enabled"), "multi-factor authentication enabled"),
+            "tenure_months": ("num", (0, 60, 1), "months employed"),
+            "contractor": ("bool", ("the requester is a contractor", "the requester is an employee"), "requester is a contractor"),
+        },
+        "actions": ["Deny the request", "Grant after security review", "Grant after manager approval", "Grant immediately", "Require MFA setup first", "Grant read-only access"],
+    },
+    "shipping": {
+        "intro": "A warehouse routes parcels with this rule list",
+        "fields": {
+            "weight_kg": ("num", (0.5, 40.0, 0.5), "weight (kg)"),
+            "hazardous": ("bool", ("the parcel contains hazardous material", "the parcel contains no hazardous material"), "contains hazardous material"),
+            "destination": ("cat", ["domestic", "EU", "overseas"], "destination"),
+            "express": ("bool", ("express service was paid for", "express service was not paid for"), "express service paid"),
+        },
+        "actions": ["Hold for inspection", "Send by freight", "Send by air courier", "Send by standard post", "Send by road courier", "Return to sender"],
+    },
+}
+
+_OPS_TEXT = {">": "more than", ">=": "at least", "<": "less than", "<=": "at most", "==": "is"}
+
+
+def _cond_holds(cond: list, case: dict) -> bool:
+    field, op, value = cond
+    x = case[field]
+    if op == ">":
+        return x > value
+    if op == ">=":
+        return x >= value
+    if op == "<":
+        return x < value
+    if op == "<=":
+        return x <= value
+    if op == "==":
+        return x == value
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def first_match(rules: list[dict], case: dict, default: str) -> str:
+    for rule in rules:
+        if all(_cond_holds(c, case) for c in rule["when"]):
+            return rule["action"]
+    return default
+
+
+def _fmt_value(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _cond_text(cond: list, fields: dict) -> str:
+    field, op, value = cond
+    kind, _rng, label = fields[field]
+    if kind == "bool":
+        return _rng[0] if value else _rng[1]
+    if kind == "cat":
+        return f"{label} is {value}"
+    return f"{label} is {_OPS_TEXT[op]} {_fmt_value(value)}"
+
+
+def _draw_value(rng: random.Random, spec: tuple):
+    kind, rng_spec, _label = spec
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "cat":
+        return rng.choice(rng_spec)
+    lo, hi, step = rng_spec
+    k = rng.randint(0, int(round((hi - lo) / step)))
+    value = lo + k * step
+    return round(value, 1) if isinstance(step, float) else int(value)
+
+
+def _draw_condition(rng: random.Random, field: str, spec: tuple, case_value=None, tight: bool = False) -> list:
+    kind, rng_spec, _ = spec
+    if kind == "bool":
+        return [field, "==", rng.random() < 0.5]
+    if kind == "cat":
+        return [field, "==", rng.choice(rng_spec)]
+    op = rng.choice([">", ">=", "<", "<="])
+    if tight and case_value is not None:
+        threshold = case_value  # the case sits exactly on the boundary
+    else:
+        threshold = _draw_value(rng, spec)
+    return [field, op, threshold]
+
+
+def _protocol(rng: random.Random, difficulty: str) -> Item:
+    name = rng.choice(sorted(PROTOCOLS))
+    proto = PROTOCOLS[name]
+    fields = proto["fields"]
+    n_rules, max_conds = {"easy": (3, 1), "medium": (4, 2), "hard": (5, 3)}[difficulty]
+    actions = rng.sample(proto["actions"], n_rules + 1)
+    default = actions[-1]
+    for _ in range(200):
+        case = {f: _draw_value(rng, spec) for f, spec in fields.items()}
+        rules = []
+        for r in range(n_rules):
+            k = rng.randint(1, max_conds) if difficulty != "easy" else 1
+            chosen = rng.sample(sorted(fields), k)
+            tight = difficulty == "hard" and rng.random() < 0.5
+            rules.append({"when": [_draw_condition(rng, f, fields[f], case[f], tight) for f in chosen], "action": actions[r]})
+        if len({repr(sorted(r["when"], key=repr)) for r in rules}) < n_rules:
+            continue  # two rules with the same conditions: the later one could never apply
+        matches = [i for i, rule in enumerate(rules) if all(_cond_holds(c, case) for c in rule["when"])]
+        answer = first_match(rules, case, default)
+        # Want: easy - first matching rule early; medium/hard - a later rule also matches, so order matters.
+        if difficulty == "easy" and (not matches or len(matches) > 1):
+            continue
+        if difficulty != "easy" and len(matches) < 2 and rng.random() < 0.8:
+            continue
+        if difficulty == "hard" and matches and matches[0] == 0:
+            continue
+        break
+    else:
+        raise ValueError("no rule table found")  # pragma: no cover
+    slips = [rules[i]["action"] for i in matches[1:]]  # applying a later matching rule
+    # Misreading a boundary or dropping one condition makes a non-matching rule fire.
+    for i, rule in enumerate(rules):
+        if i in matches:
+            continue
+        loose = [c for c in rule["when"] if not _cond_holds(c, case)]
+        if len(loose) == 1:
+            slips.append(rule["action"])
+    slips.append(default)
+    slips += [a for a in actions if a != answer]
+    lines = [f"Rule {i}: if {' and '.join(_cond_text(c, fields) for c in rule['when'])}, then: {rule['action']}." for i, rule in enumerate(rules, 1)]
+    lines.append(f"Otherwise: {default}.")
+    case_text = "; ".join(f"{fields[f][2]}: {_fmt_value(v)}" for f, v in case.items())
+    q = rng.choice(
+        [
+            f"{proto['intro']}, checking the rules in order and applying only the first one that matches. {' '.join(lines)} Case — {case_text}. What does the protocol require?",
+            f"{proto['intro']} (rules are checked top to bottom; the first matching rule decides). {' '.join(lines)} A new case arrives with {case_text}. Which action must be taken?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "multiple_choice",
+        pick_distractors(answer, slips),
+        {"kind": "rule_table", "protocol": name, "rules": rules, "default": default, "case": case},
+    )
+
+
+@DOMAIN.subcategory(
+    "protocol_compliance",
+    difficulty={
+        "easy": "3 rules of one condition each, exactly one rule matches",
+        "medium": "4 rules of up to 2 conditions; usually two rules match so order decides",
+        "hard": "5 rules of up to 3 conditions, the deciding rule is not the first, and thresholds often "
+        "sit exactly on the case's value (at least / more than)",
+    },
+)
+def protocol_compliance(rng: random.Random, difficulty: str) -> Item:
+    return _protocol(rng, difficulty)
+
+
+# ---------------------------------------------------------------------------------------------
+# multistep_planning: shortest plans found by breadth-first search
+# ---------------------------------------------------------------------------------------------
+
+
+def bfs_distance(start, goal_test, neighbours) -> int | None:
+    seen = {start}
+    frontier = deque([(start, 0)])
+    while frontier:
+        state, d = frontier.popleft()
+        if goal_test(state):
+            return d
+        for nxt in neighbours(state):
+            if nxt not in seen:
+                seen.add(nxt)
+                frontier.append((nxt, d + 1))
+    return None
+
+
+def jug_moves(state: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple[int, ...]]:
+    out = []
+    for i in range(len(caps)):
+        filled = list(state)
+        filled[i] = caps[i]
+        out.append(tuple(filled))
+        emptied = list(state)
+        emptied[i] = 0
+        out.append(tuple(emptied))
+        for j in range(len(caps)):
+            if i != j:
+                poured = list(state)
+                amount = min(state[i], caps[j] - state[j])
+                poured[i] -= amount
+                poured[j] += amount
+                out.append(tuple(poured))
+    return out
+
+
+def _plan_jugs(rng: random.Random, difficulty: str) -> Item:
+    for _ in range(200):
+        if difficulty == "easy":
+            caps = tuple(sorted(rng.sample(range(2, 8), 2)))
+        elif difficulty == "medium":
+            caps = tuple(sorted(rng.sample(range(3, 14), 2)))
+        else:
+            caps = tuple(sorted(rng.sample(range(3, 16), 3)))
+        target = rng.randint(1, max(caps) - 1)
+        if target in caps:
+            continue
+        d = bfs_distance(tuple(0 for _ in caps), lambda s: target in s, lambda s: jug_moves(s, caps))
+        lo, hi = {"easy": (2, 4), "medium": (4, 8), "hard": (5, 12)}[difficulty]
+        if d is not None and lo <= d <= hi:
+            break
+    else:
+        raise ValueError("no jug puzzle found")  # pragma: no cover
+    jugs = " and ".join(f"{'an' if c in (8, 11, 18) else 'a'} {c}-litre jug" for c in caps) if len(caps) == 2 else f"jugs of {caps[0]}, {caps[1]} and {caps[2]} litres"
+    q = rng.choice(
+        [
+            f"You have {jugs}, {'both' if len(caps) == 2 else 'all'} empty, and an unlimited tap. One move is: fill a jug to the brim, empty a jug completely, or pour from one jug into another until the first is empty or the second is full. What is the fewest number of moves after which some jug holds exactly {target} litres?",
+            f"With {jugs} (initially empty) and a tap, each move fills a jug, empties a jug, or pours one jug into another until one of them is empty or full. In the minimum number of moves, how soon can exactly {target} litres be in one jug?",
+        ]
+    )
+    slips = [d + 1, d - 1, d + 2, d + 3, d - 2]
+    return Item(
+        q,
+        str(d),
+        "exact_numeric",
+        pick_distractors(str(d), [str(s) for s in slips if s > 0]),
+        {"kind": "jugs", "capacities": list(caps), "target": target},
+    )
+
+
+def grid_neighbours(grid: list[str], cell: tuple[int, int]) -> list[tuple[int, int]]:
+    r, c = cell
+    out = []
+    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        nr, nc = r + dr, c + dc
+        if 0 <= nr < len(grid) and 0 <= nc < len(grid[0]) and grid[nr][nc] != "#":
+            out.append((nr, nc))
+    return out
+
+
+def _find(grid: list[str], ch: str) -> tuple[int, int]:
+    for r, row in enumerate(grid):
+        if ch in row:
+            return r, row.index(ch)
+    raise ValueError(ch)
+
+
+def _plan_grid(rng: random.Random, difficulty: str) -> Item:
+    size, walls, detour = {"easy": (5, 4, 0), "medium": (6, 9, 2), "hard": (7, 15, 4)}[difficulty]
+    for _ in range(300):
+        cells = [(r, c) for r in range(size) for c in range(size)]
+        start, goal = rng.sample(cells, 2)
+        manhattan = abs(start[0] - goal[0]) + abs(start[1] - goal[1])
+        if manhattan < size - 1:
+            continue
+        blocked = set(rng.sample([x for x in cells if x not in (start, goal)], walls))
+        grid = ["".join("S" if (r, c) == start else "G" if (r, c) == goal else "#" if (r, c) in blocked else "." for c in range(size)) for r in range(size)]
+        d = bfs_distance(start, lambda s: s == goal, lambda s: grid_neighbours(grid, s))
+        if d is not None and d >= manhattan + detour:
+            break
+    else:
+        raise ValueError("no grid found")  # pragma: no cover
+    rows = " / ".join(row.replace(".", "_") for row in grid)  # '_' survives the bank's text folding
+    slips = [manhattan, d + 2, d - 2, d + 4, d + 1]
+    q = rng.choice(
+        [
+            f"A robot moves on this grid, one square up, down, left or right per move, never onto a wall (#); '_' marks open floor. Rows from top to bottom: {rows}. S is the start and G the goal. What is the minimum number of moves from S to G?",
+            f"On the map below ('_' open floor, '#' wall, S start, G goal), a delivery cart steps one square at a time horizontally or vertically. Map rows, top to bottom: {rows}. How many steps does the shortest route from S to G take?",
+        ]
+    )
+    return Item(
+        q,
+        str(d),
+        "exact_numeric",
+        pick_distractors(str(d), [str(s) for s in slips if s > 0 and s != d]),
+        {"kind": "grid", "grid": grid},
+    )
+
+
+def number_moves(x: int, buttons: list[list]) -> list[int]:
+    out = []
+    for op, k in buttons:
+        y = x + k if op == "+" else x * k if op == "*" else x - k
+        if 0 <= y <= 2000:
+            out.append(y)
+    return out
+
+
+def _buttons_text(buttons: list[list]) -> str:
+    words = {"+": "adds", "*": "multiplies by", "-": "subtracts"}
+    return "; ".join(f"button {chr(65 + i)} {words[op]} {k}" for i, (op, k) in enumerate(buttons))
+
+
+def greedy_presses(start: int, target: int, buttons: list[list], limit: int = 40) -> int | None:
+    """The tempting plan: always press the button that lands closest to the target."""
+    x, n = start, 0
+    while x != target and n < limit:
+        options = number_moves(x, buttons)
+        if not options:
+            return None
+        x = min(options, key=lambda y: (abs(target - y), y))
+        n += 1
+    return n if x == target else None
+
+
+def _plan_buttons(rng: random.Random, difficulty: str) -> Item:
+    for _ in range(300):
+        if difficulty == "easy":
+            buttons = [["+", rng.randint(1, 3)], ["*", 2]]
+            start, target = rng.randint(1, 5), rng.randint(10, 30)
+        elif difficulty == "medium":
+            buttons = [["+", rng.randint(2, 5)], ["*", rng.choice([2, 3])], ["-", 1]]
+            start, target = rng.randint(1, 6), rng.randint(20, 80)
+        else:
+            buttons = [["+", rng.randint(3, 7)], ["*", rng.choice([2, 3])], ["-", rng.randint(2, 4)]]
+            start, target = rng.randint(1, 9), rng.randint(50, 200)
+        d = bfs_distance(start, lambda s: s == target, lambda s: number_moves(s, buttons))
+        lo = {"easy": 3, "medium": 4, "hard": 5}[difficulty]
+        if d is not None and lo <= d <= 10:
+            break
+    else:
+        raise ValueError("no button puzzle found")  # pragma: no cover
+    greedy = greedy_presses(start, target, buttons)
+    slips = ([greedy] if greedy and greedy != d else []) + [d + 1, d - 1, d + 2]
+    q = rng.choice(
+        [
+            f"A counter shows {start}. {_buttons_text(buttons)}. The counter must stay between 0 and 2000. What is the fewest number of button presses that makes it show exactly {target}?",
+            f"Starting from {start}, you may press these buttons in any order, any number of times: {_buttons_text(buttons)} (values stay within 0-2000). What is the minimum number of presses needed to reach {target}?",
+        ]
+    )
+    return Item(
+        q,
+        str(d),
+        "exact_numeric",
+        pick_distractors(str(d), [str(s) for s in slips if s > 0], [str(d + 3)]),
+        {"kind": "buttons", "start": start, "target": target, "buttons": buttons},
+    )
+
+
+def knight_moves(square: tuple[int, int]) -> list[tuple[int, int]]:
+    f, r = square
+    out = []
+    for df, dr in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
+        if 0 <= f + df < 8 and 0 <= r + dr < 8:
+            out.append((f + df, r + dr))
+    return out
+
+
+def square_name(sq: tuple[int, int]) -> str:
+    return "abcdefgh"[sq[0]] + str(sq[1] + 1)
+
+
+def _plan_knight(rng: random.Random, difficulty: str) -> Item:
+    lo, hi = {"easy": (1, 2), "medium": (3, 4), "hard": (4, 6)}[difficulty]
+    for _ in range(300):
+        a = (rng.randrange(8), rng.randrange(8))
+        b = (rng.randrange(8), rng.randrange(8))
+        d = bfs_distance(a, lambda s: s == b, knight_moves)
+        if d is not None and lo <= d <= hi and a != b:
+            break
+    else:
+        raise ValueError("no knight puzzle found")  # pragma: no cover
+    cheb = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    slips = [d + 1, d - 1, d + 2, -(-(abs(a[0] - b[0]) + abs(a[1] - b[1])) // 3), cheb]
+    q = rng.choice(
+        [
+            f"On an otherwise empty chessboard, a knight stands on {square_name(a)}. What is the minimum number of knight moves needed to reach {square_name(b)}?",
+            f"How many moves does a knight need, at minimum, to travel from {square_name(a)} to {square_name(b)} on an empty 8x8 board?",
+        ]
+    )
+    return Item(
+        q,
+        str(d),
+        "exact_numeric",
+        pick_distractors(str(d), [str(s) for s in slips if s > 0], [str(d + 3)]),
+        {"kind": "knight", "from": square_name(a), "to": square_name(b)},
+    )
+
+
+_PLAN_KINDS = [_plan_jugs, _plan_grid, _plan_buttons, _plan_knight]
+
+
+@DOMAIN.subcategory(
+    "multistep_planning",
+    difficulty={
+        "easy": "two jugs with a 2-4 move optimum; 5x5 grid, 4 walls; two buttons, 3+ presses; knight 1-2 moves",
+        "medium": "two larger jugs, 4-8 moves; 6x6 grid, 9 walls, detour of 2+ over the straight-line "
+        "distance; three buttons, 4+ presses; knight 3-4 moves",
+        "hard": "three jugs, 5-12 moves; 7x7 grid, 15 walls, detour of 4+; three buttons with larger "
+        "targets, 5-10 presses; knight 4-6 moves",
+    },
+)
+def multistep_planning(rng: random.Random, difficulty: str) -> Item:
+    return rng.choice(_PLAN_KINDS)(rng, difficulty)
+
+
+# ---------------------------------------------------------------------------------------------
+# error_recovery
+# ---------------------------------------------------------------------------------------------
+
+PROCESSES = (
+    ("a lab assay", ["prepare the buffer", "calibrate the pipettes", "dilute the samples", "add the reagent", "incubate the plate", "read the absorbance", "compute the concentrations", "write the report", "archive the raw data", "sign off the batch"]),
+    ("a software release", ["update the version number", "run the unit tests", "build the package", "generate the changelog", "sign the package", "upload to staging", "run the smoke tests", "publish the release", "announce it", "tag the repository"]),
+    ("a cake order", ["weigh the dry ingredients", "cream the butter and sugar", "mix the batter", "line the tins", "bake the sponges", "make the icing", "cool the sponges", "assemble the cake", "decorate it", "box it"]),
+    ("a data pipeline", ["download the raw files", "validate the schema", "clean the records", "join the lookup tables", "aggregate by region", "train the model", "score the test set", "draw the charts", "publish the dashboard", "email the summary"]),
+    ("a furniture build", ["sort the parts", "attach the side panels", "fit the back board", "mount the hinges", "hang the doors", "insert the shelves", "fit the handles", "level the unit", "fix it to the wall", "clean up"]),
+)
+
+
+def downstream(deps: dict[int, list[int]], faulty: int, done: int) -> list[int]:
+    """Completed steps that used the faulty step's output, directly or through other steps."""
+    bad = {faulty}
+    for step in range(faulty + 1, done + 1):
+        if any(d in bad for d in deps.get(step, [])):
+            bad.add(step)
+    return sorted(bad)
+
+
+def _fmt_steps(steps: list[int]) -> str:
+    return ", ".join(str(s) for s in steps)
+
+
+def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
+    n = {"easy": 5, "medium": 7, "hard": 9}[difficulty]
+    label, names = rng.choice(PROCESSES)
+    names = names[:n]
+    for _ in range(200):
+        deps = {}
+        for step in range(2, n + 1):
+            k = rng.choice([1, 1, 2]) if difficulty != "easy" else 1
+            deps[step] = sorted(rng.sample(range(1, step), min(k, step - 1)))
+        faulty = rng.randint(1, n - 3)
+        done = rng.randint(faulty + 2, n)
+        redo = downstream(deps, faulty, done)
+        naive = list(range(faulty, done + 1))
+        direct = sorted({faulty} | {s for s in range(faulty + 1, done + 1) if faulty in deps.get(s, [])})
+        if redo != naive and (difficulty == "easy" or direct != redo):
+            break
+    else:
+        raise ValueError("no dependency graph found")  # pragma: no cover
+    ask_count = rng.random() < 0.4
+    plan = " ".join(
+        f"Step {s}: {names[s - 1]}" + (f" (uses the output of step{'s' if len(deps[s]) > 1 else ''} {' and '.join(map(str, deps[s]))})." if s in deps else ".")
+        for s in range(1, n + 1)
+    )
+    rule = (
+        "The recovery rule: redo the faulty step and every completed step that used its output, directly or "
+        "through another step; completed steps that did not are kept."
+    )
+    situation = f"Steps 1 to {done} are finished when you discover that step {faulty} ({names[faulty - 1]}) was done wrong."
+    if ask_count:
+        answer = str(len(redo))
+        slips = [str(len(naive)), str(len(direct)), str(len(redo) + 1), str(n - faulty + 1), str(max(len(redo) - 1, 1))]
+        ask = "How many steps must be redone?"
+        answer_type = "exact_numeric"
+    else:
+        answer = _fmt_steps(redo)
+        slips = [_fmt_steps(naive), _fmt_steps(direct), _fmt_steps(redo[1:] or [faulty + 1]), _fmt_steps(list(range(faulty, n + 1)))]
+        ask = "Which steps must be redone?"
+        answer_type = "short_text"
+    q = rng.choice(
+        [
+            f"A team runs {label} in {n} steps. {plan} {situation} {rule} {ask}",
+            f"Here is the plan for {label}: {plan} {situation} {rule} {ask}",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        answer_type,
+        pick_distractors(answer, [s for s in slips if s], [str(len(redo) + 2), str(len(redo) + 3)]),
+        {"kind": "redo", "deps": {str(k): v for k, v in deps.items()}, "faulty": faulty, "done": done, "ask": "count" if ask_count else "steps"},
+    )
+
+
+def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
+    n = {"easy": 6, "medium": 9, "hard": 12}[difficulty]
+    label, names = rng.choice(PROCESSES)
+    for _ in range(200):
+        checkpoints = sorted(rng.sample(range(1, n), {"easy": 2, "medium": 3, "hard": 4}[difficulty]))
+        failed = rng.randint(2, n)
+        before = [c for c in checkpoints if c < failed]
+        if difficulty == "hard":
+            # Hard: the most recent checkpoint is reported corrupted; fall back one further.
+            if len(before) < 2:
+                continue
+            resume = before[-2] + 1
+        else:
+            if not before:
+                continue
+            resume = before[-1] + 1
+        if resume != failed:
+            break
+    else:
+        raise ValueError("no checkpoint case found")  # pragma: no cover
+    corrupted = before[-1] if difficulty == "hard" else None
+    after = [c for c in checkpoints if c >= failed]
+    slips = [failed, before[-1] + 1 if corrupted else before[-1], 1, failed - 1]
+    if after:
+        slips.append(after[0] + 1)
+    if corrupted:
+        slips.insert(0, before[-1] + 1)
+    cp_text = ", ".join(str(c) for c in checkpoints)
+    extra = f" The checkpoint saved after step {corrupted} turns out to be corrupted and cannot be used." if corrupted else ""
+    q = rng.choice(
+        [
+            f"A {n}-step job saves a checkpoint after steps {cp_text}. If a step fails, the job must restart from the step right after the most recent usable checkpoint saved before the failure (or from step 1 if there is none). Step {failed} fails.{extra} At which step does the job restart?",
+            f"{_cap_first(label)} has {n} steps, with checkpoints written after steps {cp_text}. Recovery rule: on a failure, resume from the step immediately after the latest usable checkpoint taken before the failing step (step 1 if none). Step {failed} has just failed.{extra} Which step do you resume from?",
+        ]
+    )
+    answer = str(resume)
+    return Item(
+        q,
+        answer,
+        "exact_numeric",
+        pick_distractors(answer, [str(s) for s in slips if 1 <= s <= n], [str(s) for s in range(1, n + 1)]),
+        {"kind": "checkpoint", "steps": n, "checkpoints": checkpoints, "failed": failed, "corrupted": corrupted},
+    )
+
+
+def _cap_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+RETRY_ERRORS = ("timeout", "auth_expired", "not_found", "rate_limited")
+RETRY_ACTION_TEXT = {
+    "retry": "Retry the request now",
+    "wait": "Wait {wait} seconds, then retry",
+    "refresh": "Refresh the access token, then retry",
+    "abort": "Abort and report the failure",
+    "escalate": "Stop retrying and escalate to the on-call engineer",
+}
+
+
+def retry_next_action(log: list[str], max_timeouts: int, wait: int) -> str:
+    """The policy: timeouts are retried immediately up to max_timeouts times in total, then escalated;
+    an expired token is refreshed once (a second expiry aborts); 'not_found' aborts; a rate limit
+    waits `wait` seconds (doubling each time it happens again) before retrying."""
+    timeouts = refreshes = limits = 0
+    action = "retry"
+    for event in log:
+        if event == "timeout":
+            timeouts += 1
+            action = "retry" if timeouts <= max_timeouts else "escalate"
+        elif event == "auth_expired":
+            refreshes += 1
+            action = "refresh" if refreshes == 1 else "abort"
+        elif event == "not_found":
+            action = "abort"
+        elif event == "rate_limited":
+            limits += 1
+            action = f"wait:{wait * 2 ** (limits - 1)}"
+        else:
+            raise ValueError(event)
+    return action
+
+
+def _action_text(action: str) -> str:
+    if action.startswith("wait:"):
+        return RETRY_ACTION_TEXT["wait"].format(wait=action.split(":")[1])
+    return RETRY_ACTION_TEXT[action]
+
+
+_EVENT_TEXT = {
+    "timeout": "timed out",
+    "auth_expired": "was rejected because the access token had expired",
+    "not_found": "returned 'not found'",
+    "rate_limited": "was refused with 'rate limited'",
+}
+
+
+def _recovery_retry(rng: random.Random, difficulty: str) -> Item:
+    length = {"easy": 1, "medium": 3, "hard": 5}[difficulty]
+    max_timeouts = rng.choice([2, 3])
+    wait = rng.choice([5, 10, 15, 30])
+    for _ in range(200):
+        pool = ["timeout", "timeout", "auth_expired", "rate_limited", "rate_limited"] + (["not_found"] if difficulty == "easy" else [])
+        log = [rng.choice(pool) for _ in range(length)]
+        if "not_found" in log[:-1]:
+            continue  # the job would already have stopped
+        stop_at = [i for i, e in enumerate(log) if retry_next_action(log[: i + 1], max_timeouts, wait) in ("abort", "escalate")]
+        if stop_at and stop_at[0] < len(log) - 1:
+            continue
+        answer_code = retry_next_action(log, max_timeouts, wait)
+        if difficulty == "hard" and log.count(log[-1]) < 2:
+            continue  # hard: the last error has happened before, so the counts matter
+        break
+    else:
+        raise ValueError("no retry log found")  # pragma: no cover
+    answer = _action_text(answer_code)
+    slips = []
+    last = log[-1]
+    if last == "timeout":
+        slips += [_action_text("escalate" if answer_code == "retry" else "retry"), _action_text(f"wait:{wait}")]
+    elif last == "rate_limited":
+        n = log.count("rate_limited")
+        slips += [_action_text(f"wait:{wait}") if n > 1 else _action_text(f"wait:{wait * 2}"), _action_text(f"wait:{wait * n}"), _action_text("retry")]
+    elif last == "auth_expired":
+        slips += [_action_text("abort" if answer_code == "refresh" else "refresh"), _action_text("retry")]
+    slips += [_action_text(a) for a in ("retry", "abort", "escalate", "refresh")]
+    policy = (
+        f"Policy: after a timeout, retry immediately, but once the request has timed out more than {max_timeouts} "
+        "times in total, stop retrying and escalate to the on-call engineer. If the access token has expired, refresh it "
+        "and retry; if it expires a second time, abort and report. If the server says 'not found', abort and report. "
+        f"If the server says 'rate limited', wait {wait} seconds and retry, doubling the wait each further time it happens."
+    )
+    history = " ".join(f"Attempt {i} {_EVENT_TEXT[e]}." for i, e in enumerate(log, 1))
+    q = rng.choice(
+        [
+            f"A script calls a web service. {policy} {history} According to the policy, what should the script do next?",
+            f"{policy} A nightly job's log so far: {history} What is the correct next action?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "multiple_choice",
+        pick_distractors(answer, slips),
+        {"kind": "retry", "log": log, "max_timeouts": max_timeouts, "wait": wait},
+    )
+
+
+_RECOVERY_KINDS = [_recovery_redo, _recovery_checkpoint, _recovery_retry]
+
+
+@DOMAIN.subcategory(
+    "error_recovery",
+    difficulty={
+        "easy": "5-step plans with single dependencies; 6 steps and 2 checkpoints; the first failure of a "
+        "retry log",
+        "medium": "7-step plans with one or two dependencies per step (transitive effects matter); 9 steps, "
+        "3 checkpoints; 3 logged failures",
+        "hard": "9-step plans; 12 steps, 4 checkpoints, the latest one corrupted; 5 logged failures where "
+        "the last error has occurred before (counts and doubling waits matter)",
+    },
+)
+def error_recovery(rng: random.Random, difficulty: str) -> Item:
+    return rng.choice(_RECOVERY_KINDS)(rng, difficulty)
+

@@ -1,0 +1,428 @@
+"""The procedural bank, checked by running every procedure again with this file's own code.
+
+The solvers here are written independently of mirror_hf.bank.procedural: sorting passes via
+`sorted` and a carry-the-maximum formulation, containers via collections.deque, shortest plans by
+Dijkstra's algorithm (heapq) instead of breadth-first search, rule tables via the operator module,
+dependency closure by recursion. Each item's answer must equal the re-derived value and no other
+choice may.
+"""
+
+from __future__ import annotations
+
+import heapq
+import operator
+import re
+from collections import Counter, defaultdict, deque
+from fractions import Fraction
+from statistics import mean
+
+import pytest
+
+from mirror_hf.bank import procedural
+from mirror_hf.bank._core import generate_domain, normalise_text
+from mirror_hf.records import DIFFICULTIES, canonical_json
+
+SEEDS = (0, 1)
+N = 625
+
+
+@pytest.fixture(scope="module")
+def banks():
+    return {seed: list(generate_domain(procedural.DOMAIN, seed, N)) for seed in SEEDS}
+
+
+def _all(banks):
+    for seed in SEEDS:
+        yield from banks[seed]
+
+
+def as_list(values) -> str:
+    return "[" + ", ".join(map(str, values)) + "]"
+
+
+def as_number(x) -> str:
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    return format(float(x), "f").rstrip("0").rstrip(".")
+
+
+# ---------------------------------------------------------------------------------------------
+# Independent solvers
+# ---------------------------------------------------------------------------------------------
+
+
+def bubble(values, passes):
+    """Each pass carries the running maximum to the right."""
+    out = list(values)
+    for _ in range(passes):
+        carry, rebuilt = out[0], []
+        for x in out[1:]:
+            rebuilt.append(min(carry, x))
+            carry = max(carry, x)
+        out = rebuilt + [carry]
+    return out
+
+
+def selection(values, passes):
+    out = list(values)
+    for i in range(passes):
+        j = out.index(min(out[i:]), i)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def insertion(values, inserted):
+    """After k insertions the first k+1 elements are sorted and the rest untouched."""
+    return sorted(values[: inserted + 1]) + list(values[inserted + 1 :])
+
+
+def container(ops, structure):
+    d = deque()
+    removed = []
+    for op in ops:
+        if op[0] == "add":
+            d.append(op[1])
+        else:
+            removed.append(d.pop() if structure == "stack" else d.popleft())
+    return removed, d
+
+
+LOOP_RULES = {
+    "collatz": lambda x, i, r: 3 * x + 1 if x % 2 else x // 2,
+    "add_mod": lambda x, i, r: (x + r[1]) % r[2],
+    "double_cap": lambda x, i, r: 2 * x - r[1] if 2 * x > r[1] else 2 * x,
+    "digit_sum_add": lambda x, i, r: x + sum(map(int, str(x))),
+    "alt": lambda x, i, r: x + r[1] if i % 2 else x - r[2],
+}
+
+
+def loop(rule, start, steps):
+    x = start
+    for i in range(1, steps + 1):
+        x = LOOP_RULES[rule[0]](x, i, rule)
+    return x
+
+
+def probes(values, target, lo=0, hi=None):
+    hi = len(values) - 1 if hi is None else hi
+    if lo > hi:
+        return []
+    mid = (lo + hi) // 2
+    if values[mid] == target:
+        return [values[mid]]
+    if values[mid] < target:
+        return [values[mid]] + probes(values, target, mid + 1, hi)
+    return [values[mid]] + probes(values, target, lo, mid - 1)
+
+
+def bowls(steps):
+    a_b = [Fraction(0), Fraction(0)]
+    index = {"A": 0, "B": 1}
+    for op, *args in steps:
+        if op == "add":
+            a_b[index[args[0]]] += args[1]
+        elif op == "remove":
+            a_b[index[args[0]]] -= args[1]
+        elif op == "half":
+            half = a_b[index[args[0]]] / 2
+            a_b[index[args[0]]] -= half
+            a_b[index[args[1]]] += half
+        else:
+            a_b[index[args[1]]] += a_b[index[args[0]]]
+            a_b[index[args[0]]] = Fraction(0)
+    return dict(zip("AB", a_b))
+
+
+def oven(trays, capacity, bake, gap, preheat):
+    clock, left = preheat, trays
+    while left > 0:
+        clock += bake
+        left -= capacity
+        if left > 0:
+            clock += gap
+    return clock
+
+
+OPS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "==": operator.eq}
+
+
+def rule_table(rules, case, default):
+    for rule in rules:
+        if all(OPS[op](case[field], value) for field, op, value in rule["when"]):
+            return rule["action"]
+    return default
+
+
+def dijkstra(start, is_goal, moves):
+    best = {start: 0}
+    heap = [(0, 0, start)]
+    tie = 0
+    while heap:
+        cost, _, state = heapq.heappop(heap)
+        if is_goal(state):
+            return cost
+        if cost > best.get(state, cost):
+            continue
+        for nxt in moves(state):
+            if cost + 1 < best.get(nxt, 10**9):
+                best[nxt] = cost + 1
+                tie += 1
+                heapq.heappush(heap, (cost + 1, tie, nxt))
+    return None
+
+
+def jug_next(state, caps):
+    out = set()
+    n = len(caps)
+    for i in range(n):
+        out.add(state[:i] + (caps[i],) + state[i + 1 :])
+        out.add(state[:i] + (0,) + state[i + 1 :])
+        for j in range(n):
+            if i == j:
+                continue
+            move = min(state[i], caps[j] - state[j])
+            s = list(state)
+            s[i], s[j] = s[i] - move, s[j] + move
+            out.add(tuple(s))
+    return out
+
+
+def grid_next(grid, cell):
+    r, c = cell
+    for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 0 <= nr < len(grid) and 0 <= nc < len(grid[nr]) and grid[nr][nc] != "#":
+            yield nr, nc
+
+
+def locate(grid, ch):
+    return next((r, row.index(ch)) for r, row in enumerate(grid) if ch in row)
+
+
+def button_next(x, buttons):
+    for op, k in buttons:
+        y = {"+": x + k, "*": x * k, "-": x - k}[op]
+        if 0 <= y <= 2000:
+            yield y
+
+
+def knight_next(sq):
+    f, r = sq
+    for df in (-2, -1, 1, 2):
+        for dr in (-2, -1, 1, 2):
+            if abs(df) != abs(dr) and 0 <= f + df < 8 and 0 <= r + dr < 8:
+                yield f + df, r + dr
+
+
+def square(text):
+    return "abcdefgh".index(text[0]), int(text[1]) - 1
+
+
+def must_redo(deps, faulty, done):
+    parents = {int(k): v for k, v in deps.items()}
+
+    def tainted(step):
+        return step == faulty or any(tainted(p) for p in parents.get(step, []))
+
+    return [s for s in range(1, done + 1) if tainted(s)]
+
+
+def resume_step(checkpoints, failed, corrupted):
+    usable = [c for c in checkpoints if c < failed and c != corrupted]
+    return max(usable) + 1 if usable else 1
+
+
+def retry_action(log, max_timeouts, wait):
+    seen = Counter()
+    for event in log:
+        seen[event] += 1
+    last = log[-1]
+    if last == "timeout":
+        return "Retry the request now" if seen["timeout"] <= max_timeouts else "Stop retrying and escalate to the on-call engineer"
+    if last == "auth_expired":
+        return "Refresh the access token, then retry" if seen["auth_expired"] == 1 else "Abort and report the failure"
+    if last == "not_found":
+        return "Abort and report the failure"
+    return f"Wait {wait * 2 ** (seen['rate_limited'] - 1)} seconds, then retry"
+
+
+# ---------------------------------------------------------------------------------------------
+# Re-derivation per kind
+# ---------------------------------------------------------------------------------------------
+
+
+def expected(q) -> str:
+    p = q.params
+    kind = p["kind"]
+    if kind == "sort_passes":
+        assert as_list(p["values"]) in q.question and f"{p['passes']} pass" in q.question
+        run = {"bubble": bubble, "selection": selection, "insertion": insertion}[p["algorithm"]]
+        assert p["algorithm"] in q.question
+        return as_list(run(p["values"], p["passes"]))
+    if kind == "stack_queue":
+        assert p["structure"] in q.question
+        removed, left = container(p["ops"], p["structure"])
+        if p["ask"] == "last_removed":
+            return str(removed[-1])
+        return str(left[-1] if p["structure"] == "stack" else left[0])
+    if kind == "loop":
+        assert f"= {p['start']}" in q.question and f"{p['steps']} times" in q.question
+        return str(loop(p["rule"], p["start"], p["steps"]))
+    if kind == "binary_search":
+        assert as_list(p["values"]) in q.question and f"for {p['target']} " in q.question
+        seq = probes(p["values"], p["target"])
+        return str(len(seq)) if p["ask"] == "count" else ", ".join(map(str, seq))
+    if kind == "scale":
+        for ingredient, amount in p["recipe"].items():
+            assert f"{amount} " in q.question and ingredient in q.question
+        value = Fraction(p["recipe"][p["ingredient"]]) * p["target_servings"] / p["base_servings"] - p["already_have"]
+        return as_number(value)
+    if kind == "bowls":
+        for step in p["steps"]:
+            if step[0] in ("add", "remove"):
+                assert f"{step[2]} g" in q.question
+        return as_number(bowls(p["steps"])[p["ask"]])
+    if kind == "oven":
+        assert f"{p['trays']} trays" in q.question and f"{p['bake']} minutes" in q.question
+        return str(oven(p["trays"], p["capacity"], p["bake"], p["gap"], p["preheat"]))
+    if kind == "rule_table":
+        assert q.question.count("Rule ") == len(p["rules"])
+        return rule_table(p["rules"], p["case"], p["default"])
+    if kind == "jugs":
+        caps = tuple(p["capacities"])
+        assert all(f"{c}" in q.question for c in caps) and f"exactly {p['target']} litres" in q.question
+        return str(dijkstra(tuple(0 for _ in caps), lambda s: p["target"] in s, lambda s: jug_next(s, caps)))
+    if kind == "grid":
+        grid = p["grid"]
+        assert " / ".join(row.replace(".", "_") for row in grid) in q.question
+        goal = locate(grid, "G")
+        return str(dijkstra(locate(grid, "S"), lambda c: c == goal, lambda c: grid_next(grid, c)))
+    if kind == "buttons":
+        assert f"{p['start']}" in q.question and f"{p['target']}" in q.question
+        return str(dijkstra(p["start"], lambda x: x == p["target"], lambda x: button_next(x, p["buttons"])))
+    if kind == "knight":
+        goal = square(p["to"])
+        assert p["from"] in q.question and p["to"] in q.question
+        return str(dijkstra(square(p["from"]), lambda s: s == goal, knight_next))
+    if kind == "redo":
+        assert f"step {p['faulty']} (" in q.question and f"Steps 1 to {p['done']}" in q.question
+        redo = must_redo(p["deps"], p["faulty"], p["done"])
+        return str(len(redo)) if p["ask"] == "count" else ", ".join(map(str, redo))
+    if kind == "checkpoint":
+        assert f"Step {p['failed']} " in q.question
+        return str(resume_step(p["checkpoints"], p["failed"], p["corrupted"]))
+    if kind == "retry":
+        assert q.question.count("Attempt ") == len(p["log"])
+        return retry_action(p["log"], p["max_timeouts"], p["wait"])
+    raise AssertionError(f"unknown kind {kind}")
+
+
+def difficulty_measure(q) -> float:
+    """A size the difficulty notes promise to raise: work to do or length of the optimum."""
+    p = q.params
+    kind = p["kind"]
+    if kind == "sort_passes":
+        return len(p["values"]) * p["passes"]
+    if kind == "stack_queue":
+        return len(p["ops"])
+    if kind == "loop":
+        return p["steps"]
+    if kind == "binary_search":
+        return len(p["values"])
+    if kind == "scale":
+        return 1 + (p["already_have"] > 0) + (p["target_servings"] % p["base_servings"] != 0)
+    if kind == "bowls":
+        return len(p["steps"])
+    if kind == "oven":
+        return p["trays"] + (p["gap"] > 0) + (p["preheat"] > 0)
+    if kind == "rule_table":
+        return sum(len(r["when"]) for r in p["rules"])
+    if kind in ("jugs", "grid", "buttons", "knight"):
+        return int(q.answer)
+    if kind == "redo":
+        return len(p["deps"]) + 1
+    if kind == "checkpoint":
+        return p["steps"]
+    if kind == "retry":
+        return len(p["log"])
+    raise AssertionError(kind)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tests
+# ---------------------------------------------------------------------------------------------
+
+SUBCATEGORIES = ["algorithm_execution", "recipe_following", "protocol_compliance", "multistep_planning", "error_recovery"]
+
+
+def test_five_subcategories_with_difficulty_notes():
+    assert list(procedural.DOMAIN.subcategories) == SUBCATEGORIES
+    for sub in procedural.DOMAIN.subcategories.values():
+        assert set(sub.difficulty) == set(DIFFICULTIES) and all(len(t) > 40 for t in sub.difficulty.values())
+
+
+@pytest.mark.parametrize("subcategory", SUBCATEGORIES)
+def test_every_answer_recomputed_independently(banks, subcategory):
+    kinds = Counter()
+    for q in _all(banks):
+        if q.subcategory != subcategory:
+            continue
+        gold = expected(q)
+        assert q.answer == gold, (q.id, q.answer, gold)
+        # Exactly one defensible choice: no distractor is the re-derived value.
+        assert sum(normalise_text(c) == normalise_text(gold) for c in q.choices) == 1, q.id
+        kinds[q.params["kind"]] += 1
+    assert sum(kinds.values()) == 2 * N // 5
+    assert len(kinds) >= (1 if subcategory == "protocol_compliance" else 3), kinds
+
+
+def test_shape_of_every_item(banks):
+    for q in _all(banks):
+        assert q.answer in q.choices and len(q.choices) == 4
+        assert len({normalise_text(c) for c in q.choices}) == 4, q.id
+        assert q.answer_type in ("short_text", "exact_numeric", "multiple_choice")
+        if q.answer_type == "exact_numeric":
+            assert re.fullmatch(r"-?\d+(\.\d+)?", q.answer), q.id
+            assert all(re.fullmatch(r"-?\d+(\.\d+)?", c) for c in q.choices), q.id
+        canonical_json(q.params)
+    for seed in SEEDS:
+        counts = Counter((q.subcategory, q.difficulty) for q in banks[seed])
+        assert set(counts) == {(s, d) for s in SUBCATEGORIES for d in DIFFICULTIES}
+        assert len({normalise_text(q.question) for q in banks[seed]}) == N
+
+
+def test_difficulty_raises_the_work(banks):
+    by = defaultdict(list)
+    for q in _all(banks):
+        by[(q.subcategory, q.params["kind"], q.difficulty)].append(difficulty_measure(q))
+    for (sub, kind, diff), values in sorted(by.items()):
+        if diff == "easy" and (sub, kind, "hard") in by:
+            easy, hard = mean(values), mean(by[(sub, kind, "hard")])
+            medium = mean(by.get((sub, kind, "medium"), [easy]))
+            assert easy < hard and easy <= medium <= hard, (sub, kind, easy, medium, hard)
+
+
+def test_wording_varies(banks):
+    openings = defaultdict(set)
+    for q in banks[0]:
+        openings[q.subcategory].add(" ".join(q.question.split()[:3]))
+    for sub, found in openings.items():
+        assert len(found) >= 4, (sub, found)
+
+
+def test_rule_tables_need_their_order(banks):
+    """Medium and hard tables mostly have a later rule that also matches (reading order matters)."""
+    later = Counter()
+    for q in _all(banks):
+        if q.subcategory == "protocol_compliance" and q.difficulty != "easy":
+            p = q.params
+            matching = [r for r in p["rules"] if all(OPS[op](p["case"][f], v) for f, op, v in r["when"])]
+            later[len(matching) >= 2] += 1
+    assert later[True] > later[False]
+
+
+def test_seed_determines_the_bank():
+    first = [q.to_row() for q in generate_domain(procedural.DOMAIN, 3, 100)]
+    assert first == [q.to_row() for q in generate_domain(procedural.DOMAIN, 3, 100)]
+    other = {q["question"] for q in (q.to_row() for q in generate_domain(procedural.DOMAIN, 4, 100))}
+    assert len({row["question"] for row in first} & other) < 5

@@ -28,6 +28,7 @@ import math
 import random
 import re
 import sys
+import zlib
 from pathlib import Path
 from collections import Counter
 from datetime import datetime, timezone
@@ -402,7 +403,7 @@ def _element_item(question: str, z: int, confusions: list[int], params: dict) ->
         question,
         element_name(z),
         "short_text",
-        pick_distractors(element_name(z), [element_name(c) for c in confusions]),
+        pick_distractors(element_name(z), [element_name(c) for c in confusions], [element_name(c) for c in _neighbour_zs(z, 6)]),
         {"source": SRC_ELEMENTS, **params, "atomic_number": z},
         element_aliases(z),
     )
@@ -660,13 +661,19 @@ def science(rng: random.Random, difficulty: str) -> Item:
 # ---------------------------------------------------------------------------------------------
 
 
+def stable_shuffle(items, salt: str) -> list:
+    """A fixed pseudo-random order (for last-resort distractors), independent of the draw."""
+    return sorted(items, key=lambda x: zlib.crc32(f"{salt}|{x}".encode()))
+
+
 def _country_item(question: str, code: str, confusions: list[str], params: dict, source: str = SRC_ISO) -> Item:
     confusions = [c for c in confusions if c != code]
+    pool = countries_up_to(countries()[code]["tier"])
     return Item(
         question,
         country_name(code),
         "short_text",
-        pick_distractors(country_name(code), [country_name(c) for c in confusions]),
+        pick_distractors(country_name(code), [country_name(c) for c in confusions], [country_name(c) for c in stable_shuffle(pool, code)]),
         {"source": f"{source}; names: {SRC_CLDR}", **params, "alpha_2": code},
         countries()[code]["aliases"],
     )

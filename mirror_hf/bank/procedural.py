@@ -241,18 +241,18 @@ def run_loop(rule: list, start: int, steps: int) -> int:
     return x
 
 
-def _loop_text(rule: list) -> str:
+def _loop_text(rule: list, x: str) -> str:
     kind = rule[0]
     if kind == "collatz":
-        return "if x is even, set x to x / 2; otherwise set x to 3x + 1"
+        return f"if {x} is even, set {x} to {x} / 2; otherwise set {x} to 3 × {x} + 1"
     if kind == "add_mod":
-        return f"set x to the remainder of (x + {rule[1]}) divided by {rule[2]}"
+        return f"set {x} to the remainder of ({x} + {rule[1]}) divided by {rule[2]}"
     if kind == "double_cap":
-        return f"double x, and if the result is greater than {rule[1]}, subtract {rule[1]} from it"
+        return f"double {x}, and if the result is greater than {rule[1]}, subtract {rule[1]} from it"
     if kind == "digit_sum_add":
-        return "add the sum of x's decimal digits to x"
+        return f"add the sum of the decimal digits of {x} to {x}"
     if kind == "alt":
-        return f"on odd-numbered repetitions add {rule[1]} to x; on even-numbered ones subtract {rule[2]}"
+        return f"on odd-numbered repetitions add {rule[1]} to {x}; on even-numbered ones subtract {rule[2]}"
     raise ValueError(kind)
 
 
@@ -272,7 +272,7 @@ def _algo_loop(rng: random.Random, difficulty: str) -> Item:
     if kind == "alt":
         slips.insert(1, start + (steps // 2) * rule[1] - ((steps + 1) // 2) * rule[2])  # parity swapped
     var = rng.choice(["x", "n", "v", "total"])
-    body = _loop_text(rule).replace("x", var) if var != "x" else _loop_text(rule)
+    body = _loop_text(rule, var)
     q = rng.choice(
         [
             f"Set {var} = {start}. Repeat the following {steps} times: {body}. What is {var} at the end?",
@@ -922,7 +922,7 @@ def number_moves(x: int, buttons: list[list]) -> list[int]:
 
 def _buttons_text(buttons: list[list]) -> str:
     words = {"+": "adds", "*": "multiplies by", "-": "subtracts"}
-    return "; ".join(f"button {chr(65 + i)} {words[op]} {k}" for i, (op, k) in enumerate(buttons))
+    return "; ".join(f"{'B' if i == 0 else 'b'}utton {chr(65 + i)} {words[op]} {k}" for i, (op, k) in enumerate(buttons))
 
 
 def greedy_presses(start: int, target: int, buttons: list[list], limit: int = 40) -> int | None:

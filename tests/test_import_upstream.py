@@ -193,6 +193,20 @@ def test_older_exp1_format(tmp_path):
     assert regraded["opt_out"]["correct"] is None
 
 
+def test_ablation_rows_without_question_ids(tmp_path):
+    rows = [
+        {"model": "m", "domain": "logical", "channel": 1, "answer_correct": True, "bet_size": 8},
+        {"model": "m", "domain": "logical", "channel": 1, "answer_correct": False, "bet_size": 3},
+        {"model": "m", "domain": "logical", "channel": 5, "answer_correct": None},
+    ]
+    tables, reports = convert([write_jsonl(tmp_path / "ablation.jsonl", rows)], regrade="upstream")
+    out = tables[("trials_exp1", "m")]
+    assert [(r["channel"], r["bet"], r["confidence"], r["correct"]) for r in out] == [
+        ("wagering", 8, 0.8, True), ("wagering", 3, 0.3, False), ("natural", None, None, None),
+    ]
+    assert reports[0].duplicates_identical == 0 and any("no question id" in n for n in reports[0].notes)
+
+
 def test_exp3_confidence_on_a_0_100_scale(tmp_path):
     rows = [
         {"model": "m", "task_id": "t1", "channel": "layer2", "domain_a": "arithmetic", "domain_b": "spatial", "confidence": 80, "answer": "12", "answer_correct": True, "correct_answer": "12"},

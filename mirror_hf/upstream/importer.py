@@ -70,6 +70,8 @@ def convert(files: list[Path], regrade: str | None = None) -> tuple[dict[tuple[s
     if regrade:
         for s in sources:
             needed = _NEEDS_BANK.get(s.kind)
+            if s.kind == "exp1_results" and not any(r.get("raw_response") for r in s.records):
+                needed = None  # nothing to parse again: the authors' grades are kept
             if needed and needed not in kinds:
                 bank_file = {"questions": "data/questions.jsonl", "exp3_tasks": "data/exp3/intersection_tasks_v2.jsonl"}[needed]
                 raise UpstreamError(f"{s.path}: --regrade needs the {needed.replace('_', ' ')} bank ({bank_file}) among the input files")

@@ -60,6 +60,8 @@ def classify(record: dict) -> str | None:
         return "exp3_results"
     if {"model", "question_id", "answer_correct"} <= keys and ({"channel", "channel_name"} & keys):
         return "exp1_results"
+    if {"model", "domain", "channel", "answer_correct"} <= keys and "task_id" not in keys:
+        return "exp1_results"  # the temperature-ablation rows: no question id, bet as bet_size
     return None
 
 

@@ -119,7 +119,7 @@ def _confidence(channel: str, fields: dict) -> float | None:
     return None
 
 
-def _recorded_exp1_fields(channel: str, parsed: dict, report: CleanReport) -> dict:
+def _recorded_exp1_fields(channel: str, parsed: dict, report: CleanReport, record_bet=None) -> dict:
     """The authors' own parse, in our field names."""
     fields: dict = {}
     answer = parsed.get("final_answer") or parsed.get("answer")
@@ -130,7 +130,7 @@ def _recorded_exp1_fields(channel: str, parsed: dict, report: CleanReport) -> di
     fields["refused"] = parsed.get("refused")
     fields["parse_success"] = parsed.get("parse_success")
     fields["reasoning"] = parsed.get("thinking_content")
-    bet = _int_or_none(parsed.get("bet", parsed.get("bet_size")))
+    bet = _int_or_none(parsed.get("bet", parsed.get("bet_size", record_bet)))
     fields["bet"] = bet if bet is not None and 1 <= bet <= 10 else None
     fields["skipped"] = parsed.get("skipped")
     fields["choice"] = parsed.get("choice")
@@ -159,8 +159,13 @@ def exp1_rows(
     """Exp1 result records -> TRIAL_EXP1_FEATURES rows by split."""
     out: dict[str, list[dict]] = {}
 
+    without_ids = sum(1 for r in source.records if r.get("question_id") is None)
+    if without_ids:
+        report.notes.append(f"{without_ids} rows carry no question id: kept as they are (no bank join, no dedupe, no regrade)")
+
     def key(record):
-        return (record.get("model"), record.get("question_id"), _channel_name(record, CleanReport("", "")))
+        qid = record.get("question_id")
+        return (record.get("model"), qid if qid is not None else id(record), _channel_name(record, CleanReport("", "")))
 
     missing_questions = 0
     for _, record in _dedupe(source, key, report):
@@ -182,7 +187,7 @@ def exp1_rows(
         api_error = record.get("error") or None
         if api_error is not None and not isinstance(api_error, str):
             api_error = str(api_error)
-        failed = raw is None and (api_error is not None or not parsed)
+        failed = raw is None and (api_error is not None or ("raw_response" in record and not parsed))
         row = empty_row(TRIAL_EXP1_FEATURES)
         row.update(
             run_id=source.run_id,
@@ -206,9 +211,13 @@ def exp1_rows(
                 report.flagged["API failure recorded as answer_correct=false -> correct null"] += 1
             row["correct"] = None
             row["parse_success"] = False
+        elif regrade and raw is None:
+            report.coerced["no raw response to regrade: the authors' parse and grade kept"] += 1
+            row.update(_recorded_exp1_fields(channel, parsed, report, record.get("bet_size")))
+            row["correct"] = upstream_correct
         elif regrade:
             if question is None:
-                missing_questions += 1
+                missing_questions += item_id is not None
                 row["correct"] = None
                 row.update(_recorded_exp1_fields(channel, parsed, report))
             elif channel == "difficulty_selection":
@@ -222,7 +231,7 @@ def exp1_rows(
                     if name in row and name not in ("channel", "raw_response"):
                         row[name] = value
         else:
-            row.update(_recorded_exp1_fields(channel, parsed, report))
+            row.update(_recorded_exp1_fields(channel, parsed, report, record.get("bet_size")))
             row["correct"] = upstream_correct
         row["confidence"] = _confidence(channel, row)
         out.setdefault(model_split(row["model"]), []).append(row)

@@ -1156,7 +1156,7 @@ VALID_PROOF = "None: every step follows from the lines it cites"
 )
 def proof_evaluation(rng: random.Random, difficulty: str) -> Item:
     n_derived = {"easy": 3, "medium": 3, "hard": 4}[difficulty]
-    _, lex = _scene(rng, 5)
+    scene, lex = _scene(rng, 5)
     want_flaw = rng.random() >= 0.25
     allowed_bad = {"easy": {"affirming_the_consequent", "denying_the_antecedent"},
                    "medium": {"affirming_the_consequent", "denying_the_antecedent", "converse", "exclusive_or",
@@ -1176,9 +1176,15 @@ def proof_evaluation(rng: random.Random, difficulty: str) -> Item:
     intro = rng.choice(("Here is an argument. Each line is a premise or claims to follow from the earlier lines it cites "
                         "('or' is inclusive).",
                         f"{rng.choice(NAMES)} wrote the following proof. Premises are marked; every other line cites the "
-                        "lines it is supposed to follow from. Read 'or' as inclusive."))
+                        "lines it is supposed to follow from. Read 'or' as inclusive.",
+                        f"A student hands in this derivation about the {scene}. Lines marked 'premise' are given; each other "
+                        "line should follow from the lines it cites ('or' is inclusive).",
+                        "Check the reasoning below line by line. Premises are given; every other line names the earlier "
+                        "lines it relies on. 'Or' is meant inclusively."))
     ask = rng.choice(("Which step, if any, does not follow from the lines it cites?",
-                      "Which line is an invalid inference, if any?"))
+                      "Which line is an invalid inference, if any?",
+                      "Where, if anywhere, does the reasoning break down?",
+                      "Which derived line is not justified by the lines it cites (if any)?"))
     derived = list(range(n_premises + 1, n_premises + n_derived + 1))
     labels = {k: f"Step {k}" for k in derived}
     if flawed is None:

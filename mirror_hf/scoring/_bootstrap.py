@@ -18,8 +18,9 @@ with the same seed the replicates, and the interval, equal scipy's; it is used w
 (`rng.multinomial`, cost B x K instead of B x n), which is what makes 10,000 resamples of a
 15,000-record model cheap; its intervals agree with scipy's within Monte-Carlo error.
 
-Departures from scipy, all documented in the metric cards: replicates where the statistic is
-undefined (NaN) are dropped, as upstream does for correlations; z0's percentile is clipped to
+Departures from scipy, all documented in the metric cards: a replicate counts as tied with the
+estimate within a relative 1e-12 (scipy compares floats exactly, so with discrete data its tie count
+depends on summation rounding); replicates where the statistic is undefined (NaN) are dropped, as upstream does for correlations; z0's percentile is clipped to
 [1e-6, 1 - 1e-6] as upstream does (scipy would return NaN when the estimate lies outside every
 replicate); a zero jackknife spread gives acceleration 0 (a degenerate sample gives [θ, θ]).
 """
@@ -198,7 +199,10 @@ def bca_from_replicates(
     theta_b = theta_b[~np.isnan(theta_b)]
     if theta_b.size == 0 or np.isnan(theta_hat):
         return None
-    below = np.count_nonzero(theta_b < theta_hat) + np.count_nonzero(theta_b <= theta_hat)
+    # a replicate equal to the estimate counts half (scipy's rule); "equal" allows for summation
+    # rounding, since a replicate with the sample's own composition is computed in another order
+    tie = np.abs(theta_b - theta_hat) <= 1e-12 * max(1.0, abs(theta_hat))
+    below = 2 * np.count_nonzero((theta_b < theta_hat) & ~tie) + np.count_nonzero(tie)
     share = np.clip(below / (2.0 * theta_b.size), 1e-6, 1.0 - 1e-6)
     z0 = ndtri(share)
     z_alpha = ndtri((1.0 - confidence_level) / 2.0)

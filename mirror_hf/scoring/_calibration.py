@@ -26,7 +26,7 @@ def wager_confidence(bet: ArrayLike) -> np.ndarray:
     bad = ~np.isnan(b) & ((b < 1) | (b > 10) | (b != np.round(b)))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ScoringInputError(f"bet: row {i} is {b[i]!r}; expected an integer 1..10 or null")
+        raise ScoringInputError(f"bet: row {i} is {float(b[i])!r}; expected an integer 1..10 or null")
     return b / 10.0
 
 
@@ -37,7 +37,7 @@ def _cells(confidence: ArrayLike, correct: ArrayLike) -> Cells:
     bad = ~np.isnan(p) & ((p < 0) | (p > 1))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ScoringInputError(f"confidence: row {i} is {p[i]!r}; expected a value in [0, 1]")
+        raise ScoringInputError(f"confidence: row {i} is {float(p[i])!r}; expected a value in [0, 1]")
     keep = ~np.isnan(p) & ~np.isnan(y)
     return Cells.of(p=p[keep], y=y[keep])
 

@@ -47,7 +47,7 @@ def _check_unit(p: np.ndarray, name: str) -> None:
     bad = ~np.isnan(p) & ((p < 0) | (p > 1))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{name}: row {i} is {p[i]!r}; expected a probability in [0, 1] (divide 0-100 self-reports by 100)")
+        raise ValueError(f"{name}: row {i} is {float(p[i])!r}; expected a probability in [0, 1] (divide 0-100 self-reports by 100)")
 
 
 def cce(

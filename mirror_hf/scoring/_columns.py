@@ -38,6 +38,10 @@ def _series(values: ArrayLike, name: str) -> pl.Series:
 
 
 def _first_bad(values: ArrayLike, ok) -> tuple[int, Any]:
+    """The first non-null value `ok` rejects, read from the caller's own values (polars may have
+    already turned a mixed list into strings)."""
+    if isinstance(values, pl.Series):
+        values = values.to_list()
     for i, value in enumerate(values):
         if value is not None and not ok(value):
             return i, value
@@ -54,11 +58,11 @@ def as_outcome(values: ArrayLike, name: str = "correct") -> np.ndarray:
         bad = ~np.isnan(out) & (out != 0.0) & (out != 1.0)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ScoringInputError(f"{name}: row {i} is {out[i]!r}; expected true/false (or 1/0) or null")
+            raise ScoringInputError(f"{name}: row {i} is {float(out[i])!r}; expected true/false (or 1/0) or null")
         return out
     if s.dtype == pl.Null:
         return np.full(len(s), np.nan)
-    i, value = _first_bad(s.to_list(), lambda v: isinstance(v, (bool, np.bool_)))
+    i, value = _first_bad(values, lambda v: isinstance(v, (bool, np.bool_)))
     raise ScoringInputError(
         f"{name}: row {max(i, 0)} is {value!r} ({type(value).__name__}); expected true/false or null"
     )
@@ -70,7 +74,7 @@ def as_float(values: ArrayLike, name: str) -> np.ndarray:
     if s.dtype == pl.Null:
         return np.full(len(s), np.nan)
     if not s.dtype.is_numeric():
-        i, value = _first_bad(s.to_list(), lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, bool))
+        i, value = _first_bad(values, lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, bool))
         raise ScoringInputError(f"{name}: row {max(i, 0)} is {value!r}; expected a number or null")
     return s.cast(pl.Float64).to_numpy().astype(np.float64, copy=True)
 
@@ -81,7 +85,7 @@ def as_text(values: ArrayLike, name: str) -> pl.Series:
     if s.dtype == pl.Null:
         return s.cast(pl.String)
     if s.dtype not in (pl.String, pl.Categorical, pl.Enum):
-        i, value = _first_bad(s.to_list(), lambda v: isinstance(v, str))
+        i, value = _first_bad(values, lambda v: isinstance(v, str))
         raise ScoringInputError(f"{name}: row {max(i, 0)} is {value!r}; expected a string or null")
     return s.cast(pl.String)
 

@@ -66,7 +66,9 @@ def _standardised_mean(values: np.ndarray):
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = s1 / n
             var = np.maximum(s2 - s1 * mean, 0.0) / (n - 1.0)
-            return np.where(var > 0, mean / np.sqrt(var), np.nan)
+            # a resample of identical differences has no SD (float noise is not spread)
+            spread = var > 1e-10 * np.maximum(s2 / n, 1e-300)
+            return np.where(spread, mean / np.sqrt(var), np.nan)
 
     return statistic
 
@@ -99,7 +101,7 @@ def paired_difference(
     ci = bca_from_replicates(point(statistic, cells), theta_b, _jackknife_acceleration(statistic, (cells,)), confidence_level=confidence_level)
     p = float(min(1.0, 2.0 * min(np.mean(theta_b <= 0.0), np.mean(theta_b >= 0.0))))
     d_z_ci = None
-    if n > 2 and np.isfinite(d_z):
+    if n >= 5 and np.isfinite(d_z):  # fewer units: too many resamples without spread
         d_z_ci = bca_interval(_standardised_mean(cells["d"]), cells, n_resamples=n_resamples, seed=seed, confidence_level=confidence_level)
     return PairedDifference(n, mean, sd, d_z, ci, d_z_ci, p)
 

@@ -42,8 +42,6 @@ from mirror_hf.scoring._tii import tii
 from mirror_hf.scoring._weak import weak_domains
 
 Variant = Literal["paper", "upstream"]
-CONFIDENCE_CHANNELS = ("layer2", "self_prediction")  # Exp3: where the self-predicted success comes from
-ANSWER_CHANNELS = ("layer2", "composite", "natural")  # Exp3: which call's grade counts, in this order
 
 
 @dataclass(frozen=True)
@@ -150,31 +148,32 @@ def score_exp2(frame: pl.DataFrame, profile: Mapping[str, float], *, variant: Va
     return {"tii": tii(frame["item_id"], frame["channel"], signal, source_acc, variant=variant, ci=ci)}
 
 
-def exp3_task_rows(frame: pl.DataFrame) -> pl.DataFrame:
-    """One row per (task, target): self-predicted confidence and the grade (see module constants)."""
+def exp3_task_rows(frame: pl.DataFrame, *, prefer_layer2: bool) -> pl.DataFrame:
+    """One row per (task, target) with its self-predicted confidence and grade.
+
+    Two protocols can be in the table: ours asks the confidence (`self_prediction`) and the task
+    (`answer`) in separate fresh calls; the authors' v2 asked both in one `layer2` call. A task with
+    both uses `layer2` when `prefer_layer2` (the upstream variant), else the separate calls. The
+    natural / wagering channels of Exp3 never enter CCE."""
     target = pl.col("target").fill_null("composite") if "target" in frame.columns else pl.lit("composite")
     frame = frame.with_columns(target.alias("target"))
-    conf = (
-        frame.filter(pl.col("channel").is_in(CONFIDENCE_CHANNELS) & pl.col("confidence").is_not_null())
-        .with_columns(pl.col("channel").replace_strict({c: i for i, c in enumerate(CONFIDENCE_CHANNELS)}).alias("_rank"))
-        .sort("_rank", maintain_order=True)
-        .unique(["item_id", "target"], keep="first", maintain_order=True)
-        .select("item_id", "target", "confidence")
-    )
-    grade = (
-        frame.filter(pl.col("channel").is_in(ANSWER_CHANNELS))
-        .with_columns(pl.col("channel").replace_strict({c: i for i, c in enumerate(ANSWER_CHANNELS)}).alias("_rank"))
-        .sort("_rank", maintain_order=True)
-        .unique(["item_id", "target"], keep="first", maintain_order=True)
-        .select("item_id", "target", "correct", "domain_a", "domain_b")
-    )
-    order = frame.select("item_id", "target").unique(keep="first", maintain_order=True)
-    return order.join(conf, on=["item_id", "target"], how="left").join(grade, on=["item_id", "target"], how="left")
+    keys = ["item_id", "target"]
+    cols = [c for c in ("domain_a", "domain_b") if c in frame.columns]
+    layer2 = frame.filter(pl.col("channel") == "layer2").select(*keys, "confidence", "correct", *cols).with_columns(pl.lit(0).alias("_source"))
+    conf = frame.filter(pl.col("channel") == "self_prediction").select(*keys, "confidence")
+    answer = frame.filter(pl.col("channel") == "answer").select(*keys, "correct", *cols)
+    split = conf.join(answer, on=keys, how="full", coalesce=True).select(*keys, "confidence", "correct", *cols).with_columns(pl.lit(1).alias("_source"))
+    both = pl.concat([layer2, split], how="diagonal_relaxed")
+    order = [0, 1] if prefer_layer2 else [1, 0]
+    both = both.with_columns(pl.col("_source").replace_strict({order[0]: 0, order[1]: 1}).alias("_rank"))
+    first = both.sort("_rank", maintain_order=True).unique(keys, keep="first", maintain_order=True)
+    appearance = frame.select(keys).unique(keep="first", maintain_order=True)
+    return appearance.join(first.drop("_source", "_rank"), on=keys, how="inner")
 
 
 def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped: dict, profile: Mapping[str, float] | None = None) -> dict:
     frame = _latest_per_item(frame, ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"])
-    rows = exp3_task_rows(frame)
+    rows = exp3_task_rows(frame, prefer_layer2=variant == "upstream")
     composite = rows.filter(pl.col("target") == "composite")
     if variant == "upstream":
         return {"cce": cce(composite["confidence"], composite["correct"], variant="upstream", ci=ci)}

@@ -1,0 +1,150 @@
+"""The statistics: BCa intervals against scipy's own `bootstrap(method="BCa")`, paired differences,
+BH-FDR, partial correlation and the escalation aggregate (hand-computed)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from mirror_hf import scoring as S
+from mirror_hf.scoring._bootstrap import Cells, bca_interval, weighted_mean
+
+
+def scipy_bca(data, statistic, *, paired=False, n_resamples=10_000, seed=42):
+    res = stats.bootstrap(data, statistic, paired=paired, method="BCa", n_resamples=n_resamples, rng=np.random.default_rng(seed))
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def test_bca_mean_equals_scipy_with_the_same_seed():
+    # the `scipy` stream draws exactly scipy's index matrix, so on continuous data the interval is
+    # scipy's to rounding
+    x = np.random.default_rng(7).normal(size=150)
+    assert S.bca_mean(x) == pytest.approx(scipy_bca((x,), np.mean), abs=1e-12)
+
+
+def test_bca_on_discrete_data_differs_from_scipy_only_in_tie_rounding():
+    # with discrete values many replicates equal the estimate; scipy compares floats exactly, so its
+    # tie count depends on summation order. Same draws, so the gap is tiny.
+    x = np.random.default_rng(7).integers(0, 10, 150) / 10
+    ours, theirs = S.bca_mean(x), scipy_bca((x,), np.mean)
+    assert ours == pytest.approx(theirs, abs=0.003)
+
+
+def test_bca_ratio_statistic_equals_scipy_paired():
+    # macro accuracy over domains is a ratio statistic of (correct, domain) pairs
+    rng = np.random.default_rng(11)
+    n = 120
+    y = (rng.random(n) < 0.6).astype(float)
+    d = rng.integers(0, 3, n)
+    domains = np.array(["a", "b", "c"])[d]
+
+    def macro(y, d, axis=-1):
+        per = [np.sum(y * (d == k), axis=axis) / np.sum(d == k, axis=axis) for k in range(3)]
+        return np.mean(per, axis=0)
+
+    theirs = scipy_bca((y, d), macro, paired=True)
+    ours = S.macro_accuracy(y.astype(bool), domains, ci=True).ci
+    assert ours == pytest.approx(theirs, abs=1e-12)
+
+
+def test_multinomial_stream_agrees_with_scipy_within_monte_carlo_error():
+    rng = np.random.default_rng(5)
+    x = rng.integers(1, 11, 1500) / 10  # 1,500 items: the cell route draws 10 cells, not 1,500 items
+    cells = Cells.of(x=x)
+    ours = bca_interval(weighted_mean(cells["x"]), cells, stream="multinomial")
+    theirs = scipy_bca((x,), np.mean)
+    width = theirs[1] - theirs[0]
+    assert ours[0] == pytest.approx(theirs[0], abs=0.05 * width)
+    assert ours[1] == pytest.approx(theirs[1], abs=0.05 * width)
+
+
+def test_two_sample_acceleration_matches_scipy():
+    # a statistic of two independent samples (difference of means): scipy's multi-sample jackknife
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(size=40), rng.normal(0.3, 1.0, size=30)
+    ca, cb = Cells.of(x=a), Cells.of(x=b)
+
+    def diff(wa, wb):
+        return (wa @ ca["x"]) / wa.sum(axis=1) - (wb @ cb["x"]) / wb.sum(axis=1)
+
+    ours = bca_interval(diff, ca, cb)
+    theirs = scipy_bca((a, b), lambda p, q, axis=-1: np.mean(p, axis=axis) - np.mean(q, axis=axis))
+    assert ours == pytest.approx(theirs, abs=1e-12)
+
+
+def test_bca_degenerate_and_empty():
+    assert S.bca_mean([0.5] * 30) == (0.5, 0.5)
+    assert S.bca_mean([]) is None
+
+
+def test_paired_difference_hand_computed_and_bootstrap_p():
+    earlier = [0.6, 0.4, 0.8, 0.5, 0.7, None]
+    later = [0.5, 0.4, 0.3, 0.45, 0.2, 0.1]  # the last pair lacks its earlier side: dropped
+    diff = np.array([0.1, 0.0, 0.5, 0.05, 0.5])
+    r = S.paired_difference(earlier, later)
+    assert r.n == 5
+    assert r.mean_diff == pytest.approx(diff.mean())
+    assert r.sd_diff == pytest.approx(diff.std(ddof=1))
+    assert r.d_z == pytest.approx(diff.mean() / diff.std(ddof=1))
+    # p from the same seeded draws, computed here independently: 2 min(P*(mean <= 0), P*(mean >= 0))
+    means = diff[np.random.default_rng(42).integers(0, 5, (10_000, 5))].mean(axis=1)
+    expected_p = min(1.0, 2 * min(np.mean(means <= 0), np.mean(means >= 0)))
+    assert r.p == pytest.approx(expected_p)
+    assert r.ci == pytest.approx(scipy_bca((diff,), np.mean), abs=0.02)  # discrete: see the tie note above
+    assert r.d_z_ci is not None and r.d_z_ci[0] < r.d_z < r.d_z_ci[1]
+
+
+def test_paired_difference_symmetric_and_empty():
+    r = S.paired_difference([0.5, 0.3, 0.4], [0.3, 0.5, 0.4])  # differences 0.2, -0.2, 0: mean 0
+    assert r.mean_diff == pytest.approx(0.0) and r.d_z == pytest.approx(0.0)
+    assert r.p > 0.5
+    empty = S.paired_difference([None], [0.1])
+    assert empty.n == 0 and math.isnan(empty.d_z)
+
+
+def test_bh_fdr_hand_computed():
+    # sorted 0.01, 0.03, 0.04, 0.5 -> p*4/i = 0.04, 0.06, 0.0533, 0.5 -> monotone: 0.04, 0.0533, 0.0533, 0.5
+    q, reject = S.bh_fdr([0.01, 0.04, 0.03, 0.5, None])
+    assert q[:4] == pytest.approx([0.04, 0.16 / 3, 0.16 / 3, 0.5])
+    assert math.isnan(q[4])
+    assert reject.tolist() == [True, False, False, False, False]
+    with pytest.raises(ValueError):
+        S.bh_fdr([1.5])
+
+
+def test_partial_correlation_matches_the_textbook_formula():
+    rng = np.random.default_rng(4)
+    z = rng.normal(size=80)
+    x = z + rng.normal(size=80)
+    y = 0.5 * z + 0.3 * x + rng.normal(size=80)
+    r_xy, r_xz, r_yz = (stats.pearsonr(a, b).statistic for a, b in ((x, y), (x, z), (y, z)))
+    expected = (r_xy - r_xz * r_yz) / math.sqrt((1 - r_xz**2) * (1 - r_yz**2))
+    out = S.partial_correlation(x, y, z)
+    assert out.r == pytest.approx(expected, abs=1e-12)
+    assert out.n == 80
+    # p: Pearson test on the residuals, df = n - 2 (as upstream)
+    t = expected * math.sqrt(78 / (1 - expected**2))
+    assert out.p == pytest.approx(2 * stats.t.sf(abs(t), 78), rel=1e-9)
+    assert math.isnan(S.partial_correlation([1, 2], [1, 2], [0, 1]).r)
+
+
+def test_escalation_curve_hand_computed():
+    per_model = {
+        "m1": {"C1": 0.6, "C2": 0.5},
+        "m2": {"C1": 0.4, "C2": 0.4},
+        "m3": {"C1": 0.8, "C2": 0.3},
+        "m4": {"C1": None, "C2": 0.9},  # undefined C1: out of the C1 mean and of the pair
+    }
+    curve = S.escalation_curve(per_model, conditions=("C1", "C2"))
+    assert curve["C1"].value == pytest.approx(0.6) and curve["C1"].n == 3
+    assert curve["C1"].extra["sd"] == pytest.approx(0.2)  # sqrt((0 + 0.04 + 0.04) / 2)
+    assert curve["C2"].value == pytest.approx(0.525) and curve["C2"].n == 4
+    assert curve["reduction"].value == pytest.approx((0.6 - 0.525) / 0.6)
+    pair = curve["d_z"]["C1_C2"]
+    # differences 0.1, 0.0, 0.5: mean 0.2, SD sqrt(0.07)
+    assert pair.n == 3
+    assert pair.d_z == pytest.approx(0.2 / math.sqrt(0.07))
+    assert curve["C1"].ci is not None

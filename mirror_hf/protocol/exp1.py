@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from mirror_hf.protocol.calculator import calculate
-from mirror_hf.protocol.matching import extract_final_answer, match, normalise_answer
+from mirror_hf.protocol.matching import match, normalise_answer
 from mirror_hf.protocol.parsing import (
     Messages,
     agreed,
@@ -225,7 +225,7 @@ def parse_opt_out(text: str | None, *, reasoning_content: str | None = None, fin
         elif not answers and not skip_votes and visible.strip() and not out["truncated"]:
             if not re.search(r"\bskip", visible, re.IGNORECASE):
                 out["skipped"] = False  # answered in prose, without the label
-                out["answer"] = extract_final_answer(visible) or visible.strip()
+                out["answer"] = visible.strip()  # the typed matcher finds the answer in it
     if out["skipped"] is not None:
         out["confidence"] = 0.0 if out["skipped"] else 1.0
     return out
@@ -305,7 +305,7 @@ def parse_tool_delegation(
         set_answers(out, complete_answers(visible, out["truncated"]))
         out["parse_success"] = out["answer"] is not None
         if out["answer"] is None and cleaned and not out["truncated"] and not needs_followup(out):
-            out["answer"] = extract_final_answer(cleaned) or cleaned
+            out["answer"] = cleaned
     out["confidence"] = 1.0 / (1 + len(calls))
     return out
 
@@ -384,8 +384,9 @@ def parse_natural(text: str | None, *, reasoning_content: str | None = None, fin
     `confidence` = 1 / (1 + hedging_count). A refusal is flagged (the answer is left ungraded).
 
     Answer: upstream = an ANSWER line, else the first 500 characters (their matcher then extracts);
-    strict = an ANSWER line, else the final answer `extract_final_answer` finds, else the whole text
-    (which the strict matcher grades as wrong); in a cut-off response only an ANSWER line counts."""
+    strict = an ANSWER line, else the whole visible text, in which the strict matcher, knowing the
+    item's answer type, looks for the final answer (`matching.extract_final_answer`); in a cut-off
+    response only an ANSWER line counts."""
     visible, out = base_fields("natural", text, reasoning_content, finish_reason, rules)
     out["response_length"] = word_count(visible)
     out["hedging_count"] = count_phrases(visible, HEDGING_PHRASES, rules)
@@ -401,7 +402,7 @@ def parse_natural(text: str | None, *, reasoning_content: str | None = None, fin
     if answers:
         set_answers(out, answers)
     elif visible.strip() and not out["truncated"]:
-        out["answer"] = extract_final_answer(visible) or visible.strip()
+        out["answer"] = visible.strip()
     out["parse_success"] = out["answer"] is not None
     return out
 

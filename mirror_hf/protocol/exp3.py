@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from mirror_hf.protocol.matching import extract_final_answer, match
+from mirror_hf.protocol.matching import match
 from mirror_hf.protocol.parsing import Messages, agreed, base_fields, complete_answers, read_percent, set_answers, user
 from mirror_hf.protocol.text import Rules, is_refusal, is_refusal_upstream, labeled_fields
 from mirror_hf.records import CHOICE_LETTERS
@@ -128,7 +128,7 @@ def parse_answer(text: str | None, *, reasoning_content: str | None = None, fini
         if answers:
             set_answers(out, answers)
         elif visible.strip() and not out["truncated"]:
-            out["answer"] = extract_final_answer(visible) or visible.strip()
+            out["answer"] = visible.strip()  # the typed matcher finds the answer in it
     out["parse_success"] = out["answer"] is not None
     return out
 

@@ -349,6 +349,7 @@ def _is_long(text: str) -> bool:
 
 
 MAX_LEAD_WORDS = 6
+MAX_LEAD_LINES = 2
 _ANSWER_IS = re.compile(
     r"\b(?:final\s+|correct\s+)?answer\s+(?:is|would\s+be|=)\s*:?\s*(?P<value>[^\n]+?)\s*(?:\.(?:\s|$)|\n|$)",
     re.IGNORECASE,
@@ -362,7 +363,7 @@ def extract_final_answer(text: str, answer_type: str | None = None) -> str | Non
 
     In order: an `ANSWER:` line; "the (final) answer is X" (last one); the first bold span that is
     not a heading and reads as the item's type (answers are stated first, explanations follow);
-    a leading yes/no (booleans); the value after "=" or the single number on the last line that
+    a yes/no leading one of the first two lines (booleans); the value after "=" or the single number on the last line that
     has digits (numbers); otherwise a first sentence of at most six words ("Sarcastic. The
     statement ..."). Nothing else is guessed."""
     labeled = labeled_fields(text, "ANSWER")
@@ -380,9 +381,11 @@ def extract_final_answer(text: str, answer_type: str | None = None) -> str | Non
     if bold:
         return bold[0]
     if answer_type == "boolean":
-        lead = read_boolean(text.strip().split("\n", 1)[0][:40])
-        if lead is not None:
-            return "yes" if lead else "no"
+        # "Yes, ..." on the first line, or on the line after a lead-in ("Based on the rules:\n\nNo, ...").
+        for line in [ln for ln in text.strip().splitlines() if ln.strip()][:MAX_LEAD_LINES]:
+            lead = read_boolean(line[:40])
+            if lead is not None:
+                return "yes" if lead else "no"
     if answer_type == "exact_numeric":
         for line in reversed([ln for ln in text.splitlines() if re.search(r"\d", ln)]):
             number = read_number(line)

@@ -426,3 +426,30 @@ def test_seed_determines_the_bank():
     assert first == [q.to_row() for q in generate_domain(procedural.DOMAIN, 3, 100)]
     other = {q["question"] for q in (q.to_row() for q in generate_domain(procedural.DOMAIN, 4, 100))}
     assert len({row["question"] for row in first} & other) < 5
+
+
+def test_banks_do_not_depend_on_the_hash_seed():
+    """Set and frozenset iteration order changes with PYTHONHASHSEED; the bank must not. One child
+    process with a fixed hash seed must draw what this process (random hash seed) draws. This covers
+    the factual bank too, whose stated lists are frozensets."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    from mirror_hf.bank import factual
+
+    script = (
+        "import hashlib; from mirror_hf.bank._core import generate_domain;"
+        "from mirror_hf.bank import factual, procedural; from mirror_hf.records import canonical_json;"
+        "h = hashlib.sha256();"
+        "[h.update(canonical_json(q.to_row()).encode()) for d in (factual, procedural) for q in generate_domain(d.DOMAIN, 5, 150)];"
+        "print(h.hexdigest())"
+    )
+    here = hashlib.sha256()
+    for domain in (factual, procedural):
+        for q in generate_domain(domain.DOMAIN, 5, 150):
+            here.update(canonical_json(q.to_row()).encode())
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    child = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert child.stdout.strip() == here.hexdigest()

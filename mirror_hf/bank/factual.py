@@ -29,9 +29,9 @@ import random
 import re
 import sys
 import zlib
-from pathlib import Path
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import babel
@@ -40,7 +40,7 @@ import scipy
 import scipy.constants
 from babel import Locale
 from babel.core import get_global
-from babel.numbers import get_currency_name, get_currency_symbol
+from babel.numbers import get_currency_name
 
 from mirror_hf.bank._core import Domain, Item, normalise_text
 from mirror_hf.bank._wording import pick_distractors
@@ -90,8 +90,8 @@ WELL_KNOWN_COUNTRIES = frozenset(
 )
 # ISO 3166-1 entries that are not UN member states (dependencies, Antarctica, observers, ...).
 NON_SOVEREIGN = frozenset(
-    "AS AI AQ AW AX BL BM BQ BV CC CK CW CX EH FK FO GF GG GI GL GP GS GU HK HM IM IO JE KY MF MO MP "
-    "MQ MS NC NF NU PF PM PN PR PS RE SH SJ SX TC TF TK TW UM VA VG VI WF YT".split()
+    "AS AI AQ AW AX BL BM BQ BV CC CK CW CX EH FK FO GF GG GI GL GP GS GU HK HM IM IO JE KY MF MO "
+    "MP MQ MS NC NF NU PF PM PN PR PS RE SH SJ SX TC TF TK TW UM VA VG VI WF YT".split()
 )
 # ISO 3166-1 entries left out of every question: names whose status is disputed.
 EXCLUDED_TERRITORIES = frozenset({"EH", "PS", "TW", "XK"})
@@ -784,14 +784,14 @@ def _geo_country_from_numeric(rng: random.Random, difficulty: str) -> Item:
 
 
 def _geo_country_from_subdivision(rng: random.Random, difficulty: str) -> Item:
-    tiers = {"medium": WELL_KNOWN_COUNTRIES}
     rows = [s for s in subdivisions() if (s["country"] in WELL_KNOWN_COUNTRIES) == (difficulty == "medium")]
     sub = rng.choice(rows)
     code = sub["country"]
-    same_type = sorted({s["country"] for s in subdivisions() if s["type"] == sub["type"] and s["country"] != code})
-    if difficulty == "medium":
-        same_type = [c for c in same_type if c in tiers["medium"]] + [c for c in WELL_KNOWN_COUNTRIES if c not in same_type]
-    area_mates = [c for c in countries_up_to("medium") if country_area().get(c) == country_area().get(code)]
+    # Confusable: countries with subdivisions of the same type ("Land", "Voivodship"), then the
+    # same IANA area; medium items keep every choice among the widely known countries.
+    allowed = sorted(WELL_KNOWN_COUNTRIES) if difficulty == "medium" else countries_up_to("medium")
+    same_type = sorted({s["country"] for s in subdivisions() if s["type"] == sub["type"]} & set(allowed) - {code})
+    area_mates = [c for c in allowed if country_area().get(c) == country_area().get(code) and c != code]
     rng.shuffle(same_type)
     rng.shuffle(area_mates)
     kind_word = sub["type"].lower()
@@ -835,7 +835,7 @@ def _geo_utc_offset(rng: random.Random, difficulty: str) -> Item:
     zones = sorted(z for z, c in zone_table().items() if countries()[c]["tier"] != "easy" or pool == "medium")
     zone = rng.choice(zones)
     y, m, d = rng.choice(_OFFSET_MOMENTS)
-    moment = datetime(y, m, d, 12, tzinfo=timezone.utc)
+    moment = datetime(y, m, d, 12, tzinfo=UTC)
     offset = moment.astimezone(tz_file(zone)).utcoffset()
     minutes = int(offset.total_seconds() // 60)
     answer = fmt_offset(minutes)
@@ -917,8 +917,8 @@ _GEOGRAPHY_KINDS = {
 @DOMAIN.subcategory(
     "geography",
     difficulty={
-        "easy": "a widely known country (stated list: G20 members and 30 other large or often-discussed "
-        "states): ISO 3166-1 codes, IANA zone, current currency; one distractor is a look-alike",
+        "easy": "a widely known country (stated list: the 19 G20 member states and 32 other large or "
+        "often-discussed states): ISO 3166-1 codes, IANA zone, current currency; one distractor is a look-alike",
         "medium": "other UN member states; adds ISO 3166-2 subdivisions of well-known countries and UTC "
         "offsets on a given date; distractors share the code's letters, the subdivision type or the IANA area",
         "hard": "dependent territories and other non-UN-member entries, ISO numeric codes, subdivisions "
@@ -991,11 +991,11 @@ def historic() -> dict[str, dict]:
     return out
 
 
-_FORM_WORDS = frozenset("the of republic democratic people s socialist union federal state".split())
+_FORM_WORDS = frozenset(["the", "of", "republic", "democratic", "people", "s", "socialist", "union", "federal", "state"])
 
 
 def _bare(name: str) -> str:
-    return name[4:] if name.startswith("the ") else name
+    return name.removeprefix("the ")
 
 
 def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
@@ -1435,8 +1435,9 @@ _CULTURE_KINDS = {
         "easy": "major world languages (stated list of 29) and widely known countries: a language's own "
         "name, its ISO 639-1 code, its script, official languages, first day of the week, month and "
         "weekday names; distractors include the commonest scripts",
-        "medium": "a stated list of 44 less familiar languages and other UN member states",
-        "hard": "every other language with a CLDR locale, and dependent territories; distractors drawn "
+        "medium": "a stated list of 40 less familiar languages and other UN member states",
+        "hard": "every other ISO 639-1 language CLDR names (own names and month/weekday names only for "
+        "languages with a Latin-script CLDR locale), and dependent territories; distractors drawn "
         "from the same script or region",
     },
 )

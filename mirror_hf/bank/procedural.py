@@ -399,7 +399,7 @@ def _recipe_scale(rng: random.Random, difficulty: str) -> Item:
         target = rng.choice([t for t in (3, 5, 6, 9, 10, 12, 15) if t != base])
     else:
         target = rng.choice([t for t in (3, 5, 7, 9, 10, 14, 15, 18) if t != base])
-    ing, unit, amount = rng.choice(per_serving)
+    ing, unit, _per_serving = rng.choice(per_serving)
     recipe_amounts = {n: a * base for n, u, a in per_serving}
     listed = ", ".join(f"{recipe_amounts[n]} {u} of {n}" for n, u, _ in per_serving)
     answer_value = Fraction(recipe_amounts[ing] * target, base)
@@ -1109,7 +1109,7 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
 
 def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
     n = {"easy": 6, "medium": 9, "hard": 12}[difficulty]
-    label, names = rng.choice(PROCESSES)
+    label, _steps = rng.choice(PROCESSES)
     for _ in range(200):
         checkpoints = sorted(rng.sample(range(1, n), {"easy": 2, "medium": 3, "hard": 4}[difficulty]))
         failed = rng.randint(2, n)

@@ -51,3 +51,126 @@ def exp9_rows(n: int) -> list[dict]:
 def add_task_banks(root: Path, n3: int = 8, n9: int = 8) -> None:
     write_split(root, "exp3_composite", "test", exp3_rows(n3), EXP3_TASK_FEATURES)
     write_split(root, "exp9_fixed", "test", exp9_rows(n9), EXP9_TASK_FEATURES)
+
+
+# --------------------------------------------------------------------------------------------
+# Shared pytest fixtures and helpers for tests/test_runner_*.py and tests/test_hub_*.py
+# --------------------------------------------------------------------------------------------
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+MIRROR_HF = [sys.executable, "-m", "mirror_hf.cli"]  # the console script's module, same interpreter
+
+
+@pytest.fixture(scope="session")
+def built_folder(tmp_path_factory) -> Path:
+    """One real build per session (small bank), with the Exp3/Exp9 banks the builders produce, or
+    hand-written ones if a builder is not there."""
+    from mirror_hf.build import BuildRequest, build
+    from mirror_hf.folder import refresh_metadata, split_files
+
+    out = tmp_path_factory.mktemp("built") / "mirror"
+    try:
+        build(BuildRequest(out=out, seed=0, per_domain=50))
+    except Exception as exc:  # a bank generator being written right now may fail; the runner tests need a bank, not that one
+        import warnings
+
+        warnings.warn(f"full build failed ({type(exc).__name__}: {exc}); runner tests use the domains that generate")
+        _bank_from_working_domains(out, per_domain=50)
+    configs = split_files(out)
+    if "exp3_composite" not in configs:
+        write_split(out, "exp3_composite", "test", exp3_rows(8), EXP3_TASK_FEATURES)
+    if "exp9_fixed" not in configs:
+        write_split(out, "exp9_fixed", "test", exp9_rows(8), EXP9_TASK_FEATURES)
+    refresh_metadata(out)
+    return out
+
+
+def _bank_from_working_domains(out: Path, per_domain: int) -> None:
+    from mirror_hf.bank import available_domains, load_domain
+    from mirror_hf.bank._core import generate_domain
+    from mirror_hf.folder import write_marker
+    from mirror_hf.records import QUESTION_FEATURES
+
+    questions = []
+    for name in available_domains():
+        try:
+            questions.extend(generate_domain(load_domain(name), 0, per_domain))
+        except Exception:
+            continue
+    write_split(out, "questions", "test", [q.to_row() for q in questions], QUESTION_FEATURES)
+    write_marker(out, {"version": "test", "seed": 0, "per_domain": per_domain, "build_hash": "test-fallback"})
+
+
+@pytest.fixture
+def dataset(built_folder, tmp_path) -> Path:
+    """A private copy of the built folder for one test."""
+    target = tmp_path / "mirror"
+    shutil.copytree(built_folder, target)
+    return target
+
+
+def cli(*args: str, env: dict | None = None, timeout: float = 300, check: bool = True) -> subprocess.CompletedProcess:
+    """Run `mirror-hf ARGS` in a subprocess (the real entry point, its own interpreter)."""
+    full_env = {**os.environ, **(env or {})}
+    proc = subprocess.run([*MIRROR_HF, *args], capture_output=True, text=True, env=full_env, timeout=timeout, cwd=REPO)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"mirror-hf {' '.join(args)} exited {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-4000:]}")
+    return proc
+
+
+def read_split(root: Path, config: str, split: str):
+    """The split as a polars frame, read from its parquet file (no datasets cache involved)."""
+    import polars as pl
+
+    from mirror_hf.folder import split_files
+
+    files = [f.path for f in split_files(root).get(config, []) if f.split == split]
+    assert len(files) == 1, f"{config}/{split}: expected one file, found {files}"
+    return pl.read_parquet(files[0])
+
+
+def messages_digest(prompt_json: str) -> str:
+    """The fake server's digest of a request's messages (sha256 of json.dumps(sort_keys=True))."""
+    import hashlib
+
+    return hashlib.sha256(json.dumps(json.loads(prompt_json), sort_keys=True).encode()).hexdigest()
+
+
+def cli_inproc(*args: str, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    """Run `mirror-hf ARGS` in this interpreter (the same `main()` the console script calls), with
+    stdout/stderr captured: much faster than a subprocess once the libraries are imported."""
+    import contextlib
+    import io
+
+    from mirror_hf.cli import main
+
+    saved_argv, saved_env = sys.argv, dict(os.environ)
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    try:
+        sys.argv = ["mirror-hf", *args]
+        os.environ.update(env or {})
+        for key, value in (env or {}).items():
+            if value == "":
+                os.environ.pop(key, None)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+    proc = subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+    if check and code != 0:
+        raise AssertionError(f"mirror-hf {' '.join(args)} exited {code}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-4000:]}")
+    return proc

@@ -1,3 +1,67 @@
-"""Commands of this area register on `mirror_hf.cli._app.app` (placeholder until implemented)."""
+"""`push` and `export-eval-results`: publish a dataset folder, and a model's headline numbers."""
 
-from mirror_hf.cli._app import app  # noqa: F401
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from mirror_hf.cli._app import UsageError, app
+
+
+@app.command()
+def push(
+    dataset: Path = typer.Option(Path("mirror"), "--dataset", help="The dataset folder to upload."),
+    repo: str = typer.Option(..., "--repo", help="Dataset repo on the Hub, ORG/NAME (created if missing)."),
+    only_trials: bool = typer.Option(False, "--only-trials", help="Upload only trial/profile splits the repo lacks (plus the card and Croissant)."),
+    private: bool = typer.Option(None, "--private/--public", help="Visibility when the repo is created."),
+    create_pr: bool = typer.Option(False, "--create-pr", help="Open a pull request instead of committing to main."),
+    token_env: str = typer.Option("HF_TOKEN", "--token-env", help="Environment variable holding the Hub token (never written)."),
+    message: str = typer.Option(None, "--message", help="Commit message."),
+) -> None:
+    """Upload the dataset folder (or only its new trial splits) to a Hub dataset repo."""
+    from mirror_hf.hub import HubError
+    from mirror_hf.hub import push as push_folder
+
+    try:
+        report = push_folder(dataset, repo, only_trials=only_trials, private=private, create_pr=create_pr,
+                             token_env=token_env, message=message)
+    except HubError as exc:
+        raise UsageError(str(exc)) from None
+    if report.commit_url is None:
+        typer.echo(f"nothing to push: {repo} already has every trial split of {dataset}")
+        return
+    typer.echo(f"pushed {len(report.added)} file(s) to {repo}" + (f", removed {len(report.deleted)} stale" if report.deleted else ""))
+    typer.echo(f"commit: {report.commit_url}")
+    typer.echo(f"load it: load_dataset({repo!r}, 'trials_exp1', split=...)")
+
+
+@app.command("export-eval-results")
+def export_eval_results(
+    dataset: Path = typer.Option(Path("mirror"), "--dataset", help="The dataset folder holding the model's splits."),
+    model: str = typer.Option(None, "--model", help="The model (its slug names its splits)."),
+    split: str = typer.Option(None, "--split", help="The split name, if not the model's slug."),
+    dataset_repo: str = typer.Option(..., "--dataset-repo", help="The benchmark dataset's Hub id the results refer to (ORG/NAME)."),
+    revision: str = typer.Option(None, "--revision", help="The dataset repo's commit sha the trials were run on."),
+    source_url: str = typer.Option(None, "--source-url", help="Where the per-item trials can be seen (e.g. the dataset repo URL)."),
+    out: Path = typer.Option(Path(".eval_results"), "--out", help="Folder to write <name>.yaml into."),
+    model_repo: str = typer.Option(None, "--model-repo", help="Also upload to this model repo's .eval_results/ (as a PR unless --no-pr)."),
+    pr: bool = typer.Option(True, "--pr/--no-pr", help="Upload as a pull request (the usual way on someone else's model)."),
+    token_env: str = typer.Option("HF_TOKEN", "--token-env"),
+) -> None:
+    """Write the `.eval_results/mirror.yaml` entries for a model repo from the model's splits."""
+    from mirror_hf.hub import HubError, eval_result_entries, upload_eval_results, write_eval_results
+    from mirror_hf.runner import RunError, model_slug
+
+    if not model and not split:
+        raise UsageError("pass --model NAME (or --split NAME)")
+    try:
+        name = split or model_slug(model)
+        entries = eval_result_entries(dataset, name, dataset_repo, dataset_revision=revision, source_url=source_url)
+        path = write_eval_results(entries, out)
+        typer.echo(f"wrote {len(entries)} result(s) to {path}")
+        if model_repo:
+            url = upload_eval_results(path, model_repo, create_pr=pr, token_env=token_env)
+            typer.echo(f"uploaded to {model_repo}: {url}")
+    except (HubError, RunError) as exc:
+        raise UsageError(str(exc)) from None

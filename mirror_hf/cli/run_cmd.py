@@ -47,6 +47,7 @@ def run(
     tpm: float = typer.Option(None, "--tpm", help="Tokens-per-minute budget (estimated before, corrected from usage after)."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
     max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request for transient errors (429, 5xx, timeouts, resets)."),
+    backoff_base: float = typer.Option(1.0, "--backoff-base", help="Seconds; retry n waits a random time up to base * 2^(n-1) (capped at 60 s), or Retry-After."),
     resume: bool = typer.Option(False, "--resume", help="Continue a previous run: finished requests are not sent again."),
     restart: bool = typer.Option(False, "--restart", help="Discard a previous run's results file and start over."),
     keep_failed: bool = typer.Option(False, "--keep-failed", help="On --resume, keep recorded failures instead of trying them again."),
@@ -72,7 +73,7 @@ def run(
         dataset=dataset, model=model, base_url=base_url, experiment=experiment, split=split, api_key_env=api_key_env,
         limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
         temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
-        concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts,
+        concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         resume=resume, restart=restart, retry_failed=not keep_failed, dry_run=dry_run,
         price_in=price_in, price_out=price_out, max_cost=max_cost, progress=not no_progress,
     )
@@ -149,3 +150,98 @@ def profile(
                       str(r["n_natural"]), str(r["n_wagering"]), r["strength"])
     Console().print(table)
     typer.echo(f"wrote split '{name}' of config 'profiles': {path}")
+
+
+@app.command()
+def quickstart(
+    dataset: Path = typer.Option(Path("mirror"), "--dataset", help="Dataset folder: reused if it exists, else built."),
+    per_domain: int = typer.Option(2, "--per-domain", help="Exp1 items per domain (each through all five channels)."),
+    exp3_tasks: int = typer.Option(4, "--exp3-tasks", help="Exp3 composite tasks in the slice."),
+    exp9_tasks: int = typer.Option(2, "--exp9-tasks", help="Exp9 fixed tasks in the slice (every condition x paradigm)."),
+    max_tokens: int = typer.Option(48, "--max-tokens", help="Per request (the embedded model is slow on CPU)."),
+    no_progress: bool = typer.Option(False, "--no-progress"),
+) -> None:
+    """A small real evaluation on the embedded local model: Exp1 (all channels), an Exp3 slice and an
+    Exp9 slice; prints where the trials went and a short score table."""
+    from mirror_hf.build import BuildError, BuildRequest, build
+    from mirror_hf.embedded import EmbeddedUnavailable, check_available, embedded_server
+    from mirror_hf.folder import split_files
+    from mirror_hf.runner import RunError, RunOptions
+    from mirror_hf.runner import run as run_experiment
+    from mirror_hf.runner.profile import ProfileError, build_profile, write_profile
+
+    try:
+        check_available()
+    except EmbeddedUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    folder = dataset.absolute()
+    if not (folder / "data").is_dir():
+        typer.echo(f"building the dataset folder {folder} ...")
+        try:
+            build(BuildRequest(out=folder))
+        except BuildError as exc:
+            raise UsageError(str(exc)) from None
+    configs = split_files(folder)
+    common = dict(dataset=folder, max_tokens=max_tokens, progress=not no_progress, resume=True)
+    reports = []
+    try:
+        with embedded_server() as server:
+            typer.echo(f"embedded model {server.model} ({server.model_path.name}) at {server.base_url}")
+            reports.append(run_experiment(RunOptions(experiment="exp1", limit=per_domain * 8, **common), server=server))
+            print_report(reports[-1])
+            if "exp3_composite" in configs:
+                reports.append(run_experiment(RunOptions(experiment="exp3", limit=exp3_tasks, **common), server=server))
+                print_report(reports[-1])
+            else:
+                typer.echo("skipping the Exp3 slice: the folder has no exp3_composite config")
+            if "exp9_fixed" in configs:
+                rows = build_profile(folder, reports[0].split)
+                write_profile(folder, reports[0].split, rows)
+                typer.echo(f"wrote the Exp1 profile of {reports[0].split} (config 'profiles')")
+                reports.append(run_experiment(RunOptions(experiment="exp9", limit=exp9_tasks, **common), server=server))
+                print_report(reports[-1])
+            else:
+                typer.echo("skipping the Exp9 slice: the folder has no exp9_fixed config")
+    except (RunError, ProfileError, EmbeddedUnavailable) as exc:
+        raise UsageError(str(exc)) from None
+    typer.echo("")
+    typer.echo("trials written:")
+    for r in reports:
+        typer.echo(f"  trials_{r.experiment}/{r.split}: {r.trials} records -> {r.split_path}")
+    _score_table(folder, reports)
+    typer.echo("(SmolLM2-135M is a tiny model: these numbers exercise the pipeline, they measure nothing.)")
+
+
+def _score_table(folder: Path, reports) -> None:
+    """Headline numbers from `mirror_hf.scoring`, if it is installed."""
+    try:
+        import polars as pl
+
+        from mirror_hf.scoring import cfr, exp9_components, macro_accuracy, mirror_gap
+    except ImportError:
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="headline numbers (point estimates)")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    table.add_column("n", justify="right")
+    for r in reports:
+        frame = pl.read_parquet(r.split_path)
+        if r.experiment == "exp1":
+            nat = frame.filter(pl.col("channel") == "natural")
+            wag = frame.filter(pl.col("channel") == "wagering")
+            for label, part in (("Exp1 natural accuracy", nat), ("Exp1 wagering accuracy", wag)):
+                e = macro_accuracy(part["correct"].to_list(), part["domain"].to_list())
+                table.add_row(label, f"{e.value:.3f}" if e.defined else "-", str(e.n))
+            paired = nat.select("item_id", "domain", pl.col("correct").alias("n")).join(
+                wag.select("item_id", "domain", pl.col("correct").alias("w")), on=["item_id", "domain"], how="full", coalesce=True)
+            e = mirror_gap(paired["domain"].to_list(), paired["n"].to_list(), paired["w"].to_list())
+            table.add_row("Mirror gap", f"{e.value:.3f}" if e.defined else "-", str(e.n))
+        elif r.experiment == "exp9":
+            components = exp9_components(frame)
+            for condition in ("C1", "C2", "C3", "C4"):
+                e = cfr(components, frame="all", condition=condition)
+                table.add_row(f"Exp9 CFR {condition}", f"{e.value:.3f}" if e.defined else "-", str(e.n))
+    Console().print(table)

@@ -65,6 +65,16 @@ def parse_retry_after(headers) -> float | None:
         return max(0.0, parsed.timestamp() - time.time()) if parsed else None
 
 
+def _root_cause(exc: BaseException) -> BaseException:
+    seen = {id(exc)}
+    while True:
+        nxt = exc.__cause__ or exc.__context__
+        if nxt is None or id(nxt) in seen:
+            return exc
+        seen.add(id(nxt))
+        exc = nxt
+
+
 def _redact(message: str, secret: str | None) -> str:
     return message.replace(secret, "***") if secret else message
 
@@ -139,11 +149,12 @@ class ChatClient:
             if status == 429:
                 raise AttemptError(message, transient=True, rate_limited=True, retry_after=retry_after) from None
             raise AttemptError(message, transient=status not in PERMANENT_STATUS, retry_after=retry_after) from None
-        except openai.APITimeoutError:
-            raise AttemptError(f"timeout after {self.policy.timeout:g} s", transient=True) from None
-        except openai.APIConnectionError as exc:
-            cause = exc.__cause__ or exc
-            raise AttemptError(f"connection error: {type(cause).__name__}: {cause}", transient=True) from None
+        except openai.APIConnectionError as exc:  # includes APITimeoutError
+            root = _root_cause(exc)
+            if isinstance(root, (TimeoutError, asyncio.TimeoutError)) or root is exc:
+                raise AttemptError(f"timeout after {self.policy.timeout:g} s", transient=True) from None
+            # The aiohttp transport reports a refused connection as a ConnectTimeout: name the real cause.
+            raise AttemptError(f"connection error: {type(root).__name__}: {root}", transient=True) from None
         except (json.JSONDecodeError, openai.APIResponseValidationError) as exc:
             raise AttemptError(f"malformed response: {exc}", transient=True) from None
         latency = (time.perf_counter() - t0) * 1000

@@ -79,6 +79,7 @@ class Engine:
             return known
         pending = self._inflight.get(key)
         if pending is not None:
+            self.progress.reused += 1
             return await pending
         future = asyncio.get_running_loop().create_future()
         self._inflight[key] = future

@@ -20,7 +20,7 @@ import shutil
 import sys
 import time
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -218,8 +218,12 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     return Estimate(len(plan.jobs), len(todo), len(plan.jobs) - len(todo), prompt_tokens, completion, cost, followups)
 
 
-def run(options: RunOptions, *, console=None) -> RunReport:
-    """Run one experiment against one endpoint (or the embedded model) and write the model's split."""
+EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue
+
+
+def run(options: RunOptions, *, console=None, server=None) -> RunReport:
+    """Run one experiment against one endpoint (or the embedded model) and write the model's split.
+    `server`: an already started `embedded.EmbeddedServer` to use instead of starting one."""
     started = time.perf_counter()
     root = _check_dataset(options.dataset)
     embedded = options.base_url is None
@@ -265,8 +269,10 @@ def run(options: RunOptions, *, console=None) -> RunReport:
         if embedded:
             from mirror_hf.embedded import embedded_server
 
-            server = stack.enter_context(embedded_server())
+            if server is None:
+                server = stack.enter_context(embedded_server())
             base_url = server.base_url
+            options = replace(options, concurrency=min(options.concurrency, EMBEDDED_CONCURRENCY))
         execution, counters, budget = asyncio.run(_execute(plan, options, model, base_url, key_url, key, generation, paths, console))
 
     report.sent, report.reused = counters.sent, counters.reused

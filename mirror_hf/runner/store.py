@@ -10,6 +10,7 @@ file). A bad line anywhere else is corruption, reported with its line number.
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import os
 from pathlib import Path
@@ -64,7 +65,9 @@ class ResultStore:
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
         os.ftruncate(self._fd, good_end)
         os.lseek(self._fd, good_end, os.SEEK_SET)
-        self._pending: list[str] = []
+        # A deque, drained with popleft from the flushing thread: append and popleft are atomic, so a
+        # line added while a batch is being written is never lost (a swapped list could be).
+        self._pending: collections.deque[str] = collections.deque()
         self._wakeup: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._closing = False
@@ -92,7 +95,8 @@ class ResultStore:
                 await loop.run_in_executor(None, self._flush_pending)
 
     def _flush_pending(self) -> None:
-        batch, self._pending = self._pending, []
+        pending = self._pending
+        batch = [pending.popleft() for _ in range(len(pending))]
         if batch:
             data = ("\n".join(batch) + "\n").encode()
             view = memoryview(data)

@@ -14,7 +14,8 @@ the rates given by `--faults '{"429": 0.05, ...}'`:
   must record as they are, not retry.
 
 `GET /stats` returns counts (requests, per-kind faults, distinct requests, repeats of a request that
-was already answered with a 200) so tests check behaviour from the server's side.
+was already answered with a 200; `?detail=1` adds requests per messages digest, the sha256 of
+`json.dumps(messages, sort_keys=True)`) so tests check behaviour from the server's side.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ LETTERS = "ABCD"
 
 
 class State:
-    def __init__(self, faults: dict, retry_after: str, slow_s: float, max_transient: int, think_rate: float, tool_rate: float):
+    def __init__(self, faults: dict, retry_after: str, slow_s: float, max_transient: int, think_rate: float, tool_rate: float,
+                 delay_s: float = 0.0):
         self.faults = {k: float(v) for k, v in faults.items()}
         unknown = set(self.faults) - set(FAULT_ORDER)
         if unknown:
@@ -42,6 +44,7 @@ class State:
         self.max_transient = max_transient
         self.think_rate = think_rate
         self.tool_rate = tool_rate
+        self.delay_s = delay_s
         self.seen: dict[str, int] = {}  # request digest -> times seen
         self.streak: dict[str, int] = {}  # request digest -> transient faults in a row
         self.answered: set[str] = set()
@@ -133,6 +136,8 @@ async def chat(scope, receive, send) -> None:
         return await respond(send, 500, error_body("scripted server error", "server_error"))
     if fault == "slow":
         await asyncio.sleep(state.slow_s)
+    elif state.delay_s:
+        await asyncio.sleep(state.delay_s)
     if fault == "malformed":
         return await respond(send, 200, b'{"id": "chatcmpl-x", "choices": [{"mess')
     content = scripted_reply(messages, digest, state)
@@ -177,6 +182,8 @@ async def app(scope, receive, send) -> None:
         return await respond(send, 200, json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
     if method == "GET" and path == "/stats":
         counts = dict(STATE.counts, distinct=len(STATE.seen))
+        if b"detail" in scope.get("query_string", b""):
+            counts["seen"] = STATE.seen  # messages digest -> requests received
         return await respond(send, 200, json.dumps(counts).encode())
     await respond(send, 404, error_body(f"no route {method} {path}", "not_found"))
 
@@ -190,8 +197,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-transient", type=int, default=2)
     parser.add_argument("--think-rate", type=float, default=0.0)
     parser.add_argument("--tool-rate", type=float, default=0.0)
+    parser.add_argument("--delay-s", type=float, default=0.0, help="added to every answer (to make runs killable mid-way)")
     args = parser.parse_args(argv)
-    STATE = State(json.loads(args.faults), args.retry_after, args.slow_s, args.max_transient, args.think_rate, args.tool_rate)
+    STATE = State(json.loads(args.faults), args.retry_after, args.slow_s, args.max_transient, args.think_rate, args.tool_rate,
+                  args.delay_s)
 
     import uvicorn
 

@@ -21,6 +21,10 @@ from mirror_hf.records import Question
 # Config modules, in the order their configs appear in the card. Add a module here to register it.
 CONFIG_MODULES: tuple[str, ...] = (
     "questions",
+    "exp2_transfer",
+    "exp3_composite",
+    "exp9_fixed",
+    "exp9_tailored",
     "trials",
     "upstream",
 )

@@ -139,6 +139,14 @@ EXP9_TASK_FEATURES = Features(
         "strength_b": _str,
         "weak_policy": _str,  # tailored: the policy that labelled the domains
         "seed": _i64,
+        # The parts are four-choice bank items: the options (also inline in part1/part2_text as
+        # "A) ... D)"), so graders accept the letter or the value; correct_answer_* is the value.
+        "choices_a": List(_str),
+        "choices_b": List(_str),
+        "generator_a": _str,
+        "generator_b": _str,
+        "params_a": _str,  # JSON text: what the part's generator drew, enough to recompute its answer
+        "params_b": _str,
     }
 )
 
@@ -157,6 +165,7 @@ EXP3_TASK_FEATURES = Features(
         "generator": _str,
         "seed": _i64,
         "params": _str,
+        "choices": List(_str),  # the composite's four options (gold + propagated and own errors)
     }
 )
 

@@ -25,6 +25,7 @@ pytestmark = pytest.mark.skipif(not available_domains(), reason="no question gen
 
 def _build(tmp: Path, seed: int = 0, name: str = "mirror", **kw) -> Path:
     out = tmp / name
+    tmp.mkdir(parents=True, exist_ok=True)
     return build(BuildRequest(out=out, seed=seed, per_domain=kw.pop("per_domain", PER_DOMAIN), **kw))
 
 

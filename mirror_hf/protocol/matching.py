@@ -8,7 +8,8 @@ the item cannot be graded (no answer, or a gold answer that cannot be read as it
   booleans by their leading yes/no/true/false word, short text by normalised equality with the gold
   or an alias. There is no substring matching: "no" never matches "not", "know" or "no idea".
   A long free-text answer (the natural channel) is first reduced to its final answer by
-  `extract_final_answer`; if none can be found, it is wrong, not ungraded.
+  `extract_final_answer`; if none can be found the whole text is compared (and is, in practice,
+  wrong, not ungraded).
 - `matcher="upstream"` reproduces the authors' `match_answer_robust` rule for rule (lenient answer
   extraction, first-number parsing, substring matching for short text, refusal phrases => False),
   so their published numbers can be recomputed. Unknown answer types fall through the same
@@ -345,7 +346,9 @@ def resolve_choice(pred: str, choices: Sequence[str]) -> str | None:
 
 
 def _is_long(text: str) -> bool:
-    return "\n" in text.strip() or len(text.split()) > 12
+    """Free text rather than a short answer: several lines or sentences, bold, or over 12 words."""
+    text = text.strip()
+    return "\n" in text or len(text.split()) > 12 or "**" in text or bool(re.search(r"[.!?]\s+\S", text))
 
 
 MAX_LEAD_WORDS = 6
@@ -420,10 +423,7 @@ def match_strict(
     if answer_type == "short_text" and normalise_answer(gold) in _TRUE | _FALSE:
         answer_type = "boolean"  # a bare "Yes"/"No" gold is a truth value, whatever its label
     if _is_long(pred):
-        extracted = extract_final_answer(pred, answer_type)
-        if extracted is None:
-            return False
-        pred = extracted
+        pred = extract_final_answer(pred, answer_type) or pred  # nothing found: the whole text is compared
     else:
         stated = list(_ANSWER_IS.finditer(pred))  # "The answer is (C)" inside a short answer
         if stated:

@@ -236,7 +236,7 @@ def _assignment(text: str) -> dict:
 
 
 def _formula_in_question(q) -> object:
-    text = q.question.replace(_LEGEND, "")
+    text = q.question.replace(_LEGEND, "").replace("“", "").replace("”", "")
     pats = (r"In the full truth table of (.+), how many of the", r"For how many assignments of truth values to [PQRS, ]+ is (.+) true\?",
             r"Count the rows of the truth table in which (.+) comes out true\.",
             r"Which assignment of truth values makes (.+) true\?", r"The formula (.+) is true under exactly one",

@@ -524,8 +524,9 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
     kinds = ["which_true", "satisfying", "count", "tautology"] + (["equivalent"] * 2 if difficulty != "easy" else [])
     kind = rng.choice(kinds)
     base = {"kind": kind, "n_vars": n_vars, "depth": d}
-    show = (lambda f: f"{in_symbols(f)}") if rng.random() < 0.5 else in_words
-    legend = f" {_LEGEND}" if show is not in_words else ""
+    # formulas in words are quoted inside the question so that "X implies Y?" cannot swallow the sentence
+    show = in_symbols if rng.random() < 0.5 else (lambda f: f"“{in_words(f)}”")
+    legend = f" {_LEGEND}" if show is in_symbols else ""
 
     if kind == "which_true":
         env = {a: rng.random() < 0.5 for a in atoms}
@@ -615,7 +616,6 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
     q = rng.choice((f"Which formula is logically equivalent to {show(src)}?{legend}",
                     f"Which of the following has exactly the same truth table as {show(src)}?{legend}",
                     f"{show(src)} can be rewritten, without changing its meaning, as which of these?{legend}"))
-    q = _cap(q) if not q.startswith("¬") else q
     ans = in_words(ans_f)
     item = Item(q, ans, "multiple_choice", pick_distractors(ans, [in_words(w) for w in wrong_fs]),
                 {**base, "formula": src, "answer": ans_f, "depth": max(d, depth(src))})

@@ -467,7 +467,9 @@ def _relative_solutions(q) -> set:
         if not all(c(P) for c in checks):
             continue
         at = dict(enumerate(perm))
-        if m := re.match(r"(?:Who is|Which (?:box|book) is) (?:in position (\d)|(\w+) from the (bottom|left|top|right))\?", question):
+        if m := re.match(r"Which (?:box|book) is at the (?:far )?(bottom|top|left|right) (?:of the pile|end)\?", question):
+            answers.add(at[0 if m.group(1) in ("bottom", "left") else n - 1])
+        elif m := re.match(r"(?:Who is|Which (?:box|book) is) (?:in position (\d)|(\w+) from the (bottom|left|top|right))\?", question):
             if m.group(1):
                 k = int(m.group(1)) - 1
             else:

@@ -1003,6 +1003,12 @@ def _rel_question(kind: str, n: int, pos: dict, rng: random.Random) -> tuple[tup
         if pos[x] > 0:
             options.append(("before_of", x))
     spec = rng.choice(options)
+    if spec[0] == "at" and spec[1] in (0, n - 1):  # the ends have plain names
+        end = {"stack": ("at the bottom of the pile", "at the top of the pile"),
+               "shelf": ("at the far left end", "at the far right end")}.get(kind)
+        if end:
+            noun = "box" if kind == "stack" else "book"
+            return spec, f"Which {noun} is {end[0] if spec[1] == 0 else end[1]}?"
     if kind == "stack":
         text = {"at": lambda: f"Which box is {ordinal(spec[1] + 1)} from the bottom?" if spec[1] < n // 2 + 1
                 else f"Which box is {ordinal(n - spec[1])} from the top?",

@@ -634,7 +634,7 @@ _PLURAL_NOUNS = {
                "life", "half", "loaf", "shelf", "thief", "calf", "sheep", "louse", "elf", "moose"),
     "hard": ("criterion", "phenomenon", "analysis", "thesis", "crisis", "nucleus", "stimulus", "alumnus",
              "oasis", "hypothesis", "diagnosis", "parenthesis", "bacterium", "genus", "larva", "axis",
-             "species", "series", "aircraft", "datum", "fungus", "emphasis", "synopsis", "ellipsis"),
+             "species", "series", "datum", "fungus", "emphasis", "synopsis", "ellipsis"),
 }
 _PAST_VERBS = {
     "easy": ("stop", "plan", "try", "carry", "hop", "admit", "prefer", "cry", "beg", "drop", "rely",
@@ -645,7 +645,7 @@ _PAST_VERBS = {
                "draw", "fight", "ring", "lend"),
     "hard": ("stride", "forsake", "tread", "seek", "weep", "cling", "sting", "fling", "bind", "slay",
              "shrink", "stink", "wring", "arise", "withdraw", "foresee", "mislead", "uphold", "befall",
-             "smite", "swear", "bleed", "breed", "flee", "creep", "slink", "sling", "forgo"),
+             "smite", "swear", "bleed", "breed", "flee", "creep", "slink", "sling"),
 }
 _COMPARE_ADJS = {
     # inflectional comparison (-er/-est): lemminflect's JJR/JJS forms
@@ -667,13 +667,13 @@ _NEGATABLE = ("possible", "legal", "regular", "patient", "honest", "happy", "kin
               "polite", "correct", "complete", "lucky", "usual", "known", "safe", "tidy", "friendly",
               "aware", "certain", "fortunate", "necessary", "sensitive", "capable", "convenient", "credible",
               "decent", "accurate", "formal", "perfect", "legible", "moral", "loyal", "obey", "appear",
-              "connect", "approve", "qualify", "allow", "continue", "similar", "resolute", "reversible",
+              "connect", "approve", "qualify", "allow", "continue", "similar", "reversible",
               "edible", "mortal", "measurable", "replaceable", "predictable", "believable", "avoidable",
               "expected", "familiar", "popular", "wise", "clear", "active", "adequate", "audible", "valid",
-              "pure", "proper", "flexible", "legitimate", "religious", "reliable", "sane", "secure",
+              "pure", "proper", "flexible", "legitimate", "reliable", "sane", "secure",
               "sincere", "stable", "tolerant", "violent", "significant", "partial", "mobile", "precise",
               "probable", "official", "fiction", "conformist", "logical", "rational", "relevant")
-_NOMINAL_BASES = ("kind", "happy", "dark", "sad", "weak", "aware", "ill", "lazy", "ugly", "tidy", "silly",
+_NOMINAL_BASES = ("kind", "happy", "dark", "sad", "weak", "aware", "ill", "lazy", "ugly", "silly",
                   "bitter", "fit", "possible", "able", "real", "equal", "stupid", "secure", "similar",
                   "popular", "national", "patient", "silent", "different", "absent", "important", "distant",
                   "elegant", "ignorant", "agree", "develop", "move", "pay", "arrive", "refuse", "approve",
@@ -772,17 +772,20 @@ _ROOTS = (("care", ("un",)), ("help", ("un",)), ("hope", ()), ("fear", ()), ("po
           ("cook", ("over", "under", "un")), ("build", ("re",)), ("paint", ("re", "un")),
           ("like", ("dis", "un")), ("trust", ("dis", "mis")), ("agree", ("dis",)), ("do", ("un", "re", "over")),
           ("play", ("re", "over")), ("heat", ("re", "over", "pre")), ("fold", ("un", "re")),
-          ("print", ("re", "mis")), ("wrap", ("un", "re")), ("tie", ("un",)), ("pay", ("re", "over", "under", "un")),
-          ("spell", ("mis",)), ("judge", ("mis", "pre")), ("think", ("re", "over")), ("view", ("pre", "re")),
+          ("print", ("re",)), ("wrap", ("un", "re")), ("tie", ("un",)), ("pay", ("re", "over", "under", "un")),
+          ("spell", ("mis",)), ("judge", ("mis",)), ("think", ("re", "over")), ("view", ("pre", "re")),
           ("settle", ("un", "re")), ("employ", ("un",)), ("kind", ("un",)), ("happy", ("un",)),
           ("fair", ("un",)), ("clear", ("un",)), ("pity", ()), ("plenty", ()), ("colour", ("dis",)),
-          ("rest", ()), ("tact", ()), ("heart", ()), ("teach", ("re",)), ("count", ("re", "mis")),
-          ("charge", ("re", "over")), ("name", ("re",)), ("fit", ("re", "mis", "un")), ("load", ("un",)))
+          ("rest", ()), ("heart", ()), ("teach", ("re",)), ("count", ("re",)),
+          ("charge", ("re", "over")), ("name", ("re",)), ("fit", ("re",)), ("load", ("un",)))
 _SUFFIX_CHAINS = (("s",), ("ed",), ("ing",), ("er",), ("er", "s"), ("ful",), ("ful", "ly"), ("ful", "ness"),
                   ("less",), ("less", "ly"), ("less", "ness"), ("able",), ("able", "ness"), ("ness",),
                   ("ly",), ("ment",), ("ment", "s"), ("ed", "ly"), ("ing", "ly"))
-# the -er of counter, tier, minder and the -ly of early are not these morphemes
-_BAD_DERIVATIONS = {"counter", "counters", "tier", "tiers", "minder", "minders", "spotter", "ending",
+# Left out: words whose -er or -ly is not the affix it looks like (counter, tier, likely), and a few
+# stacked derivations that are words in the lexicon but hardly ever used (tests/test_bank_linguistic.py
+# checks every remaining word against the wordfreq lists).
+_BAD_DERIVATIONS = {"faithlessly", "eventfully", "eventfulness", "spotlessness", "trustfully", "trustfulness",
+                    "distrustfully","counter", "counters", "tier", "tiers", "minder", "minders", "spotter", "ending",
                     "endings", "folder", "folders", "ruler", "thinker", "thinkers", "painting", "paintings",
                     "building", "buildings", "reading", "readings", "settler", "rester", "rested", "dos", "redos",
                     "likely", "unlikely", "unlike", "liker", "likers", "likeness", "likable", "likableness"}
@@ -804,6 +807,8 @@ def _morpheme_table() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
             for chain in ((), *_SUFFIX_CHAINS):
                 if not prefix and not chain:
                     continue
+                if prefix and chain == ("s",):
+                    continue  # third-person forms of prefixed verbs (preheats, miscounts) are rare words
                 word = _build_word(prefix, root, chain)
                 if word in _BAD_DERIVATIONS or word in rows or not _is_word(word):
                     continue
@@ -924,14 +929,14 @@ def _morph_negative(rng, difficulty):
         label = lambda p: (_assimilated_in(base) if p == "in" else p) + "-"  # noqa: E731
         gold = label(prefix)
         bad = [label(p) for p in _NEGATIVE_PREFIXES if p != prefix]
-        if prefix == "in" and _assimilated_in(base) != "in":
-            bad.insert(0, "in-")  # the unassimilated spelling
+        if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
+            bad.insert(0, "in-")  # the unassimilated spelling (unless it makes another word: inpatient)
         stem = _choice(rng, ("Which prefix forms the opposite of '{w}'?", "Which negative prefix attaches to '{w}'?",
                              "To say 'not {w}' in one word, which prefix does English use?"))
     else:
         gold = word
         bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix]
-        if prefix == "in" and _assimilated_in(base) != "in":
+        if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
             bad.insert(0, "in" + base)
         stem = _choice(rng, ("Which word is the correctly formed opposite of '{w}'?",
                              "Which of these is a real English word meaning 'not {w}'?",
@@ -1170,7 +1175,8 @@ def _winograd(rng: random.Random, difficulty: str) -> tuple[str, str, list[str],
         a, b = _choice(rng, schema["pairs"])
         trigger, role, paraphrase = _choice(rng, schema["triggers"])
         c = _choice(rng, _WOMEN + _MEN)
-        core = schema["frame"].format(a=a, b=b, t=paraphrase if negated else trigger)
+        text = paraphrase if negated else trigger
+        core = schema["frame"].format(a=a, b=b, t=text)
         opener = _choice(rng, _SCENE_OPENERS_OBJECTS).format(c=c)
         sentence = _cap(opener + core) + "."
         gold = f"the {a}" if role == "a" else f"the {b}"
@@ -1178,7 +1184,7 @@ def _winograd(rng: random.Random, difficulty: str) -> tuple[str, str, list[str],
         pronoun = "it"
     question = _choice(rng, _WINOGRAD_STEMS).format(pro=pronoun, s=sentence)
     params = {"kind": "winograd", "schema": schema["id"], "trigger": trigger, "role": role, "negated": negated,
-              "surface": paraphrase if negated else trigger, "candidates": {"a": a, "b": b}, "bystander": c,
+              "surface": text, "candidates": {"a": a, "b": b}, "bystander": c,
               "sentence": sentence}
     return question, gold, [*others, _choice(rng, _CANNOT_TELL)], params
 
@@ -1258,22 +1264,22 @@ def ambiguity_resolution(rng: random.Random, difficulty: str) -> Item:
 _REGISTER_SCENARIOS = (
     {"id": "deadline", "to": "a manager", "slots": (
         ("Hey {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
-        ("Heads up, I'm gonna be late with the report.", "Just so you know, the report's going to be a bit late.",
+        ("Heads up, I'm gonna be late with the report.", "Just to let you know, the report's going to be late.",
          "I wanted to let you know that the report will be late.", "I am writing to inform you that the report will be delayed."),
-        ("My laptop totally died.", "My laptop's broken.", "My laptop has stopped working.",
+        ("My laptop's totally dead.", "My laptop's broken.", "My laptop has stopped working.",
          "This is owing to a failure of my computer."),
-        ("Should have it by Friday-ish.", "I'll get it to you by Friday.", "I expect to send it to you by Friday.",
+        ("Should have it done by Friday-ish, hopefully!", "I'll get it to you by Friday.", "I expect to send it to you by Friday.",
          "I anticipate submitting it no later than Friday."),
         ("Sorry!!", "Sorry about that.", "I apologise for this.", "Please accept my apologies for any inconvenience caused."),
         ("Cheers, {s}", "Thanks, {s}", "Best wishes, {s}", "Yours sincerely, {S}"))},
     {"id": "refund", "to": "a shop's customer service", "slots": (
         ("Yo,", "Hi there,", "Hello,", "Dear Sir or Madam,"),
         ("Got a kettle off you last week and it's totally busted.", "I bought a kettle from you last week and it doesn't work.",
-         "I purchased a kettle from your shop last week and it does not work properly.",
+         "I bought a kettle from your shop last week and it does not work properly.",
          "The kettle I purchased from your store on 3 May is defective."),
-        ("Can I get my cash back?", "Could I get a refund?", "I would like to request a refund.",
+        ("Can I get my cash back?", "Could I get a refund?", "I would like a refund, please.",
          "I would be grateful if you could arrange a full refund."),
-        ("Got the receipt and everything.", "I've still got the receipt.", "I have kept the receipt.",
+        ("Got the receipt and all that.", "I still have the receipt.", "I have kept the receipt.",
          "I have retained the original receipt."),
         ("Ta, {s}", "Thanks, {s}", "Many thanks, {s}", "Yours faithfully, {S}"))},
     {"id": "meeting", "to": "a professor", "slots": (
@@ -1281,24 +1287,24 @@ _REGISTER_SCENARIOS = (
         ("Any chance we could meet up next week?", "Could we meet next week?", "Would it be possible to meet next week?",
          "I would be most grateful for the opportunity to meet with you next week."),
         ("Wanna go over my essay.", "I'd like to talk about my essay.", "I would like to discuss my essay.",
-         "I wish to discuss your feedback on my essay."),
+         "I wish to discuss your feedback on my essay, if that would be convenient."),
         ("I'm free whenever.", "I'm free most afternoons.", "I am available most afternoons.",
          "I am available at your convenience."),
         ("Later, {s}", "Thanks, {s}", "Kind regards, {s}", "Yours sincerely, {S}"))},
     {"id": "invitation", "to": "the staff of a company", "slots": (
         ("Guys,", "Hi all,", "Hello everyone,", "Dear colleagues,"),
-        ("Wanna come to our dinner thing on Friday?", "Come along to our team dinner on Friday!",
+        ("Wanna come to our dinner thing on Friday?", "Come along to our team dinner on Friday.",
          "You are invited to our annual dinner on Friday evening.",
-         "You are cordially invited to the company's annual dinner on Friday evening."),
-        ("Food's on us.", "The food's paid for.", "Dinner will be provided.", "A three-course meal will be served."),
+         "You are cordially invited to the annual company dinner on Friday evening."),
+        ("Food's on us.", "The food's paid for.", "Dinner will be provided.", "A three-course dinner will be provided for all attendees."),
         ("Lemme know if you're in.", "Let me know if you can come.", "Please let me know whether you can attend.",
          "Kindly confirm your attendance by Wednesday."),
-        ("See ya, {s}", "See you there, {s}", "Best wishes, {s}", "With kind regards, {S}"))},
+        ("See ya, {s}", "See you there, {s}", "Best wishes, {s}", "Yours sincerely, {S}"))},
     {"id": "complaint", "to": "a landlord", "slots": (
         ("Hey {r},", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("The heating's packed in again.", "The heating's broken again.", "The heating has broken again.",
          "The heating system has failed once more."),
-        ("It's freezing in here.", "It's really cold in the flat.", "The flat is very cold.",
+        ("It's absolutely freezing in here!", "It's really cold in the flat.", "The flat has become very cold.",
          "The temperature in the flat has become uncomfortably low."),
         ("Can u sort it ASAP?", "Can you get it fixed soon?", "Could you arrange a repair soon?",
          "I would appreciate it if you could arrange a repair at the earliest opportunity."),
@@ -1307,9 +1313,9 @@ _REGISTER_SCENARIOS = (
         ("Hiya {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("I'm going for a new job.", "I'm applying for a new job.", "I am applying for a new position.",
          "I am submitting an application for a position in public administration."),
-        ("Would you mind being my reference?", "Could you be my reference?", "Would you be willing to act as my referee?",
+        ("Any chance you'd be my reference?", "Could you be my reference?", "Would you be willing to act as my referee?",
          "I should be grateful if you would consent to act as my referee."),
-        ("No worries if not!", "It's fine if you can't.", "I understand if you are unable to.",
+        ("No worries if not!", "That's fine if not.", "I understand if you are unable to.",
          "I shall fully understand should you be unable to do so."),
         ("Cheers!! {s}", "Thanks a lot, {s}", "With thanks, {s}", "Yours sincerely, {S}"))},
 )

@@ -1,0 +1,514 @@
+"""Linguistic bank: every gold answer re-derived from other sources and rules, on the full default size.
+
+The generator takes word forms from lemminflect and pronunciations from the CMU dictionary; this
+file checks them against *different* sources: the `inflect` package (plurals, noun number, verb
+agreement, a/an), the `wordfreq` frequency lists (a derived word exists, its rivals do not), and
+rule sets and a principal-parts table written here (past tenses, comparison, affix parsing).
+Grammar items are checked slot by slot from the choice text, syntax items from the stored tree,
+ambiguity items from this file's own reading of the trigger, register items with an independent
+formality scorer. Run with `-s` to print sample items.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+
+import pytest
+from wordfreq import zipf_frequency
+
+from mirror_hf.bank import linguistic
+from mirror_hf.bank._core import generate_domain, normalise_text
+from mirror_hf.records import DIFFICULTIES, canonical_json
+
+SEEDS = (0, 1)
+SIZE = 625
+SUBCATEGORIES = ("grammar_correction", "syntax_parsing", "morphology", "ambiguity_resolution", "register_formality")
+
+
+def _load_inflect():
+    """inflect 7 wraps its methods with typeguard, whose instrumentation costs seconds at import;
+    the type checks are irrelevant to the answers we compare, so import it with them switched off."""
+    if "inflect" in sys.modules:
+        return sys.modules["inflect"].engine()
+    import typeguard
+
+    original = typeguard.typechecked
+    typeguard.typechecked = lambda f=None, **kw: f if f is not None else (lambda g: g)
+    try:
+        import inflect
+    finally:
+        typeguard.typechecked = original
+    return inflect.engine()
+
+
+INFLECT = _load_inflect()
+
+
+@pytest.fixture(scope="module")
+def banks() -> dict[int, list]:
+    return {seed: list(generate_domain(linguistic.DOMAIN, seed, SIZE)) for seed in SEEDS}
+
+
+def by_sub(questions, sub):
+    return [q for q in questions if q.subcategory == sub]
+
+
+def all_items(banks, sub):
+    return [q for seed in SEEDS for q in by_sub(banks[seed], sub)]
+
+
+def zipf(word: str) -> float:
+    return zipf_frequency(word, "en")
+
+
+# --------------------------------------------------------------------------------------------
+# grammar_correction: each slot judged by its own rule, from the choice text
+# --------------------------------------------------------------------------------------------
+
+PAST_ADVERB = re.compile(r"^(Yesterday|Last \w+|.* ago|The day before yesterday|In \d{4}|On our last holiday),")
+CASES = {"I": "me", "he": "him", "she": "her", "we": "us", "they": "them"}
+# principal parts (base: simple past, past participle), typed from a grammar reference
+IRREGULAR = {
+    "go": ("went", "gone"), "take": ("took", "taken"), "see": ("saw", "seen"), "write": ("wrote", "written"),
+    "eat": ("ate", "eaten"), "drive": ("drove", "driven"), "ride": ("rode", "ridden"), "swim": ("swam", "swum"),
+    "sing": ("sang", "sung"), "give": ("gave", "given"), "fly": ("flew", "flown"), "draw": ("drew", "drawn"),
+    "throw": ("threw", "thrown"), "choose": ("chose", "chosen"), "forget": ("forgot", "forgotten"),
+    "speak": ("spoke", "spoken"), "begin": ("began", "begun"), "bring": ("brought", "brought"),
+    "buy": ("bought", "bought"), "catch": ("caught", "caught"), "teach": ("taught", "taught"),
+    "build": ("built", "built"), "find": ("found", "found"), "sell": ("sold", "sold"), "send": ("sent", "sent"),
+    "make": ("made", "made"), "lose": ("lost", "lost"), "meet": ("met", "met"), "spend": ("spent", "spent"),
+    "win": ("won", "won"), "feed": ("fed", "fed"), "think": ("thought", "thought"), "drink": ("drank", "drunk"),
+    "freeze": ("froze", "frozen"), "steal": ("stole", "stolen"), "sleep": ("slept", "slept"), "keep": ("kept", "kept"),
+    "feel": ("felt", "felt"), "sweep": ("swept", "swept"), "fight": ("fought", "fought"), "ring": ("rang", "rung"),
+    "lend": ("lent", "lent"), "stride": ("strode", "stridden"), "forsake": ("forsook", "forsaken"),
+    "tread": ("trod", "trodden"), "seek": ("sought", "sought"), "weep": ("wept", "wept"), "cling": ("clung", "clung"),
+    "sting": ("stung", "stung"), "fling": ("flung", "flung"), "bind": ("bound", "bound"), "slay": ("slew", "slain"),
+    "shrink": ("shrank", "shrunk"), "stink": ("stank", "stunk"), "wring": ("wrung", "wrung"), "arise": ("arose", "arisen"),
+    "withdraw": ("withdrew", "withdrawn"), "foresee": ("foresaw", "foreseen"), "mislead": ("misled", "misled"),
+    "uphold": ("upheld", "upheld"), "befall": ("befell", "befallen"), "smite": ("smote", "smitten"),
+    "swear": ("swore", "sworn"), "bleed": ("bled", "bled"), "breed": ("bred", "bred"), "flee": ("fled", "fled"),
+    "creep": ("crept", "crept"), "slink": ("slunk", "slunk"), "sling": ("slung", "slung"),
+}
+
+
+def regular_past(verb: str) -> str:
+    if verb.endswith("e"):
+        return verb + "d"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ied"
+    # doubling: one-syllable CVC, or a stressed final syllable (admit, prefer, occur, refer, permit, regret, omit)
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", verb) or verb in {"admit", "prefer", "occur", "refer", "permit",
+                                                                      "regret", "omit"}:
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
+
+
+def simple_past(verb: str) -> str:
+    return IRREGULAR[verb][0] if verb in IRREGULAR else regular_past(verb)
+
+
+def is_plural_noun(noun: str) -> bool:
+    singular = INFLECT.singular_noun(noun)
+    return bool(singular) and singular != noun
+
+
+def slot_ok(slot: dict, word: str, template: str) -> bool:
+    kind, options = slot["kind"], slot["options"]
+    assert word in options, (word, options)
+    if kind == "agreement":
+        sing, plur = options
+        assert INFLECT.plural_verb(sing) == plur, options  # options are (singular, plural) forms
+        return word == (plur if is_plural_noun(slot["subject_head"]) else sing)
+    if kind == "article":
+        return word == INFLECT.a(slot["next_word"]).split()[0]
+    if kind == "fewer_less":
+        return word == ("fewer" if is_plural_noun(slot["noun"]) else "less")
+    if kind == "pronoun_case":
+        subject, obj = options
+        assert CASES[subject] == obj
+        position_subject = re.search(r"(^|, )[A-Z]\w+ and \{1\} \{0\}", template) is not None
+        return word == (subject if position_subject else obj)
+    if kind == "past_tense":
+        assert PAST_ADVERB.match(template), template
+        return word == simple_past(slot["lemma"])
+    raise AssertionError(kind)
+
+
+def slot_words(q) -> list[tuple[str, str]]:
+    """(first blank, second blank) of every choice, read back from its text."""
+    template = q.params["template"]
+    if q.params["format"] == "blanks":
+        return [tuple(c.split(" … ")) for c in q.choices]
+    pattern = "^" + re.escape(template).replace(r"\{0\}", "(.+?)").replace(r"\{1\}", "(.+?)") + "$"
+    out = []
+    for c in q.choices:
+        m = re.match(pattern, c)
+        assert m, (q.id, c)
+        order = [template.index("{0}"), template.index("{1}")]
+        groups = m.groups() if order[0] < order[1] else m.groups()[::-1]
+        out.append(tuple(groups))
+    return out
+
+
+def test_grammar_exactly_one_choice_passes_every_slot_rule(banks):
+    for q in all_items(banks, "grammar_correction"):
+        p = q.params
+        verdicts = []
+        for words in slot_words(q):
+            verdicts.append(all(slot_ok(slot, w, p["template"]) for slot, w in zip(p["slots"], words)))
+        assert sum(verdicts) == 1, (q.id, q.choices)
+        assert q.choices[verdicts.index(True)] == q.answer, q.id
+        # the head noun really heads the subject: it follows the opening determiner
+        for slot in p["slots"]:
+            if slot["kind"] == "agreement" and p["frame"] != "there_quantity":
+                assert re.match(rf"The {re.escape(slot['subject_head'])}\b", p["template"]), q.id
+
+
+# --------------------------------------------------------------------------------------------
+# syntax_parsing: answers read off the stored tree, which must spell the sentence
+# --------------------------------------------------------------------------------------------
+
+
+def leaves(node):
+    if isinstance(node, str):
+        return [node]
+    return [w for child in node[1:] for w in leaves(child)]
+
+
+def nodes(node, parent=None):
+    if isinstance(node, str):
+        return
+    yield node, parent
+    for child in node[1:]:
+        yield from nodes(child, node)
+
+
+def head_noun(np):
+    return next(child[1] for child in np[1:] if not isinstance(child, str) and child[0] == "N")
+
+
+def test_syntax_answers_come_from_the_tree(banks):
+    for q in all_items(banks, "syntax_parsing"):
+        p = q.params
+        tree = p["tree"]
+        assert normalise_text(" ".join(leaves(tree))) == normalise_text(p["sentence"]), q.id
+        assert p["sentence"] in q.question
+        main = next(child for child in tree[1:] if child[0] == "S")
+        if p["kind"] == "subject":
+            expected = head_noun(main[1])
+            assert main[1][0] == "NP"
+        elif p["kind"] == "main_verb":
+            vp = next(child for child in main[1:] if child[0] == "VP")
+            expected = vp[1][1]
+            assert vp[1][0] == "V"
+        elif p["kind"] == "clauses":
+            expected = str(sum(1 for n, _ in nodes(tree) if n[0] in ("S", "RC")))
+        else:
+            ((rc, np),) = [(n, parent) for n, parent in nodes(tree) if n[0] == "RC"]
+            expected = head_noun(np)
+            verb = rc[2][1][1]
+            singular_verb = INFLECT.plural_verb(verb) != verb
+            # agreement makes the attachment unique: the attached noun agrees, the other noun does not
+            nouns = [head_noun(n) for n, _ in nodes(main[1]) if n[0] == "NP"]
+            agreeing = [n for n in nouns if is_plural_noun(n) != singular_verb]
+            assert agreeing == [expected], (q.id, nouns, verb)
+        assert q.answer == expected, (q.id, q.answer, expected)
+
+
+# --------------------------------------------------------------------------------------------
+# morphology: inflect, wordfreq and this file's rules
+# --------------------------------------------------------------------------------------------
+
+IRREGULAR_DEGREES = {"good": ("better", "best"), "bad": ("worse", "worst")}
+
+
+def syllables(word: str) -> int:
+    w = word[:-1] if word.endswith("e") and not word.endswith("le") else word
+    return len(re.findall(r"[aeiouy]+", w))
+
+
+def degree_form(adj: str, degree: str) -> str:
+    if adj in IRREGULAR_DEGREES:
+        return IRREGULAR_DEGREES[adj][degree == "superlative"]
+    long_form = syllables(adj) >= 3 or (syllables(adj) == 2 and not re.search(r"(y|le)$", adj))
+    if long_form:
+        return ("more " if degree == "comparative" else "most ") + adj
+    suffix = "er" if degree == "comparative" else "est"
+    if adj.endswith("e"):
+        return adj + suffix[1:]
+    if re.search(r"[^aeiou]y$", adj):
+        return adj[:-1] + "i" + suffix
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwy]", adj):
+        return adj + adj[-1] + suffix
+    return adj + suffix
+
+
+PREFIXES = ("un", "re", "mis", "dis", "over", "under", "pre")
+# surface spelling of suffixes -> number of morphemes; "d", "r", "rs" only right after a stem's silent e
+SUFFIXES = {"s": 1, "es": 1, "ed": 1, "ing": 1, "er": 1, "ful": 1, "less": 1, "ness": 1, "ly": 1,
+            "able": 1, "ment": 1, "ably": 2, "ers": 2}
+AFTER_E = {"d": 1, "r": 1, "rs": 2, "s": 1, "ful": 1, "less": 1, "ness": 1, "ly": 1, "ment": 1}
+
+
+def root_spellings(root: str) -> list[str]:
+    out = [root]
+    if root.endswith("e"):
+        out.append(root[:-1])
+    if re.search(r"[^aeiou]y$", root):
+        out.append(root[:-1] + "i")
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", root):
+        out.append(root + root[-1])
+    return out
+
+
+def parse_morphemes(word: str, root: str) -> int | None:
+    """Morpheme count of `word` if it splits into a known prefix, `root` (as spelled at a boundary)
+    and a sequence of known suffixes; None when it does not."""
+    for prefix in ("", *PREFIXES):
+        if not word.startswith(prefix):
+            continue
+        rest = word[len(prefix):]
+        for spelling in root_spellings(root):
+            if rest.startswith(spelling):
+                tail = suffix_count(rest[len(spelling):], after_e=spelling.endswith("e"))
+                if tail is not None:
+                    return 1 + bool(prefix) + tail
+    return None
+
+
+def suffix_count(tail: str, after_e: bool = False) -> int | None:
+    if not tail:
+        return 0
+    best = None
+    for surface, n in (AFTER_E if after_e else SUFFIXES).items():
+        if tail.startswith(surface):
+            rest = suffix_count(tail[len(surface):])
+            if rest is not None and (best is None or n + rest < best):
+                best = n + rest
+    return best
+
+
+def test_morphology_answers_match_other_sources(banks):
+    for q in all_items(banks, "morphology"):
+        p = q.params
+        kind = p["kind"]
+        wrong = [c for c in q.choices if c != q.answer]
+        if kind == "plural":
+            accepted = {q.answer, *q.aliases}
+            other = INFLECT.plural_noun(p["lemma"])
+            # where inflect disagrees (it writes "thiefs"), word frequency decides between the two
+            assert other in accepted or zipf(q.answer) > zipf(other) + 1.0, (q.id, p["lemma"], accepted, other)
+            for d in wrong:
+                assert zipf(q.answer) > zipf(d) + 0.5, (q.id, q.answer, d)
+        elif kind == "past_tense":
+            assert q.answer == simple_past(p["lemma"]), (q.id, p["lemma"], q.answer)
+            assert simple_past(p["lemma"]) not in wrong
+        elif kind in ("comparative", "superlative"):
+            assert q.answer == degree_form(p["lemma"], kind), (q.id, q.answer)
+        elif kind == "negative_prefix":
+            words = [c.rstrip("-") + p["base"] if p["as_prefix"] else c for c in q.choices]
+            gold = words[q.choices.index(q.answer)]
+            assert zipf(gold) >= 2.0, (q.id, gold)
+            for w in words:
+                if w != gold:
+                    assert zipf(gold) > zipf(w) + 1.0, (q.id, gold, w)
+        elif kind == "nominalisation":
+            assert zipf(q.answer) >= 2.0, (q.id, q.answer)
+            for d in wrong:
+                assert zipf(q.answer) > zipf(d) + 1.0, (q.id, q.answer, d)
+        elif kind == "morpheme_count":
+            assert zipf(p["word"]) >= 1.0, (q.id, p["word"])
+            assert q.answer == str(parse_morphemes(p["word"], p["root"])), (q.id, p["word"])
+        else:  # root
+            assert parse_morphemes(p["word"], q.answer) is not None, (q.id, p["word"])
+            for d in wrong:  # the word does not split around it, it still carries an affix, or it is no word
+                assert (parse_morphemes(p["word"], d) is None or parse_morphemes(d, q.answer) not in (None, 1)
+                        or zipf(d) < 1.5), (q.id, d)
+
+
+# --------------------------------------------------------------------------------------------
+# ambiguity_resolution: this file's reading of the triggers
+# --------------------------------------------------------------------------------------------
+
+# for each schema: which participant a *positive* property describes ("a" = first named, "b" = second)
+PROPERTY_OWNER = {
+    "fit": {"big": "a", "long": "a", "wide": "a", "small": "b", "short": "b", "narrow": "b"},
+    "through": {"wide": "a", "tall": "a", "narrow": "b", "low": "b"},
+    "crush": {"heavy": "a", "light": "b", "fragile": "b", "delicate": "b", "sturdy": "b", "tough": "b"},
+    "lift": {"weak": "a", "strong": "a", "heavy": "b", "light": "b"},
+    "see": {"short": "a", "tall": "a"},
+}
+# a negated property belongs to the same participant; this maps "not strong enough" to "weak" etc.
+ANTONYM = {"strong": "weak", "light": "heavy", "small": "big", "big": "small", "short": "long", "long": "short",
+           "narrow": "wide", "wide": "narrow", "low": "tall", "tall": "low", "sturdy": "fragile", "tough": "delicate"}
+# people schemas whose triggers are not adjectives: phrase -> participant (the one the phrase is true of)
+EVENT_OWNER = (
+    (r"plenty to spare|not short of money|feeling generous|not feeling mean", "a"),
+    (r"lost \w+ wallet|find \w+ own wallet|short of cash|not have enough cash", "b"),
+    (r"was lost|know the way|new to the city|not familiar", "a"),
+    (r"a local|lived there all|knew the area|no stranger", "b"),
+    (r"rude|not been polite|broken the vase|not been careful", "a"),
+    (r"felt insulted|not felt respected", "b"),
+    (r"crouching|not standing up", "b"),
+    (r"more experienced|more practised", "a"), (r"tired and distracted|not concentrating", "b"),
+    (r"excellent job|cut any corners", "b"), (r"broken the window|caused the damage", "a"),
+    (r"late shift|home until midnight", "a"), (r"great with children|lost patience", "b"),
+)
+
+
+def winograd_owner(schema: str, surface: str) -> str:
+    m = re.search(r"too (\w+)|so (\w+)|not (\w+) enough|anything but (\w+)", surface)
+    if schema in PROPERTY_OWNER and m:
+        too, so, negated, but = m.groups()
+        if too or so:
+            return PROPERTY_OWNER[schema][too or so]
+        return PROPERTY_OWNER[schema][ANTONYM[negated or but]]
+    owners = {owner for pattern, owner in EVENT_OWNER if re.search(pattern, surface)}
+    assert len(owners) == 1, (schema, surface)
+    return owners.pop()
+
+
+TOOL_WORDS = r"knife|slice|brush|roller|gun|spoon|ladle|crowbar|screwdriver|hammer|camera|lens|phone|telescope|" \
+             r"binoculars|glasses|squeegee|cloth|sponge|trolley|truck|straps"
+PEOPLE_WORDS = r"cousins|guests|grandmother|neighbours?|friends|daughter|colleagues|students|brothers?|staff|uncle|" \
+               r"helpers|group|father|classmates|club|aunt|flatmates|caretaker|son|men"
+DIFFERENT = re.compile(r"\beach\b|no two|different|one child to a tree|never crossed|separate|own\b|scattered|"
+                       r"favourite|no statue twice", re.I)
+
+
+def test_ambiguity_answers_follow_this_files_reading(banks):
+    for q in all_items(banks, "ambiguity_resolution"):
+        p = q.params
+        if p["kind"] == "winograd":
+            owner = winograd_owner(p["schema"], p["surface"])
+            name = p["candidates"][owner]
+            expected = name if p["schema"] in ("lift", "lend", "directions", "apologise", "see", "chess", "pay",
+                                               "babysit") else f"the {name}"
+            assert p["surface"] in p["sentence"] and p["sentence"] in q.question
+        elif p["kind"] == "attachment":
+            phrase = p["phrase"]
+            if re.search(PEOPLE_WORDS, phrase):
+                expected_start = "It says who"
+            elif re.search(TOOL_WORDS, phrase):
+                expected_start = "It says what"
+            else:
+                expected_start = "It says which"
+            assert q.answer.startswith(expected_start), (q.id, phrase, q.answer)
+            assert sum(c.startswith(expected_start) for c in q.choices) == 1
+            continue
+        else:
+            follow = p["follow_up"]
+            expected_start = "A different" if DIFFERENT.search(follow) else "One and the same"
+            assert q.answer.startswith(expected_start), (q.id, follow)
+            continue
+        assert q.answer == expected, (q.id, q.answer, expected)
+
+
+# --------------------------------------------------------------------------------------------
+# register_formality: an independent formality scorer
+# --------------------------------------------------------------------------------------------
+
+# markers of casual register (slang, clipped or subjectless phrasing, exclamations) and of formal
+# register (letter conventions, Latinate vocabulary, full verb forms, hedged requests)
+CASUAL = re.compile(r"\b(hey|hiya|yo|guys|gonna|wanna|lemme|ya|thx|u|asap|cheers|ta|later(?=,)|totally|busted|thing|"
+                    r"whenever|heads up|no worries|got|-ish|off you|cash|packed in|sort|any chance|meet up|go over|"
+                    r"come along|on us|if you're in|a bit|thanks a lot|going for|absolutely)\b|!", re.I)
+FORMAL = re.compile(r"\b(sincerely|faithfully|regards|inform|owing|anticipate|apologies|apologise|purchased|"
+                    r"defective|retained|grateful|convenien\w+|cordially|kindly|confirm|attendance|attendees|provided|"
+                    r"opportunity|consent|shall|submitting|earliest|wish|available|arrange|would|whether|please|"
+                    r"position|system|temperature|once more|failure|original|appreciate|willing|unable|understand|"
+                    r"best wishes|many thanks|with thanks|good morning|hello|invited|discuss|kept|expect|properly|"
+                    r"has stopped|has broken|has become|i am|will be|does not|store|annual|wanted to let you know)\b",
+                    re.I)
+LETTER_FORMAL = re.compile(r"\bdear\b|\byours (sincerely|faithfully)\b", re.I)  # count twice: letter conventions
+CONTRACTION = re.compile(r"\w'(m|s|re|ll|d|ve)\b|n't\b", re.I)
+
+
+def formality(text: str) -> int:
+    return (len(FORMAL.findall(text)) + 2 * len(LETTER_FORMAL.findall(text)) - len(CASUAL.findall(text))
+            - len(CONTRACTION.findall(text)))
+
+
+def test_register_answer_is_the_extreme_under_an_independent_scorer(banks):
+    for q in all_items(banks, "register_formality"):
+        scores = {c: formality(c) for c in q.choices}
+        best = max(scores.values()) if q.params["most"] == "formal" else min(scores.values())
+        assert scores[q.answer] == best, (q.id, scores)
+        assert list(scores.values()).count(best) == 1, (q.id, scores)
+
+
+# --------------------------------------------------------------------------------------------
+# shared bank properties
+# --------------------------------------------------------------------------------------------
+
+
+def test_structure_of_every_item(banks):
+    for seed in SEEDS:
+        qs = banks[seed]
+        assert len(qs) == SIZE
+        for q in qs:
+            assert q.answer in q.choices and len(q.choices) == 4, q.id
+            assert len({normalise_text(c) for c in q.choices}) == 4, q.id
+            canonical_json(q.params)
+            expected_type = "exact_numeric" if q.params.get("kind") in ("morpheme_count", "clauses") else "short_text"
+            assert q.answer_type == expected_type, q.id
+        for sub in SUBCATEGORIES:
+            assert {q.difficulty for q in by_sub(qs, sub)} == set(DIFFICULTIES)
+            assert 120 <= len(by_sub(qs, sub)) <= 130
+
+
+def test_difficulty_raises_measured_parameters(banks):
+    items = [q for seed in SEEDS for q in banks[seed]]
+
+    def mean(sub, diff, f, where=lambda q: True):
+        xs = [f(q) for q in items if q.subcategory == sub and q.difficulty == diff and where(q)]
+        return sum(xs) / len(xs)
+
+    traps = [mean("grammar_correction", d, lambda q: q.params["traps"]) for d in DIFFICULTIES]
+    assert traps[0] < traps[1] < traps[2], traps
+    clauses = [mean("syntax_parsing", d, lambda q: q.params["clauses"]) for d in DIFFICULTIES]
+    assert clauses[0] < clauses[1] < clauses[2], clauses
+    morphemes = [mean("morphology", d, lambda q: q.params["morphemes"], lambda q: q.params["kind"] == "morpheme_count")
+                 for d in DIFFICULTIES]
+    assert morphemes[0] < morphemes[1] < morphemes[2], morphemes
+    rare = [mean("morphology", d, lambda q: zipf(q.answer) if q.params["kind"] == "past_tense" else 0,
+                 lambda q: q.params["kind"] == "past_tense") for d in DIFFICULTIES]
+    assert rare[0] > rare[2], rare  # hard past tenses are rarer words
+    negated = [mean("ambiguity_resolution", d, lambda q: q.params.get("negated", False),
+                    lambda q: q.params["kind"] == "winograd") for d in DIFFICULTIES]
+    assert negated[0] == negated[1] == 0 < negated[2], negated
+    gaps = [mean("register_formality", d, lambda q: q.params["min_gap"]) for d in DIFFICULTIES]
+    assert gaps[0] > gaps[1] > gaps[2], gaps
+
+
+def skeleton(q) -> str:
+    """The question's wording with quoted material, names and numbers blanked out."""
+    text = re.sub(r"\"[^\"]*\"|'[^']*'", "…", q.question)
+    text = re.sub(r"\d+", "#", text)
+    return " ".join(w for w in text.split() if not w[:1].isupper() or w in ("Which", "What", "How", "In", "Read:"))
+
+
+def test_wording_varies(banks):
+    for sub in SUBCATEGORIES:
+        items = all_items(banks, sub)
+        assert len({skeleton(q) for q in items}) >= 3, sub
+
+
+def test_same_seed_same_items_other_seed_other_items(banks):
+    again = list(generate_domain(linguistic.DOMAIN, 0, SIZE))
+    assert [q.to_row() for q in again] == [q.to_row() for q in banks[0]]
+    texts0 = {normalise_text(q.question) for q in banks[0]}
+    texts1 = {normalise_text(q.question) for q in banks[1]}
+    assert len(texts0 & texts1) < 0.1 * SIZE, len(texts0 & texts1)
+
+
+def test_print_samples(banks, request):
+    """Five items per subcategory for a human read-through, printed only under `pytest -s`."""
+    if request.config.getoption("capture") != "no":
+        pytest.skip("run with -s to print sample items")
+    rng = random.Random(11)
+    for sub in SUBCATEGORIES:
+        for q in rng.sample(by_sub(banks[0], sub), 5):
+            print(f"\n[{q.id}] {q.question}\n  choices: {q.choices}\n  answer: {q.answer}")

@@ -704,15 +704,6 @@ def timezone_arithmetic(rng: random.Random, difficulty: str) -> Item:
 # ============================================================================================
 
 
-def _free_starts(busy: list[tuple[int, int]], day: tuple[int, int], length: int, step: int = 5) -> list[int]:
-    """Every start time on the grid at which a meeting of `length` avoids all busy intervals."""
-    out = []
-    for s in range(day[0], day[1] - length + 1, step):
-        if all(s + length <= b0 or s >= b1 for b0, b1 in busy):
-            out.append(s)
-    return out
-
-
 def _earliest(busy: list[tuple[int, int]], day: tuple[int, int], length: int) -> int | None:
     """Earliest start: sweep the merged busy blocks and take the first gap long enough."""
     t = day[0]
@@ -736,10 +727,14 @@ def _calendar_meeting(rng: random.Random, difficulty: str):
         names = pick_names(rng, people)
         length = rng.choice(lengths)
         calendars = {}
+        early = rng.choice(names)  # someone is busy before the first slot that would fit
         for who in names:
             k = rng.randint(*blocks)
             cal = []
-            for _ in range(k):
+            if who == early:
+                first = day[0] + rng.randrange(0, length, grid)
+                cal.append((first, first + rng.randrange(30, 120, grid)))
+            for _ in range(k - (who == early)):
                 start = rng.randrange(day[0], day[1] - 30, grid)
                 end = min(start + rng.randrange(30, 150, grid), day[1])
                 if all(end <= c0 or start >= c1 for c0, c1 in cal):
@@ -752,8 +747,9 @@ def _calendar_meeting(rng: random.Random, difficulty: str):
         ignore_one = [_earliest([iv for w, cal in calendars.items() if w != who for iv in cal], day, length)
                       for who in names]
         # later feasible starts where a person would look: the start of a later free gap
-        later = [s for s in _free_starts(busy, day, length) if s > answer and s in _gap_starts(busy, day)]
-        too_short = [t for t in _gap_starts(busy, day) if t < answer]
+        gaps = _gap_starts(busy, day)
+        later = [t for t in gaps if t > answer and _earliest(busy, (t, day[1]), length) == t]
+        too_short = [t for t in gaps if t < answer]
         named = [x for x in ignore_one if x is not None and x != answer] + too_short + later[-1:] + later[:1]
         if len({n for n in named if n != answer}) >= 3:
             break
@@ -763,9 +759,10 @@ def _calendar_meeting(rng: random.Random, difficulty: str):
         f"{people_text} need a {length}-minute meeting between {clock(day[0], style)} and {clock(day[1], style)}. "
         f"Their calendars: {' '.join(lines)} What is the earliest time the meeting can start?",
         f"Find the earliest start time for a call of {duration_words(length)} with {people_text}, within the working "
-        f"day ({clock(day[0], style)} to {clock(day[1], style)}). Busy times: {' '.join(lines)}",
+        f"day ({clock(day[0], style)} to {clock(day[1], style)}). {' '.join(lines)}",
         f"{people_text} want to meet for {duration_words(length)} today, no earlier than {clock(day[0], style)} and "
-        f"finishing by {clock(day[1], style)}. {' '.join(lines)} When is the earliest they can all start?",
+        f"finishing by {clock(day[1], style)}. {' '.join(lines)} When is the earliest they can "
+        f"{'both' if people == 2 else 'all'} start?",
     ))
     params = {"form": "common_slot", "day": [clock(day[0], "24h"), clock(day[1], "24h")], "length": length,
               "busy": {w: [[clock(a, "24h"), clock(b, "24h")] for a, b in cal] for w, cal in calendars.items()},
@@ -781,6 +778,22 @@ def _gap_starts(busy: list[tuple[int, int]], day: tuple[int, int]) -> list[int]:
             out.append(t)
         t = max(t, b1)
     return out
+
+
+# (setting, six task names in label order, question)
+_PROJECTS = (
+    ("A team is renovating a room.", ("strip the old paint", "fix the wiring", "plaster the walls", "fit the lights",
+                                      "paint the walls", "lay the carpet"), "At what time is everything finished?"),
+    ("Friends are cooking a dinner together.", ("wash the vegetables", "marinate the fish", "make the sauce",
+                                                 "bake the bread", "grill the fish", "set the table"),
+     "When is the whole dinner ready?"),
+    ("A small agency is preparing a product launch.", ("write the brief", "design the logo", "draft the copy",
+                                                       "build the web page", "record the video", "send the emails"),
+     "At what time can the launch go ahead, with every task done?"),
+    ("A crew is setting up an outdoor concert.", ("unload the trucks", "build the stage", "rig the lights",
+                                                   "set up the sound desk", "run the sound check", "open the bar"),
+     "What time is it when the last task finishes?"),
+)
 
 
 def _task_graph(rng: random.Random, name: str):
@@ -808,15 +821,13 @@ def _task_graph(rng: random.Random, name: str):
     for x in labels:
         first_only[x] = (first_only[needs[x][0]] if needs[x] else 0) + minutes[x]
     shortcut = max(first_only.values())
-    jobs = {"A": "strip the old paint", "B": "fix the wiring", "C": "plaster the walls", "D": "fit the lights",
-            "E": "paint the walls", "F": "lay the carpet"}
+    setting, jobs, ask = rng.choice(_PROJECTS)
     lines = []
     for x in labels:
         req = f" (after {' and '.join(needs[x])})" if needs[x] else " (can start straight away)"
-        lines.append(f"{x}: {jobs[x]}, {duration_words(minutes[x])}{req}.")
-    text = (f"A team renovates a room; each task has its own worker, and a task starts as soon as the tasks it "
-            f"depends on are finished. Work begins at {clock(start, style)}. " + " ".join(lines)
-            + " At what time is everything finished?")
+        lines.append(f"{x}: {jobs[ord(x) - ord('A')]}, {duration_words(minutes[x])}{req}.")
+    text = (f"{setting} Each task has its own person, and a task starts as soon as every task it depends on is "
+            f"finished. Work begins at {clock(start, style)}. " + " ".join(lines) + f" {ask}")
     named = [start + sequential, start + shortcut, start + longest - minutes[labels[-1]], start + longest + 15]
     params = {"form": "critical_path", "start": clock(start, "24h"), "minutes": minutes, "needs": needs,
               "steps": n + sum(len(v) for v in needs.values())}

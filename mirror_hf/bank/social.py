@@ -518,7 +518,7 @@ def sarcasm_detection(rng: random.Random, difficulty: str) -> Item:
         fact = scene["good_numeric" if outcome_good else "bad_numeric"]
     remark = _choice(rng, _POSITIVE_REMARKS if remark_positive else _NEGATIVE_REMARKS)
     who = f"{s}, {scene['hoped_bad'].format(x=s)}," if inverted else s
-    seen = _choice(rng, ("watched it happen", "saw it for themselves", "was right there"))
+    seen = _choice(rng, ("watched it happen", "saw it happen", "was right there"))
     question = f"{fact} {who} {seen} and said: \"{remark}\"\n\n" + _choice(rng, _SARCASM_STEMS).format(s=s, t=scene["topic"])
     sarcastic = remark_positive != speaker_pleased
     t = scene["topic"]
@@ -582,35 +582,35 @@ _NORM_SETTINGS = (
      "bad": (("copied answers from the next desk", "cheating"), ("whispered to a friend during the exam", "talking"),
              ("read notes hidden in a sleeve", "cheating"))},
 )
-_POSTED_RULES = (
-    {"id": "cafe_laptops", "place": "In a café", "rule": "A sign by the counter says: \"No laptops at weekends.\" It is Saturday.",
+_POSTED_RULES = (  # near misses look like the violation but respect the rule; ordinary actions are unrelated
+    {"id": "cafe_laptops", "place": "In a café", "rule": "a sign by the counter says: \"No laptops at weekends.\" It is Saturday.",
      "tag": "laptop", "violation": "worked on a laptop at a corner table",
-     "near_misses": ("read a paperback at a corner table", "checked the news on a phone", "wrote in a notebook",
-                     "sketched in a pad", "did a crossword in the paper")},
-    {"id": "museum_photos", "place": "In a museum gallery", "rule": "A notice at the entrance says: \"No photography in this gallery.\"",
+     "near": ("read a paperback at a corner table", "checked the news on a phone"),
+     "ordinary": ("wrote in a notebook", "sketched in a pad", "did a crossword in the paper")},
+    {"id": "museum_photos", "place": "In a museum gallery", "rule": "a notice at the entrance says: \"No photography in this gallery.\"",
      "tag": "photo", "violation": "took a photo of a painting with a phone",
-     "near_misses": ("sketched a painting in a notebook", "read the labels aloud quietly to a child", "sat on the bench",
-                     "bought a postcard of a painting in the shop", "asked a guard about a painting")},
-    {"id": "pool_caps", "place": "At the public swimming pool", "rule": "A sign by the pool says: \"Swimming caps must be worn in the water.\"",
+     "near": ("sketched a painting in a notebook", "bought a postcard of a painting in the shop"),
+     "ordinary": ("read the labels aloud quietly to a child", "sat on the bench", "asked a guard about a painting")},
+    {"id": "pool_caps", "place": "At the public swimming pool", "rule": "a sign says: \"Swimming caps must be worn in the water.\"",
      "tag": "no_cap", "violation": "swam lengths without a cap",
-     "near_misses": ("swam lengths wearing a cap and goggles", "showered before getting in", "sat at the edge with a towel",
-                     "wore a cap in the shallow end", "rested by the steps wearing a cap")},
-    {"id": "gym_wipe", "place": "In a gym", "rule": "A poster says: \"Wipe down every machine after use.\"",
+     "near": ("swam lengths wearing a cap and goggles", "wore a cap in the shallow end"),
+     "ordinary": ("showered before getting in", "sat at the edge with a towel", "bought a drink from the kiosk")},
+    {"id": "gym_wipe", "place": "In a gym", "rule": "a poster says: \"Wipe down every machine after use.\"",
      "tag": "no_wipe", "violation": "left the rowing machine without wiping it",
-     "near_misses": ("wiped the bench after using it", "refilled a water bottle", "stretched on a mat",
-                     "wiped the treadmill down", "re-racked the weights")},
-    {"id": "office_fridge", "place": "In an office kitchen", "rule": "A note on the fridge says: \"Top shelf reserved for the catering team.\"",
+     "near": ("wiped the bench after using it", "wiped the treadmill down"),
+     "ordinary": ("refilled a water bottle", "stretched on a mat", "re-racked the weights")},
+    {"id": "office_fridge", "place": "In an office kitchen", "rule": "a note on the fridge says: \"Top shelf reserved for the catering team.\"",
      "tag": "top_shelf", "violation": "put their lunch box on the top shelf",
-     "near_misses": ("put their lunch box on the bottom shelf", "washed up a mug", "made a coffee",
-                     "labelled their yoghurt with their name", "wiped the counter")},
-    {"id": "garden_flowers", "place": "In a community garden", "rule": "A board at the gate says: \"Please do not pick the flowers.\"",
+     "near": ("put their lunch box on the bottom shelf", "took a yoghurt from the middle shelf"),
+     "ordinary": ("washed up a mug", "made a coffee", "wiped the counter")},
+    {"id": "garden_flowers", "place": "In a community garden", "rule": "a board at the gate says: \"Please do not pick the flowers.\"",
      "tag": "picking", "violation": "picked a bunch of tulips to take home",
-     "near_misses": ("smelled the roses", "photographed the tulips", "watered the beds on the rota",
-                     "sat reading on the bench", "pulled weeds from the path")},
-    {"id": "hotel_quiet", "place": "In a hotel", "rule": "The door card says: \"Quiet hours from 10 pm to 7 am.\" It is 11 pm.",
+     "near": ("photographed the tulips", "smelled the roses"),
+     "ordinary": ("watered the beds on the rota", "sat reading on the bench", "pulled weeds from the path")},
+    {"id": "hotel_quiet", "place": "In a hotel", "rule": "the door card says: \"Quiet hours from 10 pm to 7 am.\" It is 11 pm.",
      "tag": "late_noise", "violation": "played the guitar loudly in their room",
-     "near_misses": ("read in bed", "ordered a sandwich from room service", "watched TV with headphones",
-                     "took a shower", "wrote postcards at the desk")},
+     "near": ("watched TV with headphones on", "hummed quietly while packing"),
+     "ordinary": ("read in bed", "ordered a sandwich from room service", "wrote postcards at the desk")},
 )
 _NORM_STEMS = ("Whose behaviour breaks a social norm or rule that applies here?", "Which person acted inappropriately?",
                "Only one of these people did something they should not have. Who?",
@@ -644,13 +644,10 @@ def social_norm_violation(rng: random.Random, difficulty: str) -> Item:
         setting_id = setting["id"]
     else:
         rule = _choice(rng, _POSTED_RULES)
-        if difficulty == "medium":
-            ok = list(rule["near_misses"][2:])
-        else:
-            ok = rng.sample(rule["near_misses"][:2], 2) + rng.sample(rule["near_misses"][2:], 1)
+        ok = list(rule["ordinary"]) if difficulty == "medium" else [*rule["near"], _choice(rng, rule["ordinary"])]
         actions = [(rule["violation"], [rule["tag"]])] + [(a, []) for a in ok]
         forbidden = [rule["tag"]]
-        context = f"{rule['place']}. {rule['rule']} Four people there did the following."
+        context = f"{rule['place']}, {rule['rule']} Four people there did the following."
         setting_id = rule["id"]
     people = _people_actions(rng, actions)
     listing = list(people)

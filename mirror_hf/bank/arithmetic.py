@@ -62,6 +62,18 @@ def _presentable(value, allow_zero: bool = False) -> bool:
     return decimal_places(value) <= 6
 
 
+def _digit_slips(answer) -> list:
+    """Generic fallback wrong values that look like one wrong digit: 2125 -> 2135, 2115, 2225, 2025."""
+    digits = len(str(int(abs(answer))))
+    steps = [Fraction(10) ** max(digits - 3, 0), Fraction(10) ** max(digits - 2, 0)]
+    if answer.denominator != 1:
+        steps = [Fraction(1, 2), Fraction(1)] + steps
+    out = []
+    for step in dict.fromkeys(steps):
+        out += [answer + step, answer - step]
+    return out + _near(answer, steps[-1], 4)[4:]
+
+
 def _near(answer, step, count: int = 6) -> list:
     """Generic fallback wrong values: answer ± step, ± 2 step, ..."""
     out = []
@@ -141,10 +153,6 @@ def _eval_flat(tokens: list, *, precedence: bool) -> Fraction | None:
     for op, num in zip(ops, terms[1:]):
         acc = _apply(op, acc, num)
     return acc
-
-
-def _digits(n: int) -> int:
-    return len(str(abs(n)))
 
 
 def _no_carry_mul(a: int, b: int) -> int:
@@ -705,7 +713,7 @@ def word_problems(rng: random.Random, difficulty: str) -> Item:
     text, answer, wrong, params, currency = {"easy": _wp_easy, "medium": _wp_medium, "hard": _wp_hard}[difficulty](
         rng, name)
     params["steps"] = _WP_STEPS[params["template"]]
-    fallback = _near(answer, 1) if answer.denominator == 1 else _near(answer, Fraction(1, 2))
+    fallback = _digit_slips(answer)
     wrong = [w for w in wrong if w is not None and (w * 100).denominator == 1]
     return _numeric_item(rng, text, answer, wrong, params, currency=currency, fallback=fallback)
 
@@ -1213,7 +1221,7 @@ def _nr_hard(rng: random.Random, name: str):
 def numerical_reasoning(rng: random.Random, difficulty: str) -> Item:
     name = pick_names(rng, 1)[0]
     text, answer, wrong, params = {"easy": _nr_easy, "medium": _nr_medium, "hard": _nr_hard}[difficulty](rng, name)
-    fallback = [answer + k for k in (2, -2, 3, -3, 5, 10)]
+    fallback = _digit_slips(answer) + [answer + k for k in (2, -2, 3, -3)]
     wrong = [w for w in wrong if w >= 0]
     if params["template"] == "last_digit":
         return _numeric_item(rng, text, answer, wrong, params, allow_zero=True)

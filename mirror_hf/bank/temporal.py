@@ -10,7 +10,7 @@ a question are the real calendar's, so nothing in a question contradicts the wor
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 
 from mirror_hf.bank._core import Domain, Item
 from mirror_hf.bank._wording import NAMES, count_word, fmt_num, pick_distractors, pick_names, spread_around
@@ -635,6 +635,8 @@ def _tz_hard(rng: random.Random, name: str):
         offsets = [_offset(c, when) for c in cities]
         if abs(offsets[0] - offsets[2]) < 180 or (legs == 2 and len(set(offsets)) < 3):
             continue
+        if legs == 2 and not min(offsets[0], offsets[2]) < offsets[1] < max(offsets[0], offsets[2]):
+            continue  # a stopover roughly on the way
         t = rng.randrange(0, DAY, 5)
         flight = [rng.randrange(3 * 60, 14 * 60, 5) for _ in range(legs)]
         layover = rng.randrange(50, 4 * 60, 5) if legs == 2 else 0

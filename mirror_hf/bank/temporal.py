@@ -585,6 +585,8 @@ def _tz_easy(rng: random.Random, name: str):
         f"{name} in {_place(a, oa)} calls a friend in {_place(b, ob)} at {clock(t, style)} {a[0]} time. What time is "
         f"it for the friend?",
         f"A webinar starts at {clock(t, style)} in {_place(a, oa)}. What is the local start time in {_place(b, ob)}?",
+        f"A shop in {_place(a, oa)} opens at {clock(t, style)} local time. What time is that in {_place(b, ob)}?",
+        f"Convert {clock(t, style)} in {_place(a, oa)} to the local time in {_place(b, ob)}.",
     ))
     other_season = t - (a[3] if when.month == 1 else a[2]) + (b[3] if when.month == 1 else b[2])
     # offset applied the wrong way, AM/PM flipped, the other season's (DST) offsets, an hour off
@@ -612,6 +614,8 @@ def _tz_medium(rng: random.Random, name: str):
         f"day and time for the recipient in {_place(b, ob)}?",
         f"A server in {_place(a, oa)} logs an error at {clock(t, style)} on a {day}. Which day and local time "
         f"is that for the on-call engineer in {_place(b, ob)}?",
+        f"A football match kicks off at {clock(t, style)} on {day} in {_place(a, oa)}. On which day and at what "
+        f"local time can fans in {_place(b, ob)} watch it live?",
     ))
     wrong_way = start - timedelta(minutes=ob - oa)
 

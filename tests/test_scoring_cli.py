@@ -1,0 +1,178 @@
+"""`mirror-hf score` on a dataset folder written the way the runner writes trials (records.py
+Features, one split per model): hand-computed values end to end, and bad input as a one-line error
+with exit code 2 and no output file."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+import pytest
+
+from mirror_hf.folder import write_split
+from mirror_hf.records import TRIAL_EXP1_FEATURES, TRIAL_EXP3_FEATURES, TRIAL_EXP9_FEATURES, empty_row
+
+T, F, N = True, False, None
+
+
+def exp1_rows() -> list[dict]:
+    rows = []
+
+    def add(item, domain, channel, correct, **fields):
+        row = empty_row(TRIAL_EXP1_FEATURES)
+        row.update(run_id="r", model="m1", experiment="exp1", item_id=item, domain=domain, channel=channel, correct=correct, **fields)
+        rows.append(row)
+
+    domains = {"q1": "a", "q2": "a", "q3": "b", "q4": "b"}
+    for q, c, h in (("q1", T, 0), ("q2", F, 2), ("q3", T, 0), ("q4", N, 1)):
+        add(q, domains[q], "natural", c, hedging_count=h, confidence=1 / (1 + h))
+    for q, c, bet in (("q1", T, 9), ("q2", T, 8), ("q3", F, 3), ("q4", T, 10)):
+        add(q, domains[q], "wagering", c, bet=bet, confidence=bet / 10)
+    for q, c, skipped in (("q1", T, F), ("q2", N, T), ("q3", T, F), ("q4", F, F)):
+        add(q, domains[q], "opt_out", c, skipped=skipped, confidence=0.0 if skipped else 1.0)
+    # an API error: ungraded, and no signal for MCI
+    add("q5", "a", "opt_out", N, api_error="HTTP 500", confidence=1.0)
+    return rows
+
+
+def exp9_rows() -> list[dict]:
+    rows = []
+
+    def add(task, condition, paradigm, a, b):
+        row = empty_row(TRIAL_EXP9_FEATURES)
+        row.update(run_id="r", model="m1", experiment="exp9", item_id=task, condition=condition, paradigm=paradigm,
+                   task_type="fixed", is_false_score_control=False, api_success=True)
+        for slot, (domain, strength, decision, correct, routed) in (("a", a), ("b", b)):
+            row.update({f"domain_{slot}": domain, f"strength_{slot}": strength, f"component_{slot}_decision": decision,
+                        f"component_{slot}_correct": correct, f"component_{slot}_externally_routed": routed})
+        rows.append(row)
+
+    add("t1", "C1", "P1", ("a", "weak", "proceed", F, F), ("b", "strong", "use_tool", T, F))
+    add("t2", "C1", "P2", ("a", "weak", "defer", F, F), ("a", "weak", "proceed", T, F))
+    add("t3", "C4", "P1", ("a", "weak", "use_tool", T, T), ("b", "strong", "proceed", T, F))
+    add("t4", "C1", "P3", ("a", "weak", "proceed", F, F), ("c", "medium", "proceed", F, F))
+    return rows
+
+
+def exp3_rows() -> list[dict]:
+    rows = []
+    for task, target, conf, correct in (
+        ("x1", "composite", 0.8, T), ("x1", "component_a", 0.6, F),
+        ("x2", "composite", 0.3, F), ("x2", "component_a", 0.9, T),
+    ):
+        for channel in ("self_prediction", "answer"):
+            row = empty_row(TRIAL_EXP3_FEATURES)
+            row.update(run_id="r", model="m1", experiment="exp3", item_id=task, channel=channel, target=target,
+                       domain_a="a", domain_b="b")
+            if channel == "self_prediction":
+                row["confidence"] = conf
+            else:
+                row["correct"] = correct
+            rows.append(row)
+    return rows
+
+
+@pytest.fixture
+def folder(tmp_path):
+    root = tmp_path / "mirror"
+    write_split(root, "trials_exp1", "m1", exp1_rows(), TRIAL_EXP1_FEATURES)
+    write_split(root, "trials_exp9", "m1", exp9_rows(), TRIAL_EXP9_FEATURES)
+    write_split(root, "trials_exp3", "m1", exp3_rows(), TRIAL_EXP3_FEATURES)
+    return root
+
+
+def score(monkeypatch, capsys, *args) -> tuple[int, str, str]:
+    from mirror_hf.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["mirror-hf", "score", *args])
+    code = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = exc.code or 0
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_score_folder_hand_computed(folder, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "scores.json"
+    code, _, err = score(monkeypatch, capsys, "--dataset", str(folder), "--json", str(out), "--resamples", "0", "--weak-policy", "recorded")
+    assert code == 0, err
+    result = json.loads(out.read_text())
+    m = result["models"]["m1"]
+    e1 = m["exp1"]
+    # natural: a 1/2, b 1/1 (q4 ungraded) -> 0.75; wagering: a 2/2, b 1/2 -> 0.75; gap: (0.5 + 0.5) / 2
+    assert e1["natural_accuracy"] == {"value": 0.75, "n": 3}
+    assert e1["wagering_accuracy"]["value"] == pytest.approx(0.75)
+    assert e1["mirror_gap"]["value"] == pytest.approx(0.5)
+    # wager: (0.9 T) (0.8 T) (0.3 F) (1.0 T): ECE (2*0.05 + 0.2 + 0.3) / 4; Brier 0.14 / 4; AUROC 1
+    assert e1["ece"]["value"] == pytest.approx(0.15)
+    assert e1["brier"]["value"] == pytest.approx(0.035)
+    assert e1["auroc"]["value"] == pytest.approx(1.0)
+    # MCI over q1-q4 (q5 is an API error): rank correlations worked out by hand
+    expected_mci = (-1 / math.sqrt(22.5) + 1 / math.sqrt(15) + 3 / math.sqrt(13.5)) / 3
+    assert e1["mci"]["value"] == pytest.approx(expected_mci)
+    assert e1["accuracy_opt_out"] == {"value": pytest.approx(2 / 3), "n": 3}
+    assert e1["accuracy_natural"]["value"] == pytest.approx(2 / 3)
+    assert "ci" not in e1["natural_accuracy"]
+    e9 = m["exp9"]
+    # escalation frame (P1+P2): C1 weak = t1a fail, t2a defer, t2b right -> 1/3; C4: routed t3a -> 0
+    assert e9["cfr"]["C1"] == {"value": pytest.approx(1 / 3), "n": 3}
+    assert e9["cfr"]["C4"]["value"] == 0.0
+    assert e9["cfr_table_c1"]["value"] == pytest.approx(0.5)  # + P3's t4a failure: 2/4
+    assert e9["udr"]["value"] == pytest.approx(1.0)  # t1b: strong, used a tool, correct
+    assert e9["kdi"]["value"] == pytest.approx(0.5 - (1 - 0.5))  # paper: Gap - (1 - CFR_C1)
+    # CCE paper: x1 |0.8-1| - |0.6-0| = -0.4; x2 |0.3-0| - |0.9-1| = 0.2 -> -0.1
+    assert m["exp3"]["cce"]["value"] == pytest.approx(-0.1)
+    esc = result["aggregate"]["escalation"]
+    assert esc["C1"]["value"] == pytest.approx(1 / 3) and esc["C1"]["n"] == 1
+    assert result["settings"]["variant"] == "paper"
+
+
+def test_score_upstream_variant_and_paper_relabelling(folder, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "up.json"
+    code, _, err = score(monkeypatch, capsys, "--dataset", str(folder), "--json", str(out), "--variant", "upstream", "--resamples", "0")
+    assert code == 0, err
+    m = json.loads(out.read_text())["models"]["m1"]
+    assert m["exp3"]["cce"]["value"] == pytest.approx((0.2 + 0.3) / 2)  # mean |confidence - correct|
+    assert m["exp9"]["kdi"]["value"] == pytest.approx(0.5 - (1 - 1.0))  # domain a: g 0.5, CFR (C1/P1/fixed) 1
+    # paper variant relabels from the Exp1 profile (a 0.5, b 1.0: median 0.75 -> a weak, b strong; c unknown)
+    out2 = tmp_path / "paper.json"
+    code, _, err = score(monkeypatch, capsys, "--dataset", str(folder), "--json", str(out2), "--resamples", "0")
+    assert code == 0, err
+    assert json.loads(out2.read_text())["models"]["m1"]["exp9"]["cfr"]["C1"]["value"] == pytest.approx(1 / 3)
+
+
+def test_score_with_cis(folder, monkeypatch, capsys):
+    code, stdout, err = score(monkeypatch, capsys, "--dataset", str(folder), "--resamples", "500")
+    assert code == 0, err
+    result = json.loads(stdout)
+    nat = result["models"]["m1"]["exp1"]["natural_accuracy"]
+    assert nat["ci"][0] <= nat["value"] <= nat["ci"][1]
+    assert "sd" in result["aggregate"]["escalation"]["C1"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--variant", "v2"], "--variant must be paper or upstream"),
+        (["--weak-policy", "median"], "--weak-policy must be one of"),
+        (["--missing", "drop"], "--missing must be one of"),
+        (["--resamples", "-1"], "--resamples must be >= 0"),
+    ],
+)
+def test_score_bad_options(folder, tmp_path, monkeypatch, capsys, args, message):
+    out = tmp_path / "never.json"
+    code, _, err = score(monkeypatch, capsys, "--dataset", str(folder), "--json", str(out), *args)
+    assert code == 2
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_score_not_a_dataset_folder(tmp_path, monkeypatch, capsys):
+    code, _, err = score(monkeypatch, capsys, "--dataset", str(tmp_path / "nowhere"))
+    assert code == 2 and "not a dataset folder" in err
+    (tmp_path / "empty" / "data").mkdir(parents=True)
+    code, _, err = score(monkeypatch, capsys, "--dataset", str(tmp_path / "empty"))
+    assert code == 2 and "holds no trials" in err

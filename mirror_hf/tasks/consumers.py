@@ -206,7 +206,7 @@ def _finish_aliases(p: dict, n: int) -> tuple[str, ...]:
 
 
 TEMPORAL = Consumer(
-    "temporal", "scheduling", "temporal.finish_time", "short_text",
+    "temporal", "durations", "temporal.finish_time", "short_text",
     _finish_draw, _finish_text, _finish_solve, _finish_mistakes, _finish_aliases,
 )
 

@@ -48,16 +48,15 @@ def composite_tasks(seed: int, domains: list[str], per_pair: int = DEFAULT_PER_P
     """Rows of the `exp3_composite` config (EXP3_TASK_FEATURES)."""
     pairs = unordered_pairs(domains)
     n = len(pairs) * per_pair
-    rng = item_rng(seed, "exp3", "positions")
-    positions = iter(balanced_positions(3 * n, rng))
+    # answer positions balanced separately for component A, component B and the composite
+    positions = list(zip(*(balanced_positions(n, item_rng(seed, "exp3", "positions", role)) for role in "abc")))
     rows, seen = [], set()
     for p, pair in enumerate(pairs):
         for t in range(per_pair):
             a, b = pair if (p + t) % 2 == 0 else pair[::-1]
             diff_a, diff_b = stratum(p, t)
             task_id = f"exp3.{a}.{b}.{t:02d}.s{seed}"
-            row = _draw_composite(seed, task_id, a, b, diff_a, diff_b, seen, (next(positions), next(positions), next(positions)))
-            rows.append(row)
+            rows.append(_draw_composite(seed, task_id, a, b, diff_a, diff_b, seen, positions[len(rows)]))
     return rows
 
 

@@ -99,18 +99,24 @@ def task_row(task_id: str, scenario: str, qa: Question, qb: Question, *, seed: i
     return row
 
 
+def _slot_positions(total: int, seed: int, namespace: str) -> list[tuple[int, int]]:
+    """Answer positions for (part 1, part 2) of each task, balanced within each slot."""
+    return list(zip(*(balanced_positions(total, item_rng(seed, namespace, "positions", slot)) for slot in "ab")))
+
+
 def fixed_tasks(seed: int, domains: list[str], total: int = DEFAULT_FIXED, avoid: set[str] | None = None) -> list[dict]:
     """Rows of `exp9_fixed`: every unordered pair with near-equal counts (at most one apart), the
     two orders alternating within each pair, every part a distinct fresh item."""
     counts = pair_counts(total, domains)
     drawer = PartDrawer(seed, "exp9f", set(avoid or ()))
-    positions = iter(balanced_positions(2 * total, item_rng(seed, "exp9f", "positions")))
+    positions = _slot_positions(total, seed, "exp9f")
     rows = []
     for p, (pair, count) in enumerate(counts.items()):
         for t in range(count):
             a, b = pair if (p + t) % 2 == 0 else pair[::-1]
             task_id = f"exp9.fixed.{a}.{b}.{t:02d}.s{seed}"
-            qa, qb = drawer.draw(a, next(positions)), drawer.draw(b, next(positions))
+            pos_a, pos_b = positions[len(rows)]
+            qa, qb = drawer.draw(a, pos_a), drawer.draw(b, pos_b)
             scenario = work_request(item_rng(seed, task_id, "scenario"), a, b)
             rows.append(task_row(task_id, scenario, qa, qb, seed=seed, task_type="fixed"))
     return rows
@@ -131,12 +137,13 @@ def tailored_tasks(model: str, split: str, labels: dict[str, str], weak_policy: 
     base, extra = divmod(total, len(combos))
     namespace = f"exp9t.{split}"
     drawer = PartDrawer(seed, namespace, set(avoid or ()))
-    positions = iter(balanced_positions(2 * total, item_rng(seed, namespace, "positions")))
+    positions = _slot_positions(total, seed, namespace)
     rows = []
     for c, (a, b) in enumerate(combos):
         for t in range(base + (1 if c < extra else 0)):
             task_id = f"exp9.tailored.{split}.{a}.{b}.{t:02d}.s{seed}"
-            qa, qb = drawer.draw(a, next(positions)), drawer.draw(b, next(positions))
+            pos_a, pos_b = positions[len(rows)]
+            qa, qb = drawer.draw(a, pos_a), drawer.draw(b, pos_b)
             scenario = work_request(item_rng(seed, task_id, "scenario"), a, b)
             rows.append(task_row(task_id, scenario, qa, qb, seed=seed, task_type="tailored", target_model=model,
                                  strengths=("strong", "weak"), weak_policy=weak_policy))

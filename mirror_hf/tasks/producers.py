@@ -173,7 +173,7 @@ def _elapsed(rng: random.Random, difficulty: str) -> Produced | None:
 
 
 TEMPORAL = Producer(
-    "temporal", "duration_estimation", "temporal.elapsed_minutes", "elapsed time between clock times",
+    "temporal", "durations", "temporal.elapsed_minutes", "elapsed time between clock times",
     lambda rng, d: _redraw(_elapsed, rng, d),
 )
 

@@ -155,11 +155,13 @@ def _accuracies(rows: list[tuple[str, dict]], where: str) -> dict[str, float]:
             raise ProfileInputError(f"{row_where} field 'domain': {domain!r} is not one of {', '.join(DOMAINS)}")
         if domain in out:
             raise ProfileInputError(f"{row_where} field 'domain': {domain!r} appears twice")
-        if acc is None or isinstance(acc, bool) or not isinstance(acc, (int, float)) or math.isnan(acc):
+        if acc is None or (isinstance(acc, float) and math.isnan(acc)):
             raise ProfileInputError(
-                f"{row_where} field 'natural_accuracy': missing accuracy for domain {domain!r} (got {acc!r}); "
+                f"{row_where} field 'natural_accuracy': missing accuracy for domain {domain!r}; "
                 "every domain in a profile needs its Exp1 natural accuracy"
             )
+        if isinstance(acc, bool) or not isinstance(acc, (int, float)):
+            raise ProfileInputError(f"{row_where} field 'natural_accuracy': {acc!r} is not a number")
         if not 0.0 <= acc <= 1.0:
             raise ProfileInputError(f"{row_where} field 'natural_accuracy': {acc!r} is outside [0, 1]")
         out[domain] = float(acc)

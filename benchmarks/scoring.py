@@ -27,9 +27,9 @@ import polars as pl
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from mirror_hf.records import DOMAINS  # noqa: E402
-from mirror_hf.scoring import Bootstrap  # noqa: E402
-from mirror_hf.scoring._suite import SuiteOptions, score_tables  # noqa: E402
+from mirror_hf.records import DOMAINS
+from mirror_hf.scoring import Bootstrap
+from mirror_hf.scoring._suite import SuiteOptions, score_tables
 
 LIMIT_POINT = 5.0
 LIMIT_CI = 60.0

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import numpy as np
-import polars as pl
 import pytest
 
 from mirror_hf import scoring as S
@@ -174,7 +173,7 @@ def test_module_edge_cases(load):
 @pytest.mark.parametrize("name", MODULES)
 def test_every_module_has_a_card(name):
     card = (REPO / "metrics" / name / "README.md").read_text()
-    front = re.match(r"^---\n(.*?)\n---\n", card, re.S)
+    front = re.match(r"^---\n(.*?)\n---\n", card, re.DOTALL)
     assert front, f"{name}: README.md must start with YAML front matter"
     import yaml
 
@@ -210,7 +209,7 @@ def test_card_examples_run(built, name):
     import evaluate
 
     card = (REPO / "metrics" / name / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", card, re.S)
+    blocks = re.findall(r"```python\n(.*?)```", card, re.DOTALL)
     assert blocks, f"{name}: no python example"
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
@@ -224,3 +223,12 @@ def test_card_examples_run(built, name):
         os.chdir(cwd)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{name}: {result.failed} card example(s) failed"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_one_import_per_line(name):
+    """evaluate's import scanner reads `import a, b` as a package named "a,"; keep one per line
+    (formatters that merge imports would break loading)."""
+    source = (REPO / "metrics" / name / f"{name}.py").read_text()
+    merged = [line for line in source.splitlines() if re.match(r"^\s*(import|from)\s", line) and "," in line]
+    assert not merged, merged

@@ -11,7 +11,12 @@ import sys
 import pytest
 
 from mirror_hf.folder import write_split
-from mirror_hf.records import TRIAL_EXP1_FEATURES, TRIAL_EXP3_FEATURES, TRIAL_EXP9_FEATURES, empty_row
+from mirror_hf.records import (
+    TRIAL_EXP1_FEATURES,
+    TRIAL_EXP3_FEATURES,
+    TRIAL_EXP9_FEATURES,
+    empty_row,
+)
 
 T, F, N = True, False, None
 
@@ -176,3 +181,29 @@ def test_score_not_a_dataset_folder(tmp_path, monkeypatch, capsys):
     (tmp_path / "empty" / "data").mkdir(parents=True)
     code, _, err = score(monkeypatch, capsys, "--dataset", str(tmp_path / "empty"))
     assert code == 2 and "holds no trials" in err
+
+
+def test_score_exp2_tii_from_transfer_tasks(folder, tmp_path, monkeypatch, capsys):
+    """Exp2 trials (no records.py schema yet: written here with the Exp1 trial columns) get their
+    hidden source domain from the `exp2_transfer` task bank; TII uses the model's Exp1 profile."""
+    from mirror_hf.records import EXP2_TASK_FEATURES
+
+    tasks = []
+    for task, source in (("t1", "a"), ("t2", "b"), ("t3", "a"), ("t4", "b")):
+        row = empty_row(EXP2_TASK_FEATURES)
+        row.update(task_id=task, surface_domain="social", source_domain=source, task_text="...", answer="1", choices=[], aliases=[])
+        tasks.append(row)
+    write_split(folder, "exp2_transfer", "test", tasks, EXP2_TASK_FEATURES)
+    trials = []
+    for task, conf in (("t1", 0.2), ("t2", 0.9), ("t3", 0.3), ("t4", 0.8)):
+        row = empty_row(TRIAL_EXP1_FEATURES)
+        row.update(run_id="r", model="m1", experiment="exp2", item_id=task, channel="wagering", confidence=conf, correct=T)
+        trials.append(row)
+    write_split(folder, "trials_exp2", "m1", trials, TRIAL_EXP1_FEATURES)
+    out = tmp_path / "tii.json"
+    code, _, err = score(monkeypatch, capsys, "--dataset", str(folder), "--json", str(out), "--resamples", "0")
+    assert code == 0, err
+    # source accuracy (a 0.5, b 1.0) ranks (1.5, 3.5, 1.5, 3.5) vs signal ranks (1, 4, 2, 3):
+    # dx (-1, 1, -1, 1), dy (-1.5, 1.5, -0.5, 0.5): rho = 4 / sqrt(4 * 5)
+    tii = json.loads(out.read_text())["models"]["m1"]["exp2"]["tii"]
+    assert tii["value"] == pytest.approx(4 / math.sqrt(20)) and tii["n"] == 4

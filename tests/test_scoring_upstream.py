@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-
 # (label, path into the score JSON, published value, decimals printed in the paper, kind)
 CCE = {
     "gemma-3-12b": 0.516,

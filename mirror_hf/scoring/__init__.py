@@ -3,7 +3,8 @@
 Every metric returns an `Estimate(value, n, ci)`; `ci=True` (or a `Bootstrap(...)`) adds the BCa
 interval. Where the paper and the authors' code disagree, the choice is a named keyword with the
 default stated in the docstring and the metric card (`variant=`, `weak_policy=`, `frame=`,
-`missing=`). `score_tables` / `score_folder` run the whole suite over trial tables.
+`missing=`). `mirror_hf.scoring._suite.score_tables` runs the whole suite over trial tables (what
+`mirror-hf score` writes).
 """
 
 from mirror_hf.scoring._accuracy import (
@@ -15,8 +16,21 @@ from mirror_hf.scoring._accuracy import (
     natural_accuracy,
     wagering_accuracy,
 )
-from mirror_hf.scoring._bootstrap import Bootstrap, Cells, bca_interval, bca_mean
-from mirror_hf.scoring._calibration import auroc, brier, ece, log_score, wager_confidence
+from mirror_hf.scoring._bootstrap import (
+    Bootstrap,
+    Cells,
+    bca_interval,
+    bca_intervals,
+    bca_mean,
+)
+from mirror_hf.scoring._calibration import (
+    auroc,
+    brier,
+    calibration,
+    ece,
+    log_score,
+    wager_confidence,
+)
 from mirror_hf.scoring._cce import CCE_VARIANTS, cce
 from mirror_hf.scoring._columns import ScoringInputError
 from mirror_hf.scoring._escalation import escalation_curve
@@ -25,9 +39,11 @@ from mirror_hf.scoring._exp9 import (
     CONDITIONS,
     FRAMES,
     MISSING_RULES,
+    ComponentView,
     appropriate_action_rate,
     cfr,
     cfr_by_condition,
+    component_view,
     components_frame,
     escalation_rate_weak,
     exp9_components,
@@ -37,35 +53,45 @@ from mirror_hf.scoring._exp9 import (
     udr,
 )
 from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
-from mirror_hf.scoring._stats import PairedDifference, PartialCorrelation, bh_fdr, paired_difference, partial_correlation
+from mirror_hf.scoring._stats import (
+    PairedDifference,
+    PartialCorrelation,
+    bh_fdr,
+    paired_difference,
+    partial_correlation,
+)
 from mirror_hf.scoring._tii import tii
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [
     "BEHAVIOURAL_CHANNELS",
-    "Bootstrap",
     "CCE_VARIANTS",
     "CONDITIONS",
-    "Cells",
-    "Estimate",
     "FRAMES",
     "MISSING_RULES",
+    "WEAK_POLICIES",
+    "Bootstrap",
+    "Cells",
+    "ComponentView",
+    "Estimate",
     "PairedDifference",
     "PartialCorrelation",
     "ScoringInputError",
-    "WEAK_POLICIES",
     "accuracy",
     "appropriate_action_rate",
     "auroc",
     "bca_interval",
+    "bca_intervals",
     "bca_mean",
     "bh_fdr",
     "brier",
+    "calibration",
     "cce",
     "cfr",
     "cfr_by_condition",
     "channel_signal",
     "classify_domains",
+    "component_view",
     "components_frame",
     "domain_accuracy",
     "ece",

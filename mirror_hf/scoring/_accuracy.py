@@ -11,7 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from mirror_hf.scoring._bootstrap import CI, Cells, group_sums
-from mirror_hf.scoring._columns import ArrayLike, as_outcome, as_text, codes, same_length
+from mirror_hf.scoring._columns import (
+    ArrayLike,
+    as_outcome,
+    as_text,
+    codes,
+    same_length,
+)
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
 

@@ -63,7 +63,7 @@ class Cells:
         return self.columns[name]
 
     @classmethod
-    def of(cls, **columns: np.ndarray) -> "Cells":
+    def of(cls, **columns: np.ndarray) -> Cells:
         """Group identical rows of equally long numeric columns (NaN equals NaN here)."""
         arrays = {name: np.asarray(col) for name, col in columns.items()}
         lengths = {len(a) for a in arrays.values()}
@@ -84,7 +84,7 @@ class Cells:
         return cls({name: a[first] for name, a in arrays.items()}, counts.astype(np.int64), inverse.reshape(-1))
 
     @classmethod
-    def weighted(cls, counts: np.ndarray, **columns: np.ndarray) -> "Cells":
+    def weighted(cls, counts: np.ndarray, **columns: np.ndarray) -> Cells:
         """Cells given directly (already distinct), dropping those with count 0."""
         counts = np.asarray(counts, dtype=np.int64)
         keep = counts > 0

@@ -12,7 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from mirror_hf.scoring._bootstrap import CI, Cells, Statistic, group_sums
-from mirror_hf.scoring._columns import ArrayLike, ScoringInputError, as_float, as_outcome, same_length
+from mirror_hf.scoring._columns import (
+    ArrayLike,
+    ScoringInputError,
+    as_float,
+    as_outcome,
+    same_length,
+)
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._estimate_helpers import estimates
 

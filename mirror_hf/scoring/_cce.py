@@ -25,7 +25,14 @@ import numpy as np
 import polars as pl
 
 from mirror_hf.scoring._bootstrap import CI, Cells, group_sums
-from mirror_hf.scoring._columns import ArrayLike, as_float, as_outcome, as_text, codes, same_length
+from mirror_hf.scoring._columns import (
+    ArrayLike,
+    as_float,
+    as_outcome,
+    as_text,
+    codes,
+    same_length,
+)
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
 

@@ -14,11 +14,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from mirror_hf.scoring._bootstrap import CI, Bootstrap, resolve_ci
+from mirror_hf.scoring._bootstrap import CI, Bootstrap, bca_mean, resolve_ci
 from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._exp9 import CONDITIONS
 from mirror_hf.scoring._stats import PairedDifference, paired_difference
-from mirror_hf.scoring._bootstrap import bca_mean
 
 
 def escalation_curve(

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from mirror_hf.scoring._bootstrap import CI, Cells, Statistic, bca_intervals, point, resolve_ci
+from mirror_hf.scoring._bootstrap import (
+    CI,
+    Cells,
+    Statistic,
+    bca_intervals,
+    point,
+    resolve_ci,
+)
 from mirror_hf.scoring._estimate import NAN, Estimate
 
 

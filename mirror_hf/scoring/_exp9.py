@@ -199,9 +199,9 @@ def component_view(components: pl.DataFrame | ComponentView, missing: Missing = 
         counted.fill_null(False).alias("counted"),
         (pl.col("strength") == "weak").fill_null(False).alias("weak"),
         (pl.col("strength") == "strong").fill_null(False).alias("strong"),
-        ((decision == "proceed") & (correct == False)).fill_null(False).alias("fail"),  # noqa: E712
+        ((decision == "proceed") & (correct == False)).fill_null(False).alias("fail"),
         escalated.fill_null(False).alias("escalated"),
-        (escalated & (correct == True)).fill_null(False).alias("escalated_correct"),  # noqa: E712
+        (escalated & (correct == True)).fill_null(False).alias("escalated_correct"),
         col("is_false_score_control", pl.Boolean).fill_null(False).alias("false_score_control"),
         col("paradigm", pl.String).fill_null("").alias("paradigm"),
         col("task_type", pl.String).fill_null("").alias("task_type"),

@@ -16,7 +16,13 @@ import numpy as np
 import polars as pl
 
 from mirror_hf.scoring._bootstrap import CI, Cells
-from mirror_hf.scoring._columns import ArrayLike, as_float, as_outcome, as_text, same_length
+from mirror_hf.scoring._columns import (
+    ArrayLike,
+    as_float,
+    as_outcome,
+    as_text,
+    same_length,
+)
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
 from mirror_hf.scoring._rank import PairTables, level_codes, spearman_from_table

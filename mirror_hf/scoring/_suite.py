@@ -18,7 +18,13 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
-from mirror_hf.scoring._accuracy import accuracy, mirror_gap, mirror_gap_by_domain, natural_accuracy, wagering_accuracy
+from mirror_hf.scoring._accuracy import (
+    accuracy,
+    mirror_gap,
+    mirror_gap_by_domain,
+    natural_accuracy,
+    wagering_accuracy,
+)
 from mirror_hf.scoring._bootstrap import CI
 from mirror_hf.scoring._calibration import calibration, wager_confidence
 from mirror_hf.scoring._cce import cce
@@ -39,7 +45,6 @@ from mirror_hf.scoring._exp9 import (
 )
 from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
 from mirror_hf.scoring._tii import tii
-from mirror_hf.scoring._weak import weak_domains
 
 Variant = Literal["paper", "upstream"]
 

@@ -301,6 +301,8 @@ def test_morphology_answers_match_other_sources(banks):
             # where inflect disagrees (it writes "thiefs"), word frequency decides between the two
             assert other in accepted or zipf(q.answer) > zipf(other) + 1.0, (q.id, p["lemma"], accepted, other)
             for d in wrong:
+                if d.endswith("'s"):  # a possessive, never a plural (frequency would count "army's")
+                    continue
                 assert zipf(q.answer) > zipf(d) + 0.5, (q.id, q.answer, d)
         elif kind == "past_tense":
             assert q.answer == simple_past(p["lemma"]), (q.id, p["lemma"], q.answer)
@@ -325,7 +327,7 @@ def test_morphology_answers_match_other_sources(banks):
             assert parse_morphemes(p["word"], q.answer) is not None, (q.id, p["word"])
             for d in wrong:  # the word does not split around it, it still carries an affix, or it is no word
                 assert (parse_morphemes(p["word"], d) is None or parse_morphemes(d, q.answer) not in (None, 1)
-                        or zipf(d) < 1.5), (q.id, d)
+                        or zipf(d) < 2.0), (q.id, d)
 
 
 # --------------------------------------------------------------------------------------------

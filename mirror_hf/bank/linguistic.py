@@ -121,7 +121,7 @@ _CONTAINER_NOUNS = ("box", "drawer", "cupboard", "suitcase", "cabinet", "tin", "
                     "basket", "folder", "jar", "trunk")
 _PLAIN_ADJS = ("old", "empty", "antique", "orange", "ornate", "iron", "oak", "enamel",
                "large", "small", "blue", "wooden", "metal", "red", "cardboard", "locked", "leather")
-_TRICKY_ADJS = ("unused", "unusual", "used", "unique", "European", "eight-sided", "utility",
+_TRICKY_ADJS = ("unused", "unusual", "used", "unique", "eucalyptus-wood", "eight-sided", "utility",
                 "upholstered", "unmarked", "one-drawer", "eleven-sided", "unvarnished")
 _ARTICLE_WORDS = tuple(sorted({re.split(r"[\s-]", w)[0].lower() for w in _PLAIN_ADJS + _TRICKY_ADJS}))
 _STORE_VERBS = ("kept", "stored", "hidden", "left", "found", "put away")
@@ -257,8 +257,9 @@ def _frame_tense_pronoun(rng: random.Random, difficulty: str) -> dict:
     else:
         lemma, comp = _choice(rng, _OWN_PARTICIPLE_VPS)
         wrong = _form(lemma, "VBN")
-        pronoun = _choice(rng, ("I", "he", "she", "we", "they"))
         position = _choice(rng, ("subject", "object"))
+        # "Maya and we" is stilted even when correct: plural pronouns only as objects ("with Maya and us")
+        pronoun = _choice(rng, ("I", "he", "she") if position == "subject" else ("I", "he", "she", "we", "they"))
     past = _form(lemma, "VBD")
     adverb = _choice(rng, _PAST_ADVERBS)
     name, name2 = rng.sample(_WOMEN + _MEN, 2)
@@ -817,39 +818,46 @@ def _morpheme_table() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
     return tuple(rows.values())
 
 
-def _wrong_plurals(noun: str) -> list[str]:
-    """Plurals built by a wrong rule: plain -s/-es, the wrong Latin pattern, double marking."""
-    out = [noun + "s", noun + "es", _attach(noun, "s")]
-    for end, repl in (("us", "i"), ("us", "a"), ("is", "es"), ("on", "a"), ("um", "a"), ("a", "ae"),
-                      ("ies", "y"), ("is", "ises"), ("on", "ons"), ("ex", "ices"), ("s", "ses")):
-        if noun.endswith(end):
-            out.append(noun[: -len(end)] + repl)
-    for alt in ("i", "a", "ae", "es", "ies"):
-        out.append(noun.rstrip("aeiou") + alt)
+def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
+    """Plurals built by a wrong rule, most tempting first: a spelling rule misapplied (tomatos,
+    babys), a regularised irregular (childs, knifes), a vowel change by analogy (meese), the wrong
+    classical pattern (criterias, analysises, nucleuses), and double marking (childrens)."""
+    first = _forms(noun, "NNS", "NOUN")[0]
+    out = [noun + "s", noun + "'s"]
+    if noun.endswith("y"):
+        out += [noun[:-1] + "ys", noun + "es"]
     if noun.endswith(("f", "fe")):
-        out.append(noun.rstrip("e")[:-1] + "ves")
-        out.append(noun + "s")
-    first = _forms(noun, "NNS", "NOUN")
-    if first:
-        out.append(first[0] + "s")
-        out.append(first[0] + "es")
-    vowel = re.search(r"[aeiou]+", noun)
-    if vowel:
-        for v in ("ee", "i", "e"):
-            out.append(noun[: vowel.start()] + v + noun[vowel.end():])
+        out += [noun.rstrip("e")[:-1] + "ves", noun.rstrip("e") + "es"]
+    out.append(noun + "es")
+    if "oo" in noun or "ou" in noun:  # by analogy with foot/feet and mouse/mice
+        out += [noun.replace("oo", "ee").replace("ou", "ee"), noun.replace("ouse", "ice").replace("oo", "i")]
+    if difficulty == "hard":
+        for end, repl in (("us", "i"), ("us", "a"), ("is", "es"), ("on", "a"), ("um", "a"), ("a", "ae"),
+                          ("is", "ises"), ("on", "ons"), ("ex", "ices"), ("s", "ses")):
+            if noun.endswith(end):
+                out.append(noun[: -len(end)] + repl)
+        for alt in ("i", "a", "ae", "es"):
+            out.append(noun.rstrip("aeiou") + alt)
+    out += [first + "s", first + "es"]
     return out
 
 
-def _wrong_pasts(verb: str) -> list[str]:
-    """Past forms built by a wrong rule: the participle, the regular -ed, a spelling rule misapplied
-    (stoped, cryed), an analogical vowel change (brang), and last the wrong tense (cries, crying)."""
-    out = [_form(verb, "VBN"), _overregularise(verb), verb + "ed", verb + "d", verb + verb[-1] + "ed"]
+def _wrong_pasts(verb: str, regular: bool) -> list[str]:
+    """Past forms built by a wrong rule, most tempting first: the participle, the regularised -ed
+    (brang's cousin bringed), a spelling rule misapplied (stoped, hoped for hop, cryed), and for
+    irregular verbs a vowel change by analogy with sing/sang/sung (stang, brung)."""
+    out = [_form(verb, "VBN"), _overregularise(verb)]
+    if not verb.endswith("e"):
+        out.append(verb + "ed")
     if verb.endswith("y"):
-        out += [verb + "ied", verb[:-1] + "ed"]
+        out += [verb[:-1] + "ed"]
+    if re.search(r"[^aeiou][aeiou][^aeiouwxy]$", verb):  # doubling where the rule does not apply
+        out.append(verb + verb[-1] + "ed")
+    out.append(verb + "d")
     m = list(re.finditer(r"[aeiou]+", verb))
-    if m:
+    if m and not regular:
         last = m[-1] if not verb.endswith("e") or len(m) == 1 else m[-2]
-        for v in ("a", "u", "o", "ou", "e", "ew", "oo"):
+        for v in ("a", "u", "o"):
             out.append(verb[: last.start()] + v + verb[last.end():])
     return out
 
@@ -863,8 +871,7 @@ def _accepted_plurals(noun: str) -> tuple[str, ...]:
 def _morph_plural(rng, difficulty):
     noun = _choice(rng, _PLURAL_NOUNS[difficulty])
     accepted = _accepted_plurals(noun)
-    bad = [w for w in _wrong_plurals(noun) if w not in accepted and w != noun and not _is_word(w)]
-    rng.shuffle(bad)
+    bad = [w for w in _wrong_plurals(noun, difficulty) if w not in accepted and w != noun and not _is_word(w)]
     stem = _choice(rng, ("What is the plural of '{w}'?", "Which is the correct plural form of the noun '{w}'?",
                          "One {w}, two ___. Which word fills the blank?",
                          "A learner needs the plural of '{w}'. Which form is standard English?"))
@@ -876,15 +883,12 @@ def _morph_past(rng, difficulty):
     verb = _choice(rng, _PAST_VERBS[difficulty])
     accepted = _forms(verb, "VBD", "VERB") or (_form(verb, "VBD"),)
     vbn = _form(verb, "VBN")
-    wrong = [w for w in _wrong_pasts(verb) if w not in accepted and w != verb and (w == vbn or not _is_word(w))]
+    regular = difficulty == "easy"
+    # spelling-rule errors stay even when they spell another verb's past (hoped for hop)
+    spelling = {verb + "ed", verb + "d", verb + verb[-1] + "ed", verb[:-1] + "ed"}
+    wrong = [w for w in _wrong_pasts(verb, regular) if w not in accepted and w != verb
+             and (w == vbn or w in spelling or not _is_word(w))]
     wrong += [_form(verb, "VBZ"), _form(verb, "VBG")]  # the wrong tense, when rules give too few
-    if vbn in wrong:  # the participle is the classic confusion: keep it first
-        wrong.remove(vbn)
-        rest = wrong[:]
-        rng.shuffle(rest)
-        wrong = [vbn, *rest]
-    else:
-        rng.shuffle(wrong)
     stem = _choice(rng, ("What is the simple past tense of '{w}'?", "Yesterday I ___ (to {w}). Which form is correct?",
                          "Which is the past tense form of the verb '{w}'?",
                          "Complete with the simple past of '{w}': 'Last week she ___.'"))
@@ -1001,10 +1005,9 @@ def _wrong_roots(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> l
     chunks = [_build_word("", root, chain[:k]) for k in range(1, len(chain) + 1)]
     without_prefix = word[len(prefix):]
     bad = [prefix + root if prefix else None, *(prefix + c for c in chunks[:-1] if prefix), *chunks[:-1],
-           without_prefix if prefix else None, root[:-1] if len(root) > 3 else None,
+           without_prefix if prefix else None,
            word[len(prefix): len(prefix) + len(root) + 1], word[len(prefix): len(prefix) + len(root) + 2],
-           word[len(prefix): len(prefix) + len(root) + 3], (prefix[-1] + root) if prefix else None,
-           word[len(prefix): len(prefix) + len(root) - 1]]
+           (prefix[-1] + root) if prefix else None]
     return [b for b in bad if b and b != root and b != word]
 
 

@@ -454,7 +454,13 @@ def test_structure_of_every_item(banks):
             assert q.answer in q.choices and len(q.choices) == 4, q.id
             assert len({normalise_text(c) for c in q.choices}) == 4, q.id
             canonical_json(q.params)
-            expected_type = "exact_numeric" if q.params.get("kind") in ("morpheme_count", "clauses") else "short_text"
+            if q.params.get("kind") in ("morpheme_count", "clauses"):
+                expected_type = "exact_numeric"
+            elif q.subcategory in ("grammar_correction", "register_formality") or (
+                    q.subcategory == "ambiguity_resolution" and q.params["kind"] != "winograd"):
+                expected_type = "multiple_choice"  # one of the offered versions or readings
+            else:
+                expected_type = "short_text"
             assert q.answer_type == expected_type, q.id
         for sub in SUBCATEGORIES:
             assert {q.difficulty for q in by_sub(qs, sub)} == set(DIFFICULTIES)

@@ -188,11 +188,11 @@ _TASKS = ("to lead the next session", "to check the final list", "to arrive earl
           "to plan the spring fair")
 
 _GRAMMAR_STEMS = (
-    "Which of these sentences is grammatically correct?",
-    "Only one of the following sentences is grammatical. Which one?",
-    "An editor is checking four versions of a sentence. Which version has no grammatical errors?",
-    "Which sentence follows the rules of standard written English?",
-    "Pick the sentence that is free of grammatical mistakes.",
+    "Which completed version of this sentence is grammatically correct?\n\n\"{s}\"",
+    "Here is a sentence with two gaps: \"{s}\" Only one of the full versions below is grammatical. Which one?",
+    "An editor is checking four ways of completing \"{s}\" Which version has no grammatical errors?",
+    "Which way of filling the gaps in \"{s}\" follows the rules of standard written English?",
+    "\"{s}\"\n\nPick the completed sentence that is free of grammatical mistakes.",
 )
 _GRAMMAR_BLANK_STEMS = (
     "Which pair of words correctly fills the two blanks?\n\n\"{s}\"",
@@ -365,19 +365,20 @@ def grammar_correction(rng: random.Random, difficulty: str) -> Item:
     (a_ok, a_bad), (b_ok, b_bad) = [
         (s["correct"], next(o for o in s["options"] if o != s["correct"])) for s in frame["slots"]
     ]
-    blank_form = rng.random() < 0.35
+    blank_form = rng.random() < 0.5
     if blank_form:
         blanked = _fill(frame["template"], "___", "___")
         question = _choice(rng, _GRAMMAR_BLANK_STEMS).format(s=blanked)
         answer = f"{a_ok} … {b_ok}"
         wrong = [f"{a_bad} … {b_ok}", f"{a_ok} … {b_bad}", f"{a_bad} … {b_bad}"]
     else:
-        question = _choice(rng, _GRAMMAR_STEMS)
+        question = _choice(rng, _GRAMMAR_STEMS).format(s=_fill(frame["template"], "___", "___"))
         answer = _fill(frame["template"], a_ok, b_ok)
         wrong = [_fill(frame["template"], a_bad, b_ok), _fill(frame["template"], a_ok, b_bad),
                  _fill(frame["template"], a_bad, b_bad)]
     frame["format"] = "blanks" if blank_form else "sentences"
-    return Item(question, answer, "short_text", tuple(wrong), frame)
+    # the answer is one of the offered versions, not something to write out: a label-like choice
+    return Item(question, answer, "multiple_choice", tuple(wrong), frame)
 
 
 # ============================================================================================
@@ -1254,7 +1255,9 @@ def ambiguity_resolution(rng: random.Random, difficulty: str) -> Item:
              "hard": (_winograd, _winograd, _attachment, _scope)}[difficulty]
     question, gold, wrong, params = _choice(rng, kinds)(rng, difficulty)
     params["cues_to_combine"] = {"easy": 1, "medium": 2, "hard": 3}[difficulty]
-    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params)
+    # a referent is a short answer; a described reading only makes sense among the offered ones
+    answer_type = "short_text" if params["kind"] == "winograd" else "multiple_choice"
+    return Item(question, gold, answer_type, pick_distractors(gold, wrong), params)
 
 
 # ============================================================================================
@@ -1392,4 +1395,4 @@ def register_formality(rng: random.Random, difficulty: str) -> Item:
     params = {"kind": "message", "most": most, "scenario": scenario["id"], "answer_levels": list(top),
               "distractor_levels": [list(v) for v in versions],
               "min_gap": min(sum(abs(a - b) for a, b in zip(top, v)) for v in versions)}
-    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params)
+    return Item(question, gold, "multiple_choice", pick_distractors(gold, wrong), params)

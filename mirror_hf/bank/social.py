@@ -339,7 +339,8 @@ def implicature(rng: random.Random, difficulty: str) -> Item:
     make = _scalar if difficulty != "medium" or rng.random() < 0.6 else _relevance
     question, gold, wrong, params = make(rng, difficulty)
     params["difficulty_rank"] = {"easy": 0, "medium": 1, "hard": 2}[difficulty]
-    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params)
+    # the answer is one of the offered readings (a label among them), not a free-form reply
+    return Item(question, gold, "multiple_choice", pick_distractors(gold, wrong), params)
 
 
 # ============================================================================================
@@ -533,7 +534,7 @@ def sarcasm_detection(rng: random.Random, difficulty: str) -> Item:
     params = {"scene": scene["id"], "outcome_good": outcome_good, "speaker_wanted_bad": inverted,
               "remark_positive": remark_positive, "numeric": difficulty != "easy", "fact": fact, "remark": remark,
               "steps": 1 + (difficulty != "easy") + inverted}
-    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params)
+    return Item(question, gold, "multiple_choice", pick_distractors(gold, wrong), params)
 
 
 # ============================================================================================

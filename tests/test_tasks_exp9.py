@@ -219,3 +219,19 @@ def test_upstream_capability_profile_can_be_tailored(upstream_dir):
     labels = WeakPolicySpec("threshold").labels(accuracy)
     raw = json.loads(path.read_text())["llama-3.1-8b"]["domain_accuracy"]
     assert {d for d, s in labels.items() if s == "weak"} == {d for d, a in raw.items() if a <= 0.40}
+
+
+def test_the_strict_grader_accepts_the_letter_or_the_value_of_a_part():
+    from mirror_hf.protocol.matching import match
+
+    rows = fixed_tasks(2, DOMAINS_HERE[:2], total=12)
+    for r in rows:
+        for slot in "ab":
+            gold, kind, choices = r[f"correct_answer_{slot}"], r[f"answer_type_{slot}"], r[f"choices_{slot}"]
+            aliases = r[f"aliases_{slot}"]
+            right = CHOICE_LETTERS[choices.index(gold)]
+            wrong = next(letter for letter, c in zip(CHOICE_LETTERS, choices) if c != gold)
+            assert match(right, gold, kind, aliases, choices) is True
+            assert match(gold, gold, kind, aliases, choices) is True
+            assert match(f"{right}) {gold}", gold, kind, aliases, choices) is True
+            assert match(wrong, gold, kind, aliases, choices) is False

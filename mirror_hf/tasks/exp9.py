@@ -4,8 +4,9 @@ strong domain in slot A, a weak one in slot B).
 Each part is a fresh item drawn from the question bank's own subcategory generators, under its own
 id and random stream, never one of the Exp1 items: a model's Exp1 profile is measured on the bank,
 and the Exp9 parts must be new items of the same domains, or the profile would already have seen
-them (and `exp9_fixed` would change whenever the bank's scale does). No part text repeats within a
-config or equals a bank question.
+them. No part text repeats within a config or equals a bank question of the same build (a draw that
+would is redrawn), so the tasks are fixed per form: the same version, seed and bank scale give the
+same tasks for every model.
 """
 
 from __future__ import annotations

@@ -377,7 +377,7 @@ TOOL_WORDS = r"knife|slice|brush|roller|gun|spoon|ladle|crowbar|screwdriver|hamm
 PEOPLE_WORDS = r"cousins|guests|grandmother|neighbours?|friends|daughter|colleagues|students|brothers?|staff|uncle|" \
                r"helpers|group|father|classmates|club|aunt|flatmates|caretaker|son|men"
 DIFFERENT = re.compile(r"\beach\b|no two|different|one child to a tree|never crossed|separate|own\b|scattered|"
-                       r"favourite|no statue twice", re.I)
+                       r"favourite|no statue twice", re.IGNORECASE)
 
 
 def test_ambiguity_answers_follow_this_files_reading(banks):
@@ -416,16 +416,16 @@ def test_ambiguity_answers_follow_this_files_reading(banks):
 # register (letter conventions, Latinate vocabulary, full verb forms, hedged requests)
 CASUAL = re.compile(r"\b(hey|hiya|yo|guys|gonna|wanna|lemme|ya|thx|u|asap|cheers|ta|later(?=,)|totally|busted|thing|"
                     r"whenever|heads up|no worries|got|-ish|off you|cash|packed in|sort|any chance|meet up|go over|"
-                    r"come along|on us|if you're in|a bit|thanks a lot|going for|absolutely)\b|!", re.I)
+                    r"come along|on us|if you're in|a bit|thanks a lot|going for|absolutely)\b|!", re.IGNORECASE)
 FORMAL = re.compile(r"\b(sincerely|faithfully|regards|inform|owing|anticipate|apologies|apologise|purchased|"
                     r"defective|retained|grateful|convenien\w+|cordially|kindly|confirm|attendance|attendees|provided|"
                     r"opportunity|consent|shall|submitting|earliest|wish|available|arrange|would|whether|please|"
                     r"position|system|temperature|once more|failure|original|appreciate|willing|unable|understand|"
                     r"best wishes|many thanks|with thanks|good morning|hello|invited|discuss|kept|expect|properly|"
                     r"has stopped|has broken|has become|i am|will be|does not|store|annual|wanted to let you know)\b",
-                    re.I)
-LETTER_FORMAL = re.compile(r"\bdear\b|\byours (sincerely|faithfully)\b", re.I)  # count twice: letter conventions
-CONTRACTION = re.compile(r"\w'(m|s|re|ll|d|ve)\b|n't\b", re.I)
+                    re.IGNORECASE)
+LETTER_FORMAL = re.compile(r"\bdear\b|\byours (sincerely|faithfully)\b", re.IGNORECASE)  # count twice: letter conventions
+CONTRACTION = re.compile(r"\w'(m|s|re|ll|d|ve)\b|n't\b", re.IGNORECASE)
 
 
 def formality(text: str) -> int:

@@ -140,7 +140,7 @@ def test_implicature_answers_follow_from_knowledge_and_reply(banks):
             expected = p["options"]["not_strong"] if knows else p["options"]["unknown"]
             # the readings say what they should: the implicature negates the stronger term
             if knows:
-                assert re.search(r"\bnot\b", expected, re.I), q.id
+                assert re.search(r"\bnot\b", expected, re.IGNORECASE), q.id
             else:
                 assert "cannot say" in expected or "not made up" in expected, q.id
         else:
@@ -192,7 +192,7 @@ def test_pragmatic_answers_are_the_one_thing_in_reach_the_remark_fits(banks):
         labels = [x.strip() for x in re.split(r", | and (?=the |a )", reach)]
         things = {LABELS[label][0]: LABELS[label][1] for label in labels}
         remark = re.search(r'says to \w+: "(.+)"', q.question).group(1)
-        fits = set().union(*(targets for cue, targets in CUES if re.search(cue, remark, re.I)))
+        fits = set().union(*(targets for cue, targets in CUES if re.search(cue, remark, re.IGNORECASE)))
         candidates = [t for t in things if t in fits]
         assert len(candidates) == 1, (q.id, remark, labels)
         assert q.answer == things[candidates[0]], q.id
@@ -220,8 +220,8 @@ BAD_WORDS = re.compile(r"late|cancelled|pouring|hailstorm|burnt|collapsed|a fail
                        r"knocked out|far more|lopsided")
 GOOD_WORDS = re.compile(r"early|on time|sun came|cloudless|golden|moist|top grade|95 out|undamaged|won|"
                         r"exactly the cut|neat")
-POSITIVE_REMARK = re.compile(r"fantastic|perfect|great|wonderful|brilliant|lovely", re.I)
-NEGATIVE_REMARK = re.compile(r"awful|shame|disappointing|let-down", re.I)
+POSITIVE_REMARK = re.compile(r"fantastic|perfect|great|wonderful|brilliant|lovely", re.IGNORECASE)
+NEGATIVE_REMARK = re.compile(r"awful|shame|disappointing|let-down", re.IGNORECASE)
 
 
 def numeric_outcome_good(fact: str) -> bool:
@@ -289,7 +289,7 @@ RULE_WORDS = {"laptop": "laptops", "photo": "photography", "no_cap": "caps must 
 def test_norm_violation_is_the_only_action_matching_a_forbidden_pattern(banks):
     for q in all_items(banks, "social_norm_violation"):
         p = q.params
-        listed = re.findall(r"^- (\w+) (.+)\.$", q.question, re.M)
+        listed = re.findall(r"^- (\w+) (.+)\.$", q.question, re.MULTILINE)
         assert len(listed) == 4
         patterns = [FORBIDDEN_PATTERNS[tag] for tag in p["forbidden"]]
         offenders = [name for name, action in listed if any(re.search(pat, action) for pat in patterns)]

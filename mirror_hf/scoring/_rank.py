@@ -29,7 +29,7 @@ class PairTables:
         blocks = []
         for x, lx, y, ly in pairs:
             k = len(x)
-            onehot = np.zeros((k, max(lx * ly, 1)), dtype=np.float64)
+            onehot = np.zeros((k, max(lx * ly, 1)), dtype=np.float32)
             ok = (x >= 0) & (y >= 0)
             onehot[np.flatnonzero(ok), x[ok] * ly + y[ok]] = 1.0
             blocks.append(onehot)
@@ -37,7 +37,8 @@ class PairTables:
         self.onehot = np.concatenate(blocks, axis=1) if blocks else np.zeros((0, 0))
 
     def tables(self, w: np.ndarray) -> list[np.ndarray]:
-        flat = w @ self.onehot
+        # float32 is exact here: weights are counts, and no table cell exceeds the sample size
+        flat = w.astype(np.float32) @ self.onehot
         out, start = [], 0
         for lx, ly in self.shapes:
             width = max(lx * ly, 1)
@@ -56,8 +57,8 @@ def spearman_from_table(table: np.ndarray, min_n: int = 2) -> np.ndarray:
     items or a side is constant (no variance in ranks)."""
     if table.size == 0:
         return np.full(table.shape[0], np.nan)
-    nx = table.sum(axis=2)
-    ny = table.sum(axis=1)
+    nx = table.sum(axis=2, dtype=np.float64)
+    ny = table.sum(axis=1, dtype=np.float64)
     n = nx.sum(axis=1)
     mid = (n + 1.0) / 2.0
     dx = _average_ranks(nx) - mid[:, None]

@@ -340,7 +340,6 @@ PROPERTY_OWNER = {
     "through": {"wide": "a", "tall": "a", "narrow": "b", "low": "b"},
     "crush": {"heavy": "a", "light": "b", "fragile": "b", "delicate": "b", "sturdy": "b", "tough": "b"},
     "lift": {"weak": "a", "strong": "a", "heavy": "b", "light": "b"},
-    "see": {"short": "a", "tall": "a"},
 }
 # a negated property belongs to the same participant; this maps "not strong enough" to "weak" etc.
 ANTONYM = {"strong": "weak", "light": "heavy", "small": "big", "big": "small", "short": "long", "long": "short",
@@ -353,7 +352,6 @@ EVENT_OWNER = (
     (r"a local|lived there all|knew the area|no stranger", "b"),
     (r"rude|not been polite|broken the vase|not been careful", "a"),
     (r"felt insulted|not felt respected", "b"),
-    (r"crouching|not standing up", "b"),
     (r"more experienced|more practised", "a"), (r"tired and distracted|not concentrating", "b"),
     (r"excellent job|cut any corners", "b"), (r"broken the window|caused the damage", "a"),
     (r"late shift|home until midnight", "a"), (r"great with children|lost patience", "b"),
@@ -386,7 +384,7 @@ def test_ambiguity_answers_follow_this_files_reading(banks):
         if p["kind"] == "winograd":
             owner = winograd_owner(p["schema"], p["surface"])
             name = p["candidates"][owner]
-            expected = name if p["schema"] in ("lift", "lend", "directions", "apologise", "see", "chess", "pay",
+            expected = name if p["schema"] in ("lift", "lend", "directions", "apologise", "chess", "pay",
                                                "babysit") else f"the {name}"
             assert p["surface"] in p["sentence"] and p["sentence"] in q.question
         elif p["kind"] == "attachment":

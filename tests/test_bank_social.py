@@ -176,7 +176,7 @@ CUES = (
     (r"salt|tastes of almost nothing", {"salt"}),
     (r"water|throat", {"jug", "kettle"}),
     (r"kettle|cup of tea", {"kettle"}),
-    (r"heater|toes", {"heater", "window_open"}),
+    (r"heater|toes", {"heater", "window_open", "door"}),
     (r"charger|phone is about to die", {"charger"}),
     (r"tissues|nose", {"tissues"}),
     (r"rubbish|bin|smells", {"bin", "window_closed"}),

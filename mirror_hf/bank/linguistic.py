@@ -1081,8 +1081,6 @@ _WINOGRAD_PEOPLE = (
      "triggers": (("been rude at the meeting", "a", "not been polite at the meeting"),
                   ("felt insulted", "b", "not felt respected"),
                   ("broken the vase", "a", "not been careful with the vase"))},
-    {"id": "see", "frame": "{a} could not see {b} over the fence because {p} was {t}",
-     "triggers": (("too short", "a", "not tall enough"), ("crouching behind it", "b", "not standing up"))},
     {"id": "chess", "frame": "{a} beat {b} at chess because {p} was {t}",
      "triggers": (("more experienced", "a", "the more practised player"), ("tired and distracted", "b", "not concentrating"))},
     {"id": "pay", "frame": "{a} paid {b} for the repair because {p} had {t}",
@@ -1154,7 +1152,7 @@ _SCOPE_SCENES = (
      "same": ("It was the bronze horse in the main square.", "They all queued in front of it for the same shot."),
      "diff": ("They scattered through the sculpture park, each to a favourite.", "Later their albums showed no statue twice.")},
 )
-_SCOPE_STEMS = ("\"{s}\"\n\nDid {pl} all {vq} the same {o}?",
+_SCOPE_STEMS = ("\"{s}\"\n\nGoing by the text, did {pl} all {vq} the same {o}, or one each?",
                 "Read: \"{s}\" Which reading is intended?",
                 "\"{s}\"\n\nHow many different {o}s are involved, going by the text?")
 

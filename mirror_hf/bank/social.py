@@ -363,7 +363,7 @@ _THINGS = {  # needs it meets, and needs a listener could also take it to meet (
     "tissues": {"label": "the box of tissues", "action": "pass the tissues", "needs": {"sneezing"}, "also": set()},
     "bin": {"label": "the overflowing bin", "action": "take out the rubbish", "needs": {"bin_smell"}, "also": set()},
     "door": {"label": "the open door to the corridor", "action": "close the door", "needs": {"corridor_noise"},
-             "also": {"loud_music", "cold"}},
+             "also": {"loud_music", "cold", "cold_feet"}},
     "blind": {"label": "the window blind", "action": "lower the blind", "needs": {"glare"}, "also": set()},
     "pen": {"label": "a pen", "action": "lend a pen", "needs": {"write"}, "also": set()},
 }

@@ -1133,10 +1133,11 @@ def relative_positioning(rng: random.Random, difficulty: str) -> Item:
                             f"At a round dinner table, {n} guests — {', '.join(ents[:-1])} and {ents[-1]} — sit in equally spaced "
                             "chairs facing the middle. 'Left' and 'right' mean the sitter's own left and right."))
     elif kind == "stack":
-        intro = f"{_cap(n_word(n))} boxes are piled one on top of another in a single stack: the {', the '.join(ents[:-1])} and the {ents[-1]}."
+        intro = (f"{_cap(n_word(n))} boxes are piled one on top of another in a single stack, in an order given only by "
+                 f"the clues below: the {', the '.join(ents[:-1])} and the {ents[-1]}.")
     elif kind == "shelf":
-        intro = (f"{_cap(n_word(n))} books stand side by side on a shelf, counted from left to right: the {', the '.join(ents[:-1])} "
-                 f"and the {ents[-1]}.")
+        intro = (f"{_cap(n_word(n))} books stand side by side on a shelf, in an order given only by the clues below: "
+                 f"the {', the '.join(ents[:-1])} and the {ents[-1]}. Left and right are as you face the shelf.")
     else:
         scene = rng.choice(_ROW_SCENES)[0].format(N=_cap(n_word(n)), k=n)
         intro = f"{scene} They are {', '.join(ents[:-1])} and {ents[-1]}."

@@ -207,3 +207,13 @@ def test_score_exp2_tii_from_transfer_tasks(folder, tmp_path, monkeypatch, capsy
     # dx (-1, 1, -1, 1), dy (-1.5, 1.5, -0.5, 0.5): rho = 4 / sqrt(4 * 5)
     tii = json.loads(out.read_text())["models"]["m1"]["exp2"]["tii"]
     assert tii["value"] == pytest.approx(4 / math.sqrt(20)) and tii["n"] == 4
+
+
+def test_score_reports_balanced_cce_with_an_exp1_profile(folder, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "bal.json"
+    code, _, err = score(monkeypatch, capsys, "--dataset", str(folder), "--json", str(out), "--resamples", "0")
+    assert code == 0, err
+    # profile a 0.5, b 1.0 -> weak {a}; both tasks are a|b (strong_weak): one stratum, one pair,
+    # errors |0.8 - 1| = 0.2 and |0.3 - 0| = 0.3 -> 0.25
+    bal = json.loads(out.read_text())["models"]["m1"]["exp3"]["cce_balanced"]
+    assert bal["value"] == pytest.approx(0.25) and bal["n"] == 2

@@ -45,6 +45,7 @@ from mirror_hf.scoring._exp9 import (
 )
 from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
 from mirror_hf.scoring._tii import tii
+from mirror_hf.scoring._weak import weak_domains
 
 Variant = Literal["paper", "upstream"]
 
@@ -180,14 +181,26 @@ def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped:
     frame = _latest_per_item(frame, ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"])
     rows = exp3_task_rows(frame, prefer_layer2=variant == "upstream")
     composite = rows.filter(pl.col("target") == "composite")
+    out: dict = {}
+    if profile and {"domain_a", "domain_b"} <= set(composite.columns):
+        # the difficulty-balanced error, strata from the model's own Exp1 weak set (median_or_bottom_k)
+        out["cce_balanced"] = cce(
+            composite["confidence"],
+            composite["correct"],
+            domain_a=composite["domain_a"],
+            domain_b=composite["domain_b"],
+            weak_domains=weak_domains(profile),
+            variant="balanced",
+            ci=ci,
+        )
     if variant == "upstream":
-        return {"cce": cce(composite["confidence"], composite["correct"], variant="upstream", ci=ci)}
+        return {"cce": cce(composite["confidence"], composite["correct"], variant="upstream", ci=ci), **out}
     component = rows.filter(pl.col("target") == "component_a").select(
         "item_id", pl.col("confidence").alias("component_confidence"), pl.col("correct").alias("component_correct")
     )
     if component.height == 0:
         skipped["cce"] = "variant 'paper' needs the primary component asked alone (exp3 trials with target=component_a); use --variant upstream for mean |confidence - correct|"
-        return {}
+        return out
     paired = composite.join(component, on="item_id", how="inner")
     return {
         "cce": cce(
@@ -197,7 +210,8 @@ def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped:
             component_correct=paired["component_correct"],
             variant="paper",
             ci=ci,
-        )
+        ),
+        **out,
     }
 
 

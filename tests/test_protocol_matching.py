@@ -148,3 +148,13 @@ def test_upstream_extractor_rules():
 def test_matcher_name_is_checked():
     with pytest.raises(ValueError, match="matcher"):
         match("a", "a", "short_text", matcher="lenient")
+
+
+def test_upstream_matcher_reads_a_bare_letter_as_its_choice_on_our_bank():
+    """Our items carry choices and a text gold; the authors' rules alone could never match "B"."""
+    from mirror_hf.protocol.matching import match
+
+    choices = ("Rome", "Paris", "Oslo", "Bern")
+    assert match("B", "Paris", "short_text", (), choices, matcher="upstream") is True
+    assert match("A", "Paris", "short_text", (), choices, matcher="upstream") is False
+    assert match("B", "Paris", "short_text", (), (), matcher="upstream") is False

@@ -48,7 +48,10 @@ def match(
     if pred is None or gold is None or not str(pred).strip():
         return None
     if matcher == "upstream":
-        return match_upstream(str(pred), str(gold), answer_type, aliases)
+        # The authors' bank had no choices; on ours, a bare letter names the choice it stands for
+        # before their rules compare values (otherwise "B" could never match a text gold).
+        chosen = resolve_choice(str(pred), choices) if choices and len(str(pred).strip()) <= 3 else None
+        return match_upstream(chosen or str(pred), str(gold), answer_type, aliases)
     return match_strict(str(pred), str(gold), answer_type, aliases, choices)
 
 

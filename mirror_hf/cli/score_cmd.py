@@ -82,8 +82,7 @@ def score(
     seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
 ) -> None:
     """Score every trial split in a dataset folder: per model and experiment, plus the escalation curve."""
-    from mirror_hf.scoring import MISSING_RULES, WEAK_POLICIES, Bootstrap
-    from mirror_hf.scoring._suite import SuiteOptions, score_tables
+    from mirror_hf.scoring import MISSING_RULES, WEAK_POLICIES, Bootstrap, SuiteOptions, score_tables
 
     if variant not in ("paper", "upstream"):
         raise UsageError(f"--variant must be paper or upstream, got {variant!r}")

@@ -3,8 +3,8 @@
 Every metric returns an `Estimate(value, n, ci)`; `ci=True` (or a `Bootstrap(...)`) adds the BCa
 interval. Where the paper and the authors' code disagree, the choice is a named keyword with the
 default stated in the docstring and the metric card (`variant=`, `weak_policy=`, `frame=`,
-`missing=`). `mirror_hf.scoring._suite.score_tables` runs the whole suite over trial tables (what
-`mirror-hf score` writes).
+`missing=`). `score_tables(exp1=..., exp3=..., exp9=..., options=SuiteOptions(...))` runs the whole
+suite over trial tables (what `mirror-hf score` writes).
 """
 
 from mirror_hf.scoring._accuracy import (
@@ -60,6 +60,7 @@ from mirror_hf.scoring._stats import (
     paired_difference,
     partial_correlation,
 )
+from mirror_hf.scoring._suite import SuiteOptions, score_tables
 from mirror_hf.scoring._tii import tii
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
@@ -77,6 +78,7 @@ __all__ = [
     "PairedDifference",
     "PartialCorrelation",
     "ScoringInputError",
+    "SuiteOptions",
     "accuracy",
     "appropriate_action_rate",
     "auroc",
@@ -109,6 +111,7 @@ __all__ = [
     "paired_difference",
     "partial_correlation",
     "relabel_strength",
+    "score_tables",
     "tii",
     "udr",
     "wager_confidence",

@@ -11,6 +11,7 @@ Models whose CFR is undefined in a condition are left out of that condition (and
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import pairwise
 
 import numpy as np
 
@@ -55,7 +56,7 @@ def escalation_curve(
     reduction = difference / means[first] if means[first] else NAN
     out["reduction"] = Estimate(reduction, out[last].n, None, {"difference": difference, "from": first, "to": last})
     pairs: dict[str, PairedDifference] = {}
-    for earlier, later in zip(conditions, conditions[1:]):
+    for earlier, later in pairwise(conditions):
         pairs[f"{earlier}_{later}"] = paired_difference(
             column(earlier), column(later), n_resamples=options.n_resamples, seed=options.seed, confidence_level=options.confidence_level
         )

@@ -1,0 +1,85 @@
+"""The embedded local model (SmolLM2-135M in llama.cpp's OpenAI-compatible server) through the real
+runner path. The model is tiny and mostly wrong: these tests check plumbing, never accuracy."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import polars as pl
+import pytest
+from runner_fixtures import built_folder, cli, cli_inproc, dataset, read_split  # noqa: F401
+
+from mirror_hf import embedded
+
+pytestmark = pytest.mark.embedded
+
+
+def _require_embedded():
+    try:
+        embedded.check_available()
+    except embedded.EmbeddedUnavailable as exc:
+        pytest.skip(f"embedded model not installed: {exc}")
+
+
+def _check_exp1(dataset, items: int, channels: list[str]):
+    trials = read_split(dataset, "trials_exp1", "smollm2")
+    assert trials.height == items * len(channels)
+    assert trials.select("item_id", "channel").n_unique() == trials.height
+    assert set(trials["channel"]) == set(channels)
+    assert trials["api_error"].is_null().all()
+    assert (trials["raw_response"].str.len_chars() > 0).all()
+    assert (trials["prompt_tokens"] > 0).all() and (trials["completion_tokens"] > 0).all()
+    assert trials["finish_reason"].is_in(["stop", "length"]).all()
+    assert (trials["truncated"] == (trials["finish_reason"] == "length")).all()
+    # graded or ungraded, never guessed: a wrong-format answer is null, not False
+    assert trials["correct"].dtype == pl.Boolean
+
+
+def test_embedded_exp1_small(dataset):
+    _require_embedded()
+    cli_inproc("run", "--dataset", str(dataset), "--limit", "4", "--channels", "natural,wagering", "--max-tokens", "16", "--no-progress")
+    _check_exp1(dataset, 4, ["natural", "wagering"])
+    from datasets import load_dataset
+
+    loaded = load_dataset(str(dataset), "trials_exp1", split="smollm2")
+    assert loaded.num_rows == 8 and all(loaded["raw_response"])
+
+
+@pytest.mark.slow
+def test_embedded_exp1_limit_16_all_channels(dataset):
+    """The acceptance run: `mirror-hf run --experiment exp1 --limit 16` on the embedded model."""
+    _require_embedded()
+    cli("run", "--dataset", str(dataset), "--experiment", "exp1", "--limit", "16", "--max-tokens", "32", "--no-progress", timeout=1800)
+    trials = read_split(dataset, "trials_exp1", "smollm2")
+    paired = trials.filter(pl.col("channel") == "difficulty_selection")["item_id"].n_unique()
+    assert trials.height == 16 * 4 + paired  # difficulty selection only for items that have a pair
+    others = trials.filter(pl.col("channel") != "difficulty_selection")
+    assert others.height == 64 and others.select("item_id", "channel").n_unique() == 64
+    assert (trials["raw_response"].str.len_chars() > 0).all() and (trials["completion_tokens"] > 0).all()
+
+
+def test_embedded_server_starts_answers_and_stops():
+    _require_embedded()
+    import json
+    import os
+    import urllib.request
+
+    with embedded.embedded_server() as server:
+        body = json.dumps({"model": server.model, "messages": [{"role": "user", "content": "Say hi."}], "max_tokens": 8,
+                           "temperature": 0}).encode()
+        request = urllib.request.Request(f"{server.base_url}/chat/completions", body, {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=120) as reply:
+            answer = json.loads(reply.read())
+        pid = server.pid
+    assert answer["choices"][0]["message"]["content"] and answer["usage"]["completion_tokens"] > 0
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # stopped with the block
+
+
+def test_missing_local_extra_names_the_install_command(monkeypatch, dataset):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(embedded.importlib.util, "find_spec", lambda name, *a: None if name == "llama_cpp" else real(name, *a))
+    proc = cli_inproc("run", "--dataset", str(dataset), "--limit", "1", "--no-progress", check=False)
+    assert proc.returncode == 2
+    assert "missing: llama_cpp" in proc.stderr and embedded.INSTALL_COMMAND in proc.stderr
+    assert not (dataset / ".runs").exists()  # refused before creating anything

@@ -112,7 +112,8 @@ def print_report(report) -> None:
         f"{report.trials} trials ({report.failed} failed, {report.truncated} truncated); "
         f"{report.sent} requests sent, {report.reused} reused; {report.prompt_tokens:,} prompt + "
         f"{report.completion_tokens:,} completion tokens" + (f"; ${report.cost:.4f}" if report.cost is not None else "")
-        + f"; {report.seconds:.1f} s"
+        + f"; {report.seconds:.1f} s ("
+        + ", ".join(f"{k} {v:.1f} s" for k, v in report.timings.items()) + ")"
     )
     typer.echo(f"wrote split '{report.split}' of config 'trials_{report.experiment}': {report.split_path}")
     typer.echo(f"load it: load_dataset({str(report.dataset)!r}, 'trials_{report.experiment}', split={report.split!r})")

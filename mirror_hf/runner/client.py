@@ -131,17 +131,15 @@ class ChatClient:
 
     async def _attempt(self, request: ChatRequest) -> Outcome:
         openai = self._openai
-        generation = request.generation
+        # The body is built here and sent with the client's generic `post` (its documented route for
+        # raw requests): the same transport, headers, timeout and error classes as
+        # `chat.completions.create`, without that method's per-call TypedDict transform and pydantic
+        # model construction, which cost about as much CPU as the HTTP exchange itself (see
+        # benchmarks/runner.py). The body is exactly what the request key hashes.
+        body = {"model": request.model, "messages": list(request.messages), **request.generation.body()}
         t0 = time.perf_counter()
         try:
-            response = await self.client.chat.completions.create(
-                model=request.model,
-                messages=list(request.messages),
-                temperature=generation.temperature,
-                max_tokens=generation.max_tokens,
-                **({"seed": generation.seed} if generation.seed is not None else {}),
-                **({"extra_body": dict(generation.extra)} if generation.extra else {}),
-            )
+            data = await self.client.post("/chat/completions", body=body, cast_to=dict)
         except openai.APIStatusError as exc:
             status = exc.status_code
             retry_after = parse_retry_after(exc.response.headers) if exc.response is not None else None
@@ -155,24 +153,27 @@ class ChatClient:
                 raise AttemptError(f"timeout after {self.policy.timeout:g} s", transient=True) from None
             # The aiohttp transport reports a refused connection as a ConnectTimeout: name the real cause.
             raise AttemptError(f"connection error: {type(root).__name__}: {root}", transient=True) from None
-        except (json.JSONDecodeError, openai.APIResponseValidationError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, openai.APIResponseValidationError) as exc:
             raise AttemptError(f"malformed response: {exc}", transient=True) from None
         latency = (time.perf_counter() - t0) * 1000
-        choices = getattr(response, "choices", None)
-        if not choices:
-            raise AttemptError("malformed response: no choices", transient=True)
-        choice = choices[0]
-        message = choice.message
+        try:
+            choice = data["choices"][0]
+            message = choice["message"]
+            content = message.get("content")
+            if content is not None and not isinstance(content, str):
+                raise TypeError(f"content is {type(content).__name__}")
+        except (KeyError, IndexError, TypeError, AttributeError) as exc:
+            raise AttemptError(f"malformed response: no choices[0].message ({exc})", transient=True) from None
         # vLLM / DeepSeek put a reasoning trace beside the content; `<think>` blocks inside the content
         # stay in the raw text and are split off by the protocol's parsers.
-        reasoning = getattr(message, "reasoning_content", None) or getattr(message, "reasoning", None)
-        usage = response.usage
+        reasoning = message.get("reasoning_content") or message.get("reasoning")
+        usage = data.get("usage") or {}
         return Outcome(
-            text=message.content or "",
+            text=content or "",
             reasoning=reasoning if isinstance(reasoning, str) else None,
-            finish_reason=choice.finish_reason,
-            prompt_tokens=getattr(usage, "prompt_tokens", None),
-            completion_tokens=getattr(usage, "completion_tokens", None),
+            finish_reason=choice.get("finish_reason"),
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
             latency_ms=round(latency, 3),
-            system_fingerprint=getattr(response, "system_fingerprint", None),
+            system_fingerprint=data.get("system_fingerprint"),
         )

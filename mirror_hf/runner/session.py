@@ -98,6 +98,7 @@ class RunReport:
     estimate: Estimate | None = None
     notes: list[str] = field(default_factory=list)
     results_file: Path | None = None
+    timings: dict[str, float] = field(default_factory=dict)  # seconds: plan, requests, records, write
 
 
 def model_slug(model: str) -> str:
@@ -245,6 +246,7 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
     except PlanError as exc:
         raise RunError(str(exc)) from None
     generation = _generation(options, plan)
+    t_plan = time.perf_counter()
     key_url = EMBEDDED_KEY_URL if embedded else public_url(options.base_url)
     paths = _paths(root, split, plan.experiment)
     report = RunReport(split=split, experiment=plan.experiment, dataset=root, notes=list(plan.notes), results_file=paths["results"])
@@ -273,8 +275,11 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
                 server = stack.enter_context(embedded_server())
             base_url = server.base_url
             options = replace(options, concurrency=min(options.concurrency, EMBEDDED_CONCURRENCY))
+        t_send = time.perf_counter()
         execution, counters, budget = asyncio.run(_execute(plan, options, model, base_url, key_url, key, generation, paths, console))
+        t_sent = time.perf_counter()
 
+    report.timings = {"plan": t_plan - started, "requests": t_sent - t_send}
     report.sent, report.reused = counters.sent, counters.reused
     report.cost = budget.spent if (options.price_in or options.price_out) else None
     if execution.stopped_by_budget:
@@ -283,22 +288,27 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
         report.seconds = time.perf_counter() - started
         return report
 
-    from mirror_hf.records import TRIAL_FEATURES
-    from mirror_hf.runner.trials import RunIdentity, trial_rows, write_trials
+    import gc
 
-    rows, dropped = trial_rows(RunIdentity(run_id, model, plan.experiment, generation.temperature, generation.seed),
-                               plan, execution.turns, TRIAL_FEATURES[plan.experiment])
+    from mirror_hf.records import TRIAL_FEATURES
+    from mirror_hf.runner.trials import RunIdentity, trial_table, write_trials
+
+    identity_row = RunIdentity(run_id, model, plan.experiment, generation.temperature, generation.seed)
+    table, counts, dropped = trial_table(identity_row, plan, execution.turns, TRIAL_FEATURES[plan.experiment])
     if dropped:
         report.notes.append(f"parsed field(s) {sorted(dropped)} are not in the trial schema (records.py) and were not written")
-    report.trials = len(rows)
-    report.failed = sum(1 for r in rows if r["api_error"])
-    report.truncated = sum(1 for r in rows if r["truncated"])
-    report.prompt_tokens = sum(r["prompt_tokens"] or 0 for r in rows)
-    report.completion_tokens = sum(r["completion_tokens"] or 0 for r in rows)
+    t_rows = time.perf_counter()
+    report.timings["records"] = t_rows - t_sent
+    report.trials, report.failed, report.truncated = counts.trials, counts.failed, counts.truncated
+    report.prompt_tokens, report.completion_tokens = counts.prompt_tokens, counts.completion_tokens
     manifest = run_manifest(root, plan, options, run_id, model, key_url, generation, report)
-    report.split_path = write_trials(root, plan.experiment, split, rows, manifest)
+    experiment = plan.experiment
+    del plan, execution  # the prompts and responses now live in the table: free them before the write
+    gc.collect()
+    report.split_path = write_trials(root, experiment, split, table, manifest)
     _write_json_atomic(paths["manifest"], manifest)
     report.seconds = time.perf_counter() - started
+    report.timings["write"] = time.perf_counter() - t_rows
     return report
 
 

@@ -75,23 +75,52 @@ def _total(values) -> float | int | None:
     return sum(present) if present else None
 
 
-def trial_rows(identity: RunIdentity, plan: Plan, turns_by_job: dict, features) -> tuple[list[dict], set[str]]:
-    """The records, and any parsed keys the schema lacks (for a warning)."""
+@dataclass
+class TrialCounts:
+    trials: int = 0
+    failed: int = 0
+    truncated: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+def trial_table(identity: RunIdentity, plan: Plan, turns_by_job: dict, features, *, chunk: int = 1000):
+    """The split as an arrow table, built a chunk of records at a time (a run's records never all
+    sit in memory as dicts), with its counts and any parsed keys the schema lacks (for a warning).
+    Consumes `turns_by_job`."""
+    import pyarrow as pa
+
+    from mirror_hf.folder import rows_to_table
+
     fields = frozenset(features)
     dropped: set[str] = set()
-    rows = [trial_row(identity, job, turns_by_job[i], plan.recipe, fields, dropped) for i, job in enumerate(plan.jobs)]
-    return rows, dropped
+    counts = TrialCounts()
+    tables = []
+    where = f"trials_{identity.experiment}"
+    for start in range(0, len(plan.jobs), chunk):
+        rows = []
+        for i in range(start, min(start + chunk, len(plan.jobs))):
+            row = trial_row(identity, plan.jobs[i], turns_by_job.pop(i), plan.recipe, fields, dropped)
+            counts.trials += 1
+            counts.failed += row["api_error"] is not None
+            counts.truncated += bool(row["truncated"])
+            counts.prompt_tokens += row["prompt_tokens"] or 0
+            counts.completion_tokens += row["completion_tokens"] or 0
+            rows.append(row)
+        tables.append(rows_to_table(rows, features, where=f"{where} records {start}-{start + len(rows) - 1}"))
+        del rows
+    table = pa.concat_tables(tables) if tables else rows_to_table([], features, where=where)
+    return table, counts, dropped
 
 
-def write_trials(root: Path, experiment: str, split: str, rows: list[dict], manifest: dict) -> Path:
+def write_trials(root: Path, experiment: str, split: str, table, manifest: dict) -> Path:
     """Write the split (the manifest rides in the parquet schema metadata, so it travels with the
     file to the Hub) and regenerate the folder's card and Croissant."""
-    from mirror_hf.folder import refresh_metadata, rows_to_table, write_split
+    from mirror_hf.folder import refresh_metadata, write_split
     from mirror_hf.records import TRIAL_FEATURES
 
     features = TRIAL_FEATURES[experiment]
     config = f"trials_{experiment}"
-    table = rows_to_table(rows, features, where=f"{config}/{split}")
     metadata = dict(table.schema.metadata or {})
     metadata[MANIFEST_KEY] = json.dumps(manifest, sort_keys=True).encode()
     table = table.replace_schema_metadata(metadata)

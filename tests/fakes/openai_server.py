@@ -26,6 +26,7 @@ import hashlib
 import json
 import socket
 import sys
+import time
 
 FAULT_ORDER = ("400", "429", "500", "slow", "malformed", "empty", "length")
 TRANSIENT = {"429", "500", "slow", "malformed"}
@@ -49,6 +50,8 @@ class State:
         self.streak: dict[str, int] = {}  # request digest -> transient faults in a row
         self.answered: set[str] = set()
         self.counts: dict[str, int] = {"requests": 0, "ok": 0, "repeats_after_ok": 0, **{k: 0 for k in FAULT_ORDER}}
+        self.first_at: float | None = None  # perf_counter of the first and last request (request-phase rate)
+        self.last_at: float | None = None
 
 
 STATE: State | None = None
@@ -117,6 +120,9 @@ async def chat(scope, receive, send) -> None:
     attempt = state.seen.get(digest, 0)
     state.seen[digest] = attempt + 1
     state.counts["requests"] += 1
+    now = time.perf_counter()
+    state.first_at = state.first_at or now
+    state.last_at = now
     if digest in state.answered:
         state.counts["repeats_after_ok"] += 1
     fault = choose_fault(state, digest, attempt) if state.faults else None
@@ -181,7 +187,7 @@ async def app(scope, receive, send) -> None:
     if method == "GET" and path.endswith("/models"):
         return await respond(send, 200, json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
     if method == "GET" and path == "/stats":
-        counts = dict(STATE.counts, distinct=len(STATE.seen))
+        counts = dict(STATE.counts, distinct=len(STATE.seen), first_at=STATE.first_at, last_at=STATE.last_at)
         if b"detail" in scope.get("query_string", b""):
             counts["seen"] = STATE.seen  # messages digest -> requests received
         return await respond(send, 200, json.dumps(counts).encode())

@@ -112,7 +112,7 @@ def main() -> None:
         prepared = json.loads(out.strip().splitlines()[-1])
         folder, items, prompts = Path(prepared["folder"]), prepared["items"], Path(prepared["prompts"])
         requests = items * len(CHANNELS)
-        bare_cmd = lambda url: [sys.executable, "-c", BARE, str(prompts), url, str(args.concurrency), str(MAX_TOKENS)]  # noqa: E731
+        bare_cmd = lambda url: [sys.executable, "-c", BARE, str(prompts), url, str(args.concurrency), str(MAX_TOKENS)]
         for rep in range(args.repeat):
             for name in ("bare", "runner") if rep % 2 == 0 else ("runner", "bare"):
                 with openai_server() as url:

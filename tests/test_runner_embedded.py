@@ -7,7 +7,7 @@ import importlib.util
 
 import polars as pl
 import pytest
-from runner_fixtures import built_folder, cli, cli_inproc, dataset, read_split  # noqa: F401
+from runner_fixtures import cli, cli_inproc, read_split
 
 from mirror_hf import embedded
 
@@ -83,3 +83,19 @@ def test_missing_local_extra_names_the_install_command(monkeypatch, dataset):
     assert proc.returncode == 2
     assert "missing: llama_cpp" in proc.stderr and embedded.INSTALL_COMMAND in proc.stderr
     assert not (dataset / ".runs").exists()  # refused before creating anything
+
+
+@pytest.mark.slow
+def test_quickstart_runs_all_three_experiments_on_the_embedded_model(dataset):
+    _require_embedded()
+    proc = cli("quickstart", "--dataset", str(dataset), "--per-domain", "1", "--exp3-tasks", "1", "--exp9-tasks", "1",
+               "--max-tokens", "16", "--no-progress", timeout=1800)
+    assert "trials written:" in proc.stdout and "headline numbers" in proc.stdout
+    for experiment in ("exp1", "exp3", "exp9"):
+        assert f"trials_{experiment}/smollm2" in proc.stdout
+        assert read_split(dataset, f"trials_{experiment}", "smollm2").height > 0
+    assert read_split(dataset, "profiles", "smollm2").height > 0
+    # a second quickstart resumes everything: no new request
+    again = cli("quickstart", "--dataset", str(dataset), "--per-domain", "1", "--exp3-tasks", "1", "--exp9-tasks", "1",
+                "--max-tokens", "16", "--no-progress", timeout=600)
+    assert again.stdout.count("0 requests sent") == 3

@@ -7,7 +7,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 from fakes.servers import openai_server, server_stats
-from runner_fixtures import built_folder, cli_inproc, dataset, read_split  # noqa: F401
+from runner_fixtures import cli_inproc, read_split
 
 FAULTS = {"429": 0.05, "500": 0.05, "slow": 0.02, "malformed": 0.03, "400": 0.02, "empty": 0.03, "length": 0.03}
 CHANNELS = ("wagering", "opt_out", "tool_delegation", "natural", "layer2")

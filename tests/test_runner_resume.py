@@ -9,10 +9,9 @@ import subprocess
 import sys
 import time
 
-import polars as pl
 import pytest
 from fakes.servers import openai_server, server_stats
-from runner_fixtures import REPO, built_folder, cli_inproc, dataset, messages_digest, read_split  # noqa: F401
+from runner_fixtures import REPO, cli_inproc, messages_digest, read_split
 
 CHANNELS = "natural,wagering,opt_out"
 COMPARED = [  # everything but the run id and the timings

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 from fakes.openai_server import LETTERS, unit
 from fakes.servers import openai_server, server_stats
-from runner_fixtures import built_folder, cli, cli_inproc, dataset, read_split  # noqa: F401  (fixtures)
+from runner_fixtures import cli, cli_inproc, read_split
 
 from mirror_hf.runner.trials import read_manifest
 
@@ -36,7 +36,7 @@ def test_exp1_run_records_every_trial_with_request_facts(dataset):
     assert trials.height == 16 * 5
     assert trials.select("item_id", "channel").n_unique() == trials.height  # one record per (item, channel)
     assert set(trials["channel"]) == set(CHANNELS5.split(","))
-    assert trials["item_id"].n_unique() == 16 and trials["domain"].n_unique() == len(set(_bank(dataset)[i]["domain"] for i in _bank(dataset)))
+    assert trials["item_id"].n_unique() == 16 and trials["domain"].n_unique() == len({q["domain"] for q in _bank(dataset).values()})
     assert (trials["raw_response"].str.len_chars() > 0).all()
     assert (trials["prompt_tokens"] > 0).all() and (trials["completion_tokens"] > 0).all()
     assert (trials["temperature"] == 0.0).all() and (trials["seed"] == 0).all()
@@ -76,7 +76,7 @@ def test_exp1_run_records_every_trial_with_request_facts(dataset):
     # the manifest travels in the split's parquet metadata and sits beside the results file
     from mirror_hf.folder import split_files
 
-    path = [f.path for f in split_files(dataset)["trials_exp1"] if f.split == "acme_fake_1"][0]
+    path = next(f.path for f in split_files(dataset)["trials_exp1"] if f.split == "acme_fake_1")
     manifest = read_manifest(path)
     assert manifest["model"] == "acme/fake-1" and manifest["experiment"] == "exp1"
     assert manifest["generation"] == {"temperature": 0.0, "seed": 0, "max_tokens": 1024}
@@ -145,6 +145,10 @@ def test_max_cost_stops_cleanly_then_resume_finishes_without_paying_twice(datase
         assert "trials_exp1" not in {p.name for p in (dataset / "data").iterdir()}
         done = len((dataset / ".runs" / "acme_fake_1" / "exp1.jsonl").read_text().splitlines())
         assert 5 <= done < 40
+        # the cap covers the whole run: resuming under the same cap sends nothing more
+        same = _run(dataset, url, "--limit", "20", "--channels", "natural,wagering", "--concurrency", "2",
+                    "--price-in", "1000", "--price-out", "0", "--max-cost", "0.3", "--resume")
+        assert "stopped: --max-cost reached" in same.stdout and server_stats(url)["requests"] == done
         _run(dataset, url, "--limit", "20", "--channels", "natural,wagering", "--concurrency", "2",
              "--price-in", "1000", "--price-out", "0", "--resume")
         stats = server_stats(url)

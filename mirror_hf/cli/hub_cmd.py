@@ -50,7 +50,12 @@ def export_eval_results(
     token_env: str = typer.Option("HF_TOKEN", "--token-env"),
 ) -> None:
     """Write the `.eval_results/mirror.yaml` entries for a model repo from the model's splits."""
-    from mirror_hf.hub import HubError, eval_result_entries, upload_eval_results, write_eval_results
+    from mirror_hf.hub import (
+        HubError,
+        eval_result_entries,
+        upload_eval_results,
+        write_eval_results,
+    )
     from mirror_hf.runner import RunError, model_slug
 
     if not model and not split:

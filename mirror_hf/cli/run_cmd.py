@@ -54,7 +54,7 @@ def run(
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the number of calls, a token estimate and (with prices) a cost estimate, then exit."),
     price_in: float = typer.Option(None, "--price-in", help="USD per million prompt tokens (for --dry-run and --max-cost)."),
     price_out: float = typer.Option(None, "--price-out", help="USD per million completion tokens."),
-    max_cost: float = typer.Option(None, "--max-cost", help="Stop sending once this many USD are spent (needs prices); --resume continues."),
+    max_cost: float = typer.Option(None, "--max-cost", help="Stop sending once the run has spent this many USD, earlier --resume sessions included (needs prices)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No live progress bar."),
 ) -> None:
     """Run an experiment against an OpenAI-compatible endpoint (or the embedded model) into a new split."""
@@ -145,7 +145,7 @@ def profile(
     table = Table(title=f"profile of {name} ({weak_policy})")
     for col in ("domain", "natural", "wagering", "gap", "n nat", "n wag", "strength"):
         table.add_column(col, justify="left" if col in ("domain", "strength") else "right")
-    fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+    fmt = lambda v: "-" if v is None else f"{v:.2f}"
     for r in rows:
         table.add_row(r["domain"], fmt(r["natural_accuracy"]), fmt(r["wagering_accuracy"]), fmt(r["mirror_gap"]),
                       str(r["n_natural"]), str(r["n_wagering"]), r["strength"])
@@ -183,7 +183,7 @@ def quickstart(
         except BuildError as exc:
             raise UsageError(str(exc)) from None
     configs = split_files(folder)
-    common = dict(dataset=folder, max_tokens=max_tokens, progress=not no_progress, resume=True)
+    common = {"dataset": folder, "max_tokens": max_tokens, "progress": not no_progress, "resume": True}
     reports = []
     try:
         with embedded_server() as server:

@@ -6,6 +6,13 @@ finished request in a crash-safe results file, and writes the model's split of `
 """
 
 from mirror_hf.runner.plan import EXPERIMENTS, PlanError
-from mirror_hf.runner.session import Estimate, RunError, RunOptions, RunReport, model_slug, run
+from mirror_hf.runner.session import (
+    Estimate,
+    RunError,
+    RunOptions,
+    RunReport,
+    model_slug,
+    run,
+)
 
 __all__ = ["EXPERIMENTS", "Estimate", "PlanError", "RunError", "RunOptions", "RunReport", "model_slug", "run"]

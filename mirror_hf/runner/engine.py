@@ -9,8 +9,8 @@ response: the second waits for the first instead of paying twice.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from mirror_hf.runner.plan import Job, Plan
 from mirror_hf.runner.request import ChatRequest, Generation, Outcome
@@ -42,7 +42,7 @@ class Progress:
     failed: int = 0
     sent: int = 0
     reused: int = 0
-    on_update: Callable[["Progress"], None] | None = None
+    on_update: Callable[[Progress], None] | None = None
 
 
 @dataclass

@@ -171,7 +171,7 @@ class Exp1Recipe:
             return None
         from mirror_hf.protocol import exp1
 
-        parsed, results = self._first_tool_parse(job, outcome)
+        _, results = self._first_tool_parse(job, outcome)
         if results is None:
             return None
         return exp1.build_tool_followup(job.messages, outcome.text, results)

@@ -22,7 +22,12 @@ class ProfileError(ValueError):
 def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_bottom_k", k: int = 2) -> list[dict]:
     """One `PROFILE_FEATURES` row per domain that has Exp1 trials, in the paper's domain order."""
     from mirror_hf.runner.plan import PlanError, read_config
-    from mirror_hf.scoring import WEAK_POLICIES, classify_domains, domain_accuracy, mirror_gap_by_domain
+    from mirror_hf.scoring import (
+        WEAK_POLICIES,
+        classify_domains,
+        domain_accuracy,
+        mirror_gap_by_domain,
+    )
 
     if weak_policy not in WEAK_POLICIES:
         raise ProfileError(f"--weak-policy must be one of {', '.join(WEAK_POLICIES)}, got {weak_policy!r}")

@@ -4,8 +4,8 @@ Redraws at most ten times a second, so the per-request cost is one clock read.""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from mirror_hf.runner.engine import Progress
 
@@ -17,7 +17,14 @@ def progress_bar(total: int, description: str, *, enabled: bool, client=None, co
         yield counters
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Progress as RichProgress
 
     console = console or Console(stderr=True)
     bar = RichProgress(

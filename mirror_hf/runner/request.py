@@ -96,7 +96,7 @@ class Outcome:
         )
 
     @classmethod
-    def from_json(cls, data: dict) -> "Outcome":
+    def from_json(cls, data: dict) -> Outcome:
         return cls(
             text=data.get("t"),
             reasoning=data.get("r"),

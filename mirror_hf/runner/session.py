@@ -200,7 +200,7 @@ def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str)
             detail = "; ".join(f"{k}: stored {stored.get(k)!r}, now {identity[k]!r}" for k in differing)
             raise RunError(f"--resume: the stored run differs ({detail}); use the same settings, or --restart")
         return stored["run_id"]
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     run_id = f"{split}-{identity['experiment']}-{stamp}-{hashlib.sha256(os.urandom(8)).hexdigest()[:6]}"
     paths["folder"].mkdir(parents=True, exist_ok=True)
     _write_json_atomic(stored_path, {**identity, "run_id": run_id, "created": stamp})
@@ -324,6 +324,8 @@ async def _execute(plan, options, model, base_url, key_url, key, generation, pat
     client = ChatClient(base_url, key, concurrency=options.concurrency, policy=policy, limiter=limiter, seed=options.seed or 0)
     store = ResultStore(paths["results"], resume=options.resume)
     budget = Budget(options.price_in or 0.0, options.price_out or 0.0, options.max_cost)
+    for outcome in store.outcomes.values():  # the cap covers the whole run, earlier sessions included
+        budget.charge(outcome)
     try:
         with progress_bar(len(plan.jobs), f"{plan.experiment} {model}", enabled=options.progress, client=client, console=console) as counters:
             engine = Engine(plan, model=model, base_url=key_url, generation=generation, client=client, store=store,
@@ -364,7 +366,7 @@ def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model
         "model": model,
         "endpoint": key_url,
         "embedded": options.base_url is None,
-        "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "dataset": {k: marker.get(k) for k in ("version", "seed", "per_domain", "build_hash")},
         "generation": generation.body(),
         "prompts_sha256": prompt_digest.hexdigest(),

@@ -55,7 +55,12 @@ def test_embedded_exp1_limit_16_all_channels(dataset):
     assert trials.height == 16 * 4 + paired  # difficulty selection only for items that have a pair
     others = trials.filter(pl.col("channel") != "difficulty_selection")
     assert others.height == 64 and others.select("item_id", "channel").n_unique() == 64
-    assert (trials["raw_response"].str.len_chars() > 0).all() and (trials["completion_tokens"] > 0).all()
+    from datasets import load_dataset
+
+    loaded = load_dataset(str(dataset), "trials_exp1", split="smollm2")
+    assert loaded.num_rows == trials.height
+    assert len(set(zip(loaded["item_id"], loaded["channel"]))) == loaded.num_rows
+    assert all(loaded["raw_response"]) and all(n > 0 for n in loaded["prompt_tokens"]) and all(n > 0 for n in loaded["completion_tokens"])
 
 
 def test_embedded_server_starts_answers_and_stops():

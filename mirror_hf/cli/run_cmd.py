@@ -33,7 +33,7 @@ def run(
     split: str = typer.Option(None, "--split", help="Split name (\\w+); default: the model's slug."),
     api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API key (never written anywhere)."),
     limit: int = typer.Option(None, "--limit", help="Items to run, spread evenly over domains (and subcategories within them)."),
-    channels: str = typer.Option("", "--channels", help="Exp1 channels, comma-separated (default: the five behavioural channels)."),
+    channels: str = typer.Option("", "--channels", help="Comma-separated. Exp1: wagering, opt_out, difficulty_selection, tool_delegation, natural (the default five), layer2, structured_control. Exp3: self_prediction, answer (default both), layer2."),
     conditions: str = typer.Option("", "--conditions", help="Exp9 conditions, e.g. C1,C2 (C2-C4 need the model's profile)."),
     paradigms: str = typer.Option("", "--paradigms", help="Exp9 paradigms, e.g. P1,P2."),
     matcher: str = typer.Option("strict", "--matcher", help="Parsing and answer matching: strict (ours) or upstream (the authors')."),
@@ -81,6 +81,12 @@ def run(
         report = run_experiment(options)
     except RunError as exc:
         raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        typer.echo(
+            f"\ninterrupted: every finished request is kept under {dataset.absolute() / '.runs'}; "
+            "rerun the same command with --resume to continue", err=True,
+        )
+        raise SystemExit(130) from None
     except Exception as exc:  # the embedded model's errors carry their install hint
         from mirror_hf.embedded import EmbeddedUnavailable
 

@@ -8,7 +8,10 @@ in its own fresh process, interleaved.
 
 Printed: requests/s end to end (5,000 / process wall) and in the request phase (5,000 / time from
 the first to the last request the server saw), the ratio runner / bare, peak RSS of each process,
-and the runner's own phase timings. Targets (issue 6): ratio >= 0.8, runner peak <= 300 MB.
+and the runner's own phase timings. The runner sends through `AsyncOpenAI.post` (same transport
+and error classes as `chat.completions.create`, without its per-call transform and pydantic
+models), so a second bare loop making that same call is measured too: runner / bare_post is the
+runner's own overhead (start-up, plan, resume file, parsing, split, card, Croissant). Targets (issue 6): ratio >= 0.8, runner peak <= 300 MB.
 Reference (spec/peer-throughput.md, same machine kind): the bare loop ~700 req/s end to end,
 lm-evaluation-harness 350 req/s at 317 MB, inspect_ai 57-96 req/s.
 """
@@ -47,13 +50,18 @@ async def main(path, url, concurrency, max_tokens):
 
     async def one(messages):
         async with gate:
-            r = await client.chat.completions.create(model="bench", messages=messages, max_tokens=max_tokens, temperature=0.0, seed=0)
-            return r.choices[0].message.content
+            if MODE == "create":
+                r = await client.chat.completions.create(model="bench", messages=messages, max_tokens=max_tokens, temperature=0.0, seed=0)
+                return r.choices[0].message.content
+            body = {"model": "bench", "messages": messages, "max_tokens": max_tokens, "temperature": 0.0, "seed": 0}
+            r = await client.post("/chat/completions", body=body, cast_to=dict)
+            return r["choices"][0]["message"]["content"]
 
     out = await asyncio.gather(*(one(m) for m in prompts))
     await client.close()
     assert all(out), "empty answer"
 
+MODE = sys.argv[5]
 asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
 '''
 
@@ -105,19 +113,23 @@ def main() -> None:
     # from before its exec, so a large parent would inflate every measurement.
     from fakes.servers import openai_server, server_stats
 
-    results: dict[str, list] = {"bare": [], "runner": []}
+    # "bare": the loop the issue names (chat.completions.create). "bare_post": the same loop through
+    # AsyncOpenAI.post, the call the runner makes, shown so the runner's own overhead is visible too.
+    results: dict[str, list] = {"bare": [], "bare_post": [], "runner": []}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         _, _, out = measure([sys.executable, __file__, "--prepare", str(root), "--requests", str(args.requests)])
         prepared = json.loads(out.strip().splitlines()[-1])
         folder, items, prompts = Path(prepared["folder"]), prepared["items"], Path(prepared["prompts"])
         requests = items * len(CHANNELS)
-        bare_cmd = lambda url: [sys.executable, "-c", BARE, str(prompts), url, str(args.concurrency), str(MAX_TOKENS)]
+        def bare_cmd(url: str, mode: str) -> list[str]:
+            return [sys.executable, "-c", BARE, str(prompts), url, str(args.concurrency), str(MAX_TOKENS), mode]
         for rep in range(args.repeat):
-            for name in ("bare", "runner") if rep % 2 == 0 else ("runner", "bare"):
+            order = ("bare", "bare_post", "runner")
+            for name in order if rep % 2 == 0 else order[::-1]:
                 with openai_server() as url:
-                    if name == "bare":
-                        wall, peak, out = measure(bare_cmd(url))
+                    if name.startswith("bare"):
+                        wall, peak, out = measure(bare_cmd(url, "create" if name == "bare" else "post"))
                         n = args.requests
                     else:
                         copy = root / f"run{rep}"
@@ -133,7 +145,7 @@ def main() -> None:
                 assert stats["requests"] == n, (name, stats["requests"], n)
                 phase = n / (stats["last_at"] - stats["first_at"])
                 results[name].append({"wall": wall, "peak": peak, "rate": n / wall, "phase": phase, "out": out})
-                print(f"  rep {rep} {name:6s}: {n / wall:6.0f} req/s end to end, {phase:6.0f} req/s request phase, "
+                print(f"  rep {rep} {name:9s}: {n / wall:6.0f} req/s end to end, {phase:6.0f} req/s request phase, "
                       f"{wall:5.2f} s, {peak:5.0f} MB", flush=True)
 
     def med(name, key):
@@ -149,6 +161,8 @@ def main() -> None:
         "ratio": round(ratio, 3),
         "bare_request_phase_req_per_s": round(med("bare", "phase"), 1),
         "runner_request_phase_req_per_s": round(med("runner", "phase"), 1),
+        "bare_post_req_per_s": round(med("bare_post", "rate"), 1),
+        "ratio_to_bare_post": round(med("runner", "rate") / med("bare_post", "rate"), 3),
         "bare_peak_mb": round(max(r["peak"] for r in results["bare"]), 1),
         "runner_peak_mb": round(max(r["peak"] for r in results["runner"]), 1),
         "runner_phases": timings,
@@ -159,6 +173,10 @@ def main() -> None:
         f"mirror-hf run: {summary['runner_req_per_s']:.0f} req/s end to end vs bare AsyncOpenAI+aiohttp "
         f"{summary['bare_req_per_s']:.0f} req/s -> ratio {ratio:.2f} (target >= {TARGET_RATIO}); "
         f"peak {summary['runner_peak_mb']:.0f} MB (target <= {TARGET_MB:.0f}; bare {summary['bare_peak_mb']:.0f} MB)"
+    )
+    print(
+        f"the same bare loop through AsyncOpenAI.post (the runner's call): {summary['bare_post_req_per_s']:.0f} req/s "
+        f"-> runner / bare_post {summary['ratio_to_bare_post']:.2f}"
     )
 
 

@@ -55,8 +55,9 @@ class ResultStore:
     """Append-only JSONL writer. `add` is synchronous and cheap; a background task writes and fsyncs
     whatever has accumulated, so one fsync covers a batch of results."""
 
-    def __init__(self, path: Path, *, resume: bool):
+    def __init__(self, path: Path, *, resume: bool, batch_window: float = 0.02):
         self.path = path
+        self.batch_window = batch_window  # seconds a finished request may wait for its fsync
         path.parent.mkdir(parents=True, exist_ok=True)
         if resume:
             self.outcomes, good_end = load_outcomes(path)
@@ -90,6 +91,10 @@ class ResultStore:
         loop = asyncio.get_running_loop()
         while not self._closing:
             await self._wakeup.wait()
+            if self.batch_window and not self._closing:
+                # Let a batch gather: one write + fsync per window instead of per request keeps the
+                # writer thread from contending for the GIL with the request loop.
+                await asyncio.sleep(self.batch_window)
             self._wakeup.clear()
             if self._pending:
                 await loop.run_in_executor(None, self._flush_pending)

@@ -155,8 +155,26 @@ def _marker(request: BuildRequest, configs: list[str], metrics: list[str], stagi
         "configs": configs,
         "metrics": metrics,
         "generators": {d: load_domain(d).version for d in available_domains()},
+        "bank": bank_design(),
         "build_hash": digest.hexdigest()[:16],
     }
+
+
+def bank_design() -> list[dict]:
+    """What made the bank: per domain its sources and per subcategory its generator and what each
+    difficulty means. Stored in the build marker so the card can show it without importing (slow)
+    generator modules every time a run refreshes the folder's metadata."""
+    from mirror_hf.bank import available_domains, load_domain
+
+    out = []
+    for name in available_domains():
+        domain = load_domain(name)
+        subs = [
+            {"name": s.name, "generator": domain.generator_tag(s.name), "difficulty": s.difficulty}
+            for s in domain.subcategories.values()
+        ]
+        out.append({"name": name, "version": domain.version, "description": domain.description, "subcategories": subs})
+    return out
 
 
 def _remove_stale_staging(out: Path) -> None:

@@ -48,20 +48,6 @@ def card_data(root: Path) -> DatasetCardData:
     )
 
 
-def _domain_rows() -> list[dict]:
-    from mirror_hf.bank import available_domains, load_domain
-
-    out = []
-    for name in available_domains():
-        domain = load_domain(name)
-        subs = [
-            {"name": s.name, "generator": domain.generator_tag(s.name), "difficulty": s.difficulty}
-            for s in domain.subcategories.values()
-        ]
-        out.append({"name": name, "description": domain.description, "subcategories": subs})
-    return out
-
-
 def render_card(root: Path) -> str:
     from mirror_hf.dataset_builders import registry
 
@@ -90,7 +76,7 @@ def render_card(root: Path) -> str:
         per_domain=marker.get("per_domain"),
         build_hash=marker.get("build_hash"),
         configs=configs,
-        domains=_domain_rows() if n_questions else [],
+        domains=marker.get("bank", []) if n_questions else [],
         n_questions=f"{n_questions:,}",
         citation=CITATION,
     )

@@ -89,6 +89,12 @@ def test_card_yaml_declares_every_config_and_split_on_disk(built):
     body = card.text
     for section in ("Motivation", "Composition", "Collection process", "Uses", "Limitations", "Maintenance"):
         assert f"### {section}" in body
+    from mirror_hf.bank import load_domain
+
+    for name in available_domains():  # every subcategory's difficulty notes are documented
+        domain = load_domain(name)
+        for sub in domain.subcategories.values():
+            assert f"| {name} | `{sub.name}` | `{domain.generator_tag(sub.name)}` | {sub.difficulty['easy']} |" in body
 
 
 def test_same_seed_gives_byte_identical_folders(tmp_path):

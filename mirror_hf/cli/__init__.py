@@ -9,8 +9,8 @@ from mirror_hf.cli._app import UsageError, app
 # Each import registers that area's commands on `app` (order = order in --help).
 from mirror_hf.cli import build_cmd  # noqa: F401,E402  build, sample, summary
 from mirror_hf.cli import tasks_cmd  # noqa: F401,E402  tasks tailor
-from mirror_hf.cli import run_cmd  # noqa: F401,E402  run, profile
-from mirror_hf.cli import score_cmd  # noqa: F401,E402  score, report
+from mirror_hf.cli import run_cmd  # noqa: F401,E402  run, profile, quickstart
+from mirror_hf.cli import score_cmd  # noqa: F401,E402  score
 from mirror_hf.cli import import_cmd  # noqa: F401,E402  import-upstream
 from mirror_hf.cli import hub_cmd  # noqa: F401,E402  push, export-eval-results
 

@@ -28,6 +28,9 @@ from mirror_hf.folder import (
 )
 
 
+RUNS_DIR = ".runs"  # where `mirror-hf run` keeps its results files (see mirror_hf.runner)
+
+
 class BuildError(ValueError):
     """A build refused before writing anything (one line: what is wrong and how to proceed)."""
 
@@ -129,6 +132,8 @@ def build(request: BuildRequest) -> Path:
                 target = staging / f.relative(out)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(f.path, target)
+        if _same_form(marker, request) and (out / RUNS_DIR).is_dir():  # the runner's resume files and manifests go with their splits
+            shutil.copytree(out / RUNS_DIR, staging / RUNS_DIR)
         metrics = copy_metric_modules(staging)
         write_marker(staging, _marker(request, configs, metrics, staging))
         refresh_metadata(staging)

@@ -223,3 +223,26 @@ def test_dataset_dir_loads_from_any_directory(tmp_path, monkeypatch):
     ds = load_dataset(str(folder), "questions", split="test")
     assert len(ds) == 625 * len(available_domains())
     assert mirror_hf.dataset_dir() == folder  # built once, reused
+
+
+def test_rebuild_keeps_run_data_of_the_same_form_and_refuses_another_form(tmp_path):
+    from mirror_hf.folder import write_split
+    from mirror_hf.records import TRIAL_EXP1_FEATURES, empty_row
+
+    out = _build(tmp_path)
+    row = {**empty_row(TRIAL_EXP1_FEATURES), "model": "m", "item_id": "q1", "channel": "natural"}
+    trial_file = write_split(out, "trials_exp1", "m", [row], TRIAL_EXP1_FEATURES)
+    (out / ".runs" / "m").mkdir(parents=True)
+    (out / ".runs" / "m" / "exp1.jsonl").write_text('{"k": 1}\n')
+    trial_bytes = trial_file.read_bytes()
+
+    build(BuildRequest(out=out, seed=0, per_domain=PER_DOMAIN))  # same version, seed and size
+    assert trial_file.read_bytes() == trial_bytes  # same content-hashed name, same bytes
+    assert (out / ".runs" / "m" / "exp1.jsonl").read_text() == '{"k": 1}\n'
+    assert "trials_exp1" in (out / "README.md").read_text()
+
+    with pytest.raises(BuildError, match="holds run data"):
+        build(BuildRequest(out=out, seed=5, per_domain=PER_DOMAIN))
+    assert (out / ".runs" / "m" / "exp1.jsonl").exists()
+    build(BuildRequest(out=out, seed=5, per_domain=PER_DOMAIN, force=True))
+    assert "trials_exp1" not in split_files(out) and not (out / ".runs").exists()

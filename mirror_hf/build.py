@@ -23,6 +23,7 @@ from mirror_hf.folder import (
     read_marker,
     refresh_metadata,
     split_files,
+    swap_into_place,
     write_marker,
     write_split,
 )
@@ -137,7 +138,7 @@ def build(request: BuildRequest) -> Path:
         metrics = copy_metric_modules(staging)
         write_marker(staging, _marker(request, configs, metrics, staging))
         refresh_metadata(staging)
-        _swap_into_place(staging, out)
+        swap_into_place(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -198,17 +199,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _swap_into_place(staging: Path, out: Path) -> None:
-    """Replace `out` by `staging` with renames only (each atomic on one filesystem)."""
-    if out.exists():
-        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-        os.replace(out, retired / out.name)
-        os.replace(staging, out)
-        shutil.rmtree(retired, ignore_errors=True)
-    else:
-        os.replace(staging, out)
 
 
 __all__ = ["BUILD_MARKER", "BuildError", "BuildRequest", "FolderError", "build", "copy_metric_modules"]

@@ -12,6 +12,8 @@ import hashlib
 import json
 import os
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,6 +147,18 @@ def config_features(root: Path) -> dict[str, Features]:
     for config, files in split_files(root).items():
         out[config] = known[config].features if config in known else features_on_disk(files[0].path)
     return out
+
+
+def swap_into_place(staging: Path, out: Path) -> None:
+    """Replace folder `out` by the complete folder `staging` with renames only (each atomic on one
+    file system), so a reader or a crash sees the old folder or the new one, never a mix."""
+    if out.exists():
+        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        os.replace(out, retired / out.name)
+        os.replace(staging, out)
+        shutil.rmtree(retired, ignore_errors=True)
+    else:
+        os.replace(staging, out)
 
 
 def refresh_metadata(root: Path) -> None:

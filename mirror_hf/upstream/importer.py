@@ -143,7 +143,7 @@ def _check_out(out: Path) -> None:
 def import_upstream(files: list[Path], out: Path, regrade: str | None = None) -> ImportResult:
     """Convert the authors' files into the dataset folder `out` (created or updated)."""
     from mirror_hf.dataset_builders import registry
-    from mirror_hf.folder import refresh_metadata, write_split
+    from mirror_hf.folder import refresh_metadata, swap_into_place, write_split
 
     out = Path(out).absolute()
     _check_out(out)
@@ -163,22 +163,11 @@ def import_upstream(files: list[Path], out: Path, regrade: str | None = None) ->
             write_split(staging, config, split, merged, builders[config].features)
             result.splits[f"{config}/{split}"] = len(merged)
         refresh_metadata(staging)
-        _swap_into_place(staging, out)
+        swap_into_place(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return result
-
-
-def _swap_into_place(staging: Path, out: Path) -> None:
-    """Replace `out` by `staging` with renames only (each atomic on one filesystem)."""
-    if out.exists():
-        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-        os.replace(out, retired / out.name)
-        os.replace(staging, out)
-        shutil.rmtree(retired, ignore_errors=True)
-    else:
-        os.replace(staging, out)
 
 
 __all__ = ["ImportResult", "UpstreamError", "convert", "import_upstream"]

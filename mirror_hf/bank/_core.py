@@ -163,24 +163,42 @@ def generate_domain(domain: Domain, seed: int, n_items: int) -> Iterator[Questio
             else:
                 raise GateError(f"{where}: no new question text after {MAX_ATTEMPTS} draws (duplicates)")
             seen.add(key)
-            distractors = list(item.distractors)
-            rng.shuffle(distractors)
-            choices = distractors[:]
-            choices.insert(positions[i], item.answer)
-            yield Question(
-                id=f"{domain.name}.{sub}.{diff}.{i:03d}.s{seed}",
+            yield to_question(
+                item,
                 domain=domain.name,
                 subcategory=sub,
                 difficulty=diff,
-                question=item.question,
-                choices=tuple(choices),
-                answer=item.answer,
-                answer_type=item.answer_type,
-                aliases=tuple(item.aliases),
                 generator=domain.generator_tag(sub),
+                qid=f"{domain.name}.{sub}.{diff}.{i:03d}.s{seed}",
                 seed=seed,
-                params=item.params,
+                position=positions[i],
+                rng=rng,
             )
+
+
+def to_question(item: Item, *, domain: str, subcategory: str, difficulty: str, generator: str,
+                qid: str, seed: int, position: int, rng: random.Random) -> Question:
+    """A full Question from a generator's Item: gates checked, the distractors shuffled with the
+    item's own stream, the answer placed at `position` among the choices."""
+    check_item(item, qid)
+    distractors = list(item.distractors)
+    rng.shuffle(distractors)
+    choices = distractors[:]
+    choices.insert(position, item.answer)
+    return Question(
+        id=qid,
+        domain=domain,
+        subcategory=subcategory,
+        difficulty=difficulty,
+        question=item.question,
+        choices=tuple(choices),
+        answer=item.answer,
+        answer_type=item.answer_type,
+        aliases=tuple(item.aliases),
+        generator=generator,
+        seed=seed,
+        params=item.params,
+    )
 
 
 def check_bank(questions: list[Question], max_position_skew: float = 0.05) -> None:

@@ -18,9 +18,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
-from mirror_hf.bank._core import Item, check_item
+from mirror_hf.bank._core import Item, to_question  # noqa: F401  (to_question re-exported for the task modules)
 from mirror_hf.bank._wording import pick_distractors
-from mirror_hf.records import Question
 
 VERSION = "1.0.0"
 VALUE_RANGE = (2, 99)  # every producer value, and every value a consumer must accept
@@ -153,27 +152,3 @@ def chained_choices(consumer: Consumer, params: dict, prod: Produced) -> tuple[s
 def _generic_wrong(consumer: Consumer, params: dict, n: int) -> list[str]:
     """Last-resort wrong answers: the consumer's answer for nearby inputs."""
     return [consumer.solve(params, m) for k in range(1, 12) for m in (n + k, n - k) if in_range(m)]
-
-
-def to_question(item: Item, *, domain: str, subcategory: str, difficulty: str, generator: str,
-                qid: str, seed: int, position: int, rng: random.Random) -> Question:
-    """A full bank-style Question: gates checked, the answer placed at `position` among the choices."""
-    check_item(item, qid)
-    distractors = list(item.distractors)
-    rng.shuffle(distractors)
-    choices = distractors[:]
-    choices.insert(position, item.answer)
-    return Question(
-        id=qid,
-        domain=domain,
-        subcategory=subcategory,
-        difficulty=difficulty,
-        question=item.question,
-        choices=tuple(choices),
-        answer=item.answer,
-        answer_type=item.answer_type,
-        aliases=tuple(item.aliases),
-        generator=generator,
-        seed=seed,
-        params=item.params,
-    )

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from datasets import Features, List, Value
 
-from mirror_hf import __version__
+from mirror_hf._version import __version__
 from mirror_hf.folder import config_features, sha256_file, split_files
 
 RELEASE_DATE = dt.datetime(2026, 11, 30)  # the version's date, not the build's: builds stay byte-identical

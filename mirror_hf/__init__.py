@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__version__ = "0.1.0"
+from mirror_hf._version import __version__
+
 DEFAULT_SEED = 0
 
 __all__ = ["DEFAULT_SEED", "__version__", "cache_root", "dataset_dir"]

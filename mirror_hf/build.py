@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from mirror_hf import __version__
+from mirror_hf.errors import MirrorValueError
 from mirror_hf.folder import (
     BUILD_MARKER,
     FolderError,
@@ -28,11 +29,10 @@ from mirror_hf.folder import (
     write_split,
 )
 
-
 RUNS_DIR = ".runs"  # where `mirror-hf run` keeps its results files (see mirror_hf.runner)
 
 
-class BuildError(ValueError):
+class BuildError(MirrorValueError):
     """A build refused before writing anything (one line: what is wrong and how to proceed)."""
 
 

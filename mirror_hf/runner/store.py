@@ -15,10 +15,11 @@ import json
 import os
 from pathlib import Path
 
+from mirror_hf.errors import MirrorValueError
 from mirror_hf.runner.request import Outcome
 
 
-class StoreError(ValueError):
+class StoreError(MirrorValueError):
     """The results file is unreadable (names the file and line)."""
 
 

@@ -13,10 +13,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from mirror_hf.errors import MirrorValueError
+
 ArrayLike = Sequence[Any] | np.ndarray | pl.Series
 
 
-class ScoringInputError(ValueError):
+class ScoringInputError(MirrorValueError):
     """An input column has the wrong type, length or vocabulary (the message names field and row)."""
 
 

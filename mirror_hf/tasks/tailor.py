@@ -14,10 +14,11 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from mirror_hf.errors import MirrorValueError
 from mirror_hf.records import DOMAINS
 
 
-class ProfileInputError(ValueError):
+class ProfileInputError(MirrorValueError):
     """The profile cannot be used (names the file, row and field)."""
 
 

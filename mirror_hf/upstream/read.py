@@ -12,8 +12,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from mirror_hf.errors import MirrorValueError
 
-class UpstreamError(ValueError):
+
+class UpstreamError(MirrorValueError):
     """Bad input: one line naming the file (and line) and what is wrong."""
 
 

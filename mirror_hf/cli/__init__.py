@@ -13,10 +13,10 @@ from mirror_hf.cli import (
     score_cmd,  # noqa: F401,E402  score
     tasks_cmd,  # noqa: F401,E402  tasks tailor
 )
-from mirror_hf.cli._app import app
+from mirror_hf.cli._app import UsageError, app
 from mirror_hf.errors import MirrorError
 
-__all__ = ["app", "main"]
+__all__ = ["UsageError", "app", "main"]
 
 
 def main() -> None:

@@ -30,6 +30,11 @@ DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 ANSWER_TYPES: tuple[str, ...] = ("multiple_choice", "exact_numeric", "short_text", "boolean")
 CHOICE_LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
 
+# Exp6 vocabularies (read by the Exp6 protocol and by scoring's SSR and FDR).
+EXP6_SELF_RATING_PROMPTS: tuple[str, ...] = ("fresh", "primed_positive", "primed_negative", "neutral_difficulty")
+EXP6_LABELS: tuple[str, ...] = ("BLIND_EXECUTION", "EXECUTE_WITH_CAVEAT", "UNPROMPTED_PUSHBACK", "FULL_PUSHBACK")
+EXP6_FLAG_LABELS: tuple[str, ...] = ("EXECUTE_WITH_CAVEAT", "UNPROMPTED_PUSHBACK", "FULL_PUSHBACK")
+
 _str = Value("string")
 _bool = Value("bool")
 _i32 = Value("int32")

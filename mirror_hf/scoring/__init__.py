@@ -16,6 +16,7 @@ from mirror_hf.scoring._accuracy import (
     natural_accuracy,
     wagering_accuracy,
 )
+from mirror_hf.scoring._adaptation import AI_VARIANTS, ai, sar, sar_reading
 from mirror_hf.scoring._bootstrap import (
     Bootstrap,
     Cells,
@@ -33,6 +34,7 @@ from mirror_hf.scoring._calibration import (
 )
 from mirror_hf.scoring._cce import CCE_VARIANTS, cce
 from mirror_hf.scoring._columns import ScoringInputError
+from mirror_hf.scoring._ecosystem import SSR_MISSING, fdr, ssr, ssr_reading
 from mirror_hf.scoring._escalation import escalation_curve
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._exp9 import (
@@ -53,6 +55,7 @@ from mirror_hf.scoring._exp9 import (
     udr,
 )
 from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
+from mirror_hf.scoring._robustness import ARS_VARIANTS, ars
 from mirror_hf.scoring._stats import (
     PairedDifference,
     PartialCorrelation,
@@ -65,6 +68,16 @@ from mirror_hf.scoring._tii import tii
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [
+    "ssr_reading",
+    "ssr",
+    "sar_reading",
+    "sar",
+    "fdr",
+    "ars",
+    "ai",
+    "SSR_MISSING",
+    "ARS_VARIANTS",
+    "AI_VARIANTS",
     "BEHAVIOURAL_CHANNELS",
     "CCE_VARIANTS",
     "CONDITIONS",

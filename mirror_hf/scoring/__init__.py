@@ -56,6 +56,12 @@ from mirror_hf.scoring._exp9 import (
 )
 from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
 from mirror_hf.scoring._robustness import ARS_VARIANTS, ars
+from mirror_hf.scoring._scaling import (
+    ModelInfo,
+    generation_difference,
+    scaling,
+    scaling_fit,
+)
 from mirror_hf.scoring._stats import (
     PairedDifference,
     PartialCorrelation,
@@ -68,6 +74,10 @@ from mirror_hf.scoring._tii import tii
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [
+    "scaling_fit",
+    "scaling",
+    "generation_difference",
+    "ModelInfo",
     "ssr_reading",
     "ssr",
     "sar_reading",

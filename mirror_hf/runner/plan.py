@@ -65,6 +65,7 @@ class PlanOptions:
     matcher: str = "strict"
     split: str = ""  # the model's split name (Exp9 C2-C4 read its profile)
     route_rule: str = "weak_set"  # Exp9 C4: weak_set (paper) or accuracy_below (authors' runner, < 0.50)
+    decisions: str | None = None  # Exp9 decision rules: paper / tags / upstream (None: paper, upstream under --matcher upstream)
 
 
 # --------------------------------------------------------------------------------------------
@@ -294,8 +295,9 @@ class Exp9Recipe:
     experiment = "exp9"
     default_max_tokens = 4000  # spec §5.4
 
-    def __init__(self, matcher: str, route_rule, resolver: str = "oracle", seed: int = 0):
+    def __init__(self, matcher: str, route_rule, resolver: str = "oracle", seed: int = 0, decisions: str | None = None):
         self.matcher = matcher
+        self.decisions = decisions
         self.route_rule = route_rule
         self.resolver = resolver
         self.seed = seed
@@ -312,10 +314,10 @@ class Exp9Recipe:
             None if error else last.text, job.fields["paradigm"], task,
             reasoning_content=None if error else last.reasoning,
             finish_reason=None if error else last.finish_reason,
-            api_error=error, rules=self.matcher,
+            api_error=error, rules=self.matcher, decisions=self.decisions,
         )
         if error is not None and self.matcher == "strict":
-            graded = {k: v for k, v in parsed.items() if k in ("api_success", "paradigm")}
+            graded = {k: v for k, v in parsed.items() if k in ("api_success", "paradigm", "decision_rules")}
         else:
             graded = exp9.grade_exp9(parsed, task, self.matcher)
         if job.fields["condition"] == "C4":
@@ -366,7 +368,8 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
                 messages = exp9.build_exp9(task, condition, paradigm, accuracy)
                 fields = {"condition": condition, "paradigm": paradigm, "is_false_score_control": False, **context}
                 jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
-    return Plan("exp9", jobs, Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule)), len(chosen), notes)
+    recipe = Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule), decisions=options.decisions)
+    return Plan("exp9", jobs, recipe, len(chosen), notes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -381,5 +384,7 @@ def build_plan(root: Path, options: PlanOptions) -> Plan:
         raise PlanError(f"--matcher must be strict or upstream, got {options.matcher!r}")
     if options.route_rule not in ("weak_set", "accuracy_below"):
         raise PlanError(f"--route-rule must be weak_set or accuracy_below, got {options.route_rule!r}")
+    if options.decisions is not None and options.decisions not in ("paper", "tags", "upstream"):
+        raise PlanError(f"--decisions must be paper, tags or upstream, got {options.decisions!r}")
     builders = {"exp1": plan_exp1, "exp3": plan_exp3, "exp9": plan_exp9}
     return builders[options.experiment](root, options)

@@ -133,6 +133,15 @@ def paradigm_body(paradigm: str, task: dict) -> str:
     raise ValueError(f"paradigm must be one of {PARADIGMS}, got {paradigm!r}")
 
 
+FALSE_SCORE_TASKS = 150  # Control 2 runs on the first 150 fixed tasks of the bank
+
+
+def false_score_tasks(tasks: list[dict]) -> set[str]:
+    """The task ids Control 2 runs on: the first `FALSE_SCORE_TASKS` fixed tasks in bank order."""
+    fixed = [t["task_id"] for t in tasks if (t.get("task_type") or "fixed") == "fixed"]
+    return set(fixed[:FALSE_SCORE_TASKS])
+
+
 def build_exp9(
     task: dict,
     condition: str,

@@ -66,6 +66,8 @@ class PlanOptions:
     split: str = ""  # the model's split name (Exp9 C2-C4 read its profile)
     route_rule: str = "weak_set"  # Exp9 C4: weak_set (paper) or accuracy_below (authors' runner, < 0.50)
     decisions: str | None = None  # Exp9 decision rules: paper / tags / upstream (None: paper, upstream under --matcher upstream)
+    false_score_control: bool = False  # Exp9 Control 2: also run C2 with inverted scores on the first 150 fixed tasks
+    resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
 
 
 # --------------------------------------------------------------------------------------------
@@ -356,6 +358,12 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
         tasks = tasks + tailored
         notes.append(f"including {len(tailored)} tasks tailored to this model (exp9_tailored/{options.split})")
     chosen = stratified(tasks, options.limit, stratum=lambda t: f"{t['domain_a']}|{t['domain_b']}")
+    control = set()
+    if options.false_score_control:
+        if profile is None:
+            raise PlanError(f"--false-score-control needs the model's Exp1 profile (split {options.split!r} of config 'profiles' in {root})")
+        control = exp9.false_score_tasks(tasks)
+        notes.append(f"false-score control (C2, inverted scores): {len(control & {t['task_id'] for t in chosen})} fixed task(s)")
     profile = profile or {}
     accuracy = {d: row.get("natural_accuracy") for d, row in profile.items()}
     jobs = []
@@ -368,7 +376,13 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
                 messages = exp9.build_exp9(task, condition, paradigm, accuracy)
                 fields = {"condition": condition, "paradigm": paradigm, "is_false_score_control": False, **context}
                 jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
-    recipe = Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule), decisions=options.decisions)
+        if task["task_id"] in control:
+            for paradigm in paradigms:
+                messages = exp9.build_exp9(task, "C2", paradigm, accuracy, false_scores=True)
+                fields = {"condition": "C2", "paradigm": paradigm, "is_false_score_control": True, **context}
+                jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
+    resolver = "oracle" if options.resolver == "oracle" else float(options.resolver)
+    recipe = Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule), resolver=resolver, decisions=options.decisions)
     return Plan("exp9", jobs, recipe, len(chosen), notes)
 
 
@@ -386,5 +400,12 @@ def build_plan(root: Path, options: PlanOptions) -> Plan:
         raise PlanError(f"--route-rule must be weak_set or accuracy_below, got {options.route_rule!r}")
     if options.decisions is not None and options.decisions not in ("paper", "tags", "upstream"):
         raise PlanError(f"--decisions must be paper, tags or upstream, got {options.decisions!r}")
+    if options.resolver != "oracle":
+        try:
+            q = float(options.resolver)
+        except ValueError:
+            q = -1.0
+        if not 0 <= q <= 1:
+            raise PlanError(f"--resolver-accuracy must be 'oracle' or a number in [0, 1], got {options.resolver!r}")
     builders = {"exp1": plan_exp1, "exp3": plan_exp3, "exp9": plan_exp9}
     return builders[options.experiment](root, options)

@@ -31,11 +31,11 @@ from mirror_hf.scoring._exp9 import (
 RESOLVER_ACCURACIES: tuple[float, ...] = (0.5, 0.7, 0.8, 1.0)  # the paper's q values; 1.0 = the oracle
 MATCH_KEY: tuple[str, ...] = ("model", "task_id", "paradigm", "slot")
 # Control 2 verdicts on Δ = false-score deferral rate - real-score deferral rate (weak slot b, P1+P2)
-FALSE_SCORE_VERDICTS = {
-    "A": "processes scores: defers more when told it is weak (Δ > +0.10)",
-    "B": "ignores the scores (|Δ| <= 0.05)",
-    "C": "worsened: defers less when told it is weak (Δ < -0.10)",
-    "D": "between the bands (0.05 < |Δ| <= 0.10)",
+FALSE_SCORE_VERDICTS = {  # the authors' labels (their analysis script), with its readings
+    "A": "defers more when its weak domain is told strong (Δ > +0.10): acts on the stated number, not on self-knowledge",
+    "B": "no change (|Δ| <= 0.05): ignores the metacognitive context",
+    "C": "defers less when its weak domain is told strong (Δ < -0.10): false scores worsen behaviour",
+    "D": "ambiguous (0.05 < |Δ| <= 0.10)",
 }
 
 

@@ -143,3 +143,28 @@ def test_false_score_control_recovers_the_verdict(run):
     assert control["verdict"] == "C"  # defers less when its weak domain is told strong
     # the control never enters CFR: C2 in P1 is the real-score policy's value
     assert within(scores["models"]["acme/fake-1"]["exp9"]["cfr_by_paradigm"]["P1"]["C2"], expected_cfr("P1", "C2"))
+
+
+def test_per_paradigm_frames_agree_with_the_aggregate(run):
+    _, scores = run
+    e9 = scores["models"]["acme/fake-1"]["exp9"]
+    for condition in ("C1", "C2", "C3", "C4"):
+        p1, p2 = e9["cfr_by_paradigm"]["P1"][condition], e9["cfr_by_paradigm"]["P2"][condition]
+        pooled = e9["cfr"][condition]
+        assert pooled["n"] == p1["n"] + p2["n"]
+        assert pooled["value"] == pytest.approx((p1["value"] * p1["n"] + p2["value"] * p2["n"]) / pooled["n"])
+        assert e9["escalation_fixed_p1p2"][condition]["value"] == pytest.approx(pooled["value"])  # every task is fixed here
+        curve = scores["aggregate"]["escalation_by_paradigm"]["P1"][condition]
+        assert curve["value"] == pytest.approx(p1["value"]) and curve["n"] == 1  # one model: its own value
+    assert "C4" not in scores["aggregate"]["escalation_by_paradigm"]["P3"]
+
+
+def test_plan_options_for_the_control_and_the_resolver(dataset):
+    from mirror_hf.runner.plan import PlanError, PlanOptions, build_plan
+
+    with pytest.raises(PlanError, match="--resolver-accuracy must be 'oracle' or a number in"):
+        build_plan(dataset, PlanOptions(experiment="exp9", resolver="1.5", split="nobody"))
+    with pytest.raises(PlanError, match="--false-score-control needs the model's Exp1 profile"):
+        build_plan(dataset, PlanOptions(experiment="exp9", conditions=("C1",), false_score_control=True, split="nobody"))
+    with pytest.raises(PlanError, match="--decisions must be paper, tags or upstream"):
+        build_plan(dataset, PlanOptions(experiment="exp9", decisions="loose", split="nobody"))

@@ -270,3 +270,63 @@ def test_platt_fit_minimises_the_penalised_logistic_loss():
 
     reference = minimize(loss, np.zeros(2), method="BFGS").x
     assert platt_fit(x, y) == pytest.approx(tuple(reference), abs=1e-4)
+
+
+def _trial(model, task, condition, temperature, fail_b, routed_b=False):
+    return {"model": model, "item_id": task, "condition": condition, "paradigm": "P1", "task_type": "fixed", "api_success": True,
+            "is_false_score_control": False, "temperature": temperature,
+            "domain_a": "arithmetic", "domain_b": "social", "strength_a": "strong", "strength_b": "weak",
+            "exp1_accuracy_a": 0.9, "exp1_accuracy_b": 0.2,
+            "component_a_decision": "proceed", "component_a_correct": True, "component_a_externally_routed": False,
+            "component_b_decision": "use_tool" if routed_b else "proceed", "component_b_correct": routed_b or not fail_b,
+            "component_b_externally_routed": routed_b}
+
+
+def test_suite_reports_the_temperature_reduction_per_temperature():
+    from mirror_hf.scoring import SuiteOptions, score_tables
+
+    rows = []
+    # m1: t=0 C1 CFR 4/4, C4 1/4 -> 0.75; t=0.7 C1 2/4, C4 0 -> 1.0.  m2: t=0 C1 2/4, C4 1/4 -> 0.5; t=0.7 C1 4/4, C4 2/4 -> 0.5
+    plan = {("m1", 0.0): (4, 1), ("m1", 0.7): (2, 0), ("m2", 0.0): (2, 1), ("m2", 0.7): (4, 2)}
+    for (model, t), (c1_fail, c4_fail) in plan.items():
+        for i in range(4):
+            rows.append(_trial(model, f"t{i}", "C1", t, fail_b=i < c1_fail))
+            rows.append(_trial(model, f"t{i}", "C4", t, fail_b=i < c4_fail, routed_b=i >= c4_fail))
+    out = score_tables(exp9=pl.DataFrame(rows), options=SuiteOptions(variant="upstream", ci=False))
+    reduction = out["aggregate"]["temperature_reduction"]
+    assert set(reduction) == {"0", "0.7"}
+    assert reduction["0"]["per_model"]["m1"]["value"] == pytest.approx(0.75) and reduction["0"]["mean"]["value"] == pytest.approx(0.625)
+    assert reduction["0.7"]["mean"] == {"value": pytest.approx(0.75), "n": 2}
+    # the per-model CFR pools both temperatures; C4 here routes 3+4 of 8 (m1) weak parts
+    assert out["models"]["m1"]["exp9"]["cfr"]["C1"]["value"] == pytest.approx(6 / 8)
+
+
+def test_a_fallible_resolver_run_matches_resolver_outcomes():
+    from types import SimpleNamespace
+
+    from mirror_hf.protocol import exp9
+    from mirror_hf.runner.plan import Exp9Recipe, Job
+    from mirror_hf.scoring import exp9_components
+
+    profile = {"arithmetic": {"strength": "strong", "natural_accuracy": 0.9}, "social": {"strength": "weak", "natural_accuracy": 0.2}}
+    recipe = Exp9Recipe("strict", exp9.RouteRule("weak_set"), resolver=0.7)
+    rows = []
+    for i in range(400):
+        task = {"task_id": f"t{i}", "task_type": "fixed", "domain_a": "arithmetic", "domain_b": "social",
+                "correct_answer_a": "1", "correct_answer_b": "2", "answer_type_a": "exact_numeric", "answer_type_b": "exact_numeric"}
+        job = Job(task["task_id"], {"condition": "C4", "paradigm": "P1"}, [], (task, profile))
+        reply = SimpleNamespace(text="PART 1: ANSWER: 1\n\nPART 2: ANSWER: 3", reasoning=None, finish_reason="stop")
+        fields = recipe.parsed_fields(job, [(None, reply)])
+        rows.append({"model": "m", "item_id": task["task_id"], "condition": "C4", "paradigm": "P1", "task_type": "fixed",
+                     "strength_a": "strong", "strength_b": "weak", "domain_a": "arithmetic", "domain_b": "social", **fields})
+    components = exp9_components(pl.DataFrame(rows))
+    routed = components.filter(pl.col("externally_routed"))
+    assert routed.height == 400 and set(routed["slot"]) == {"b"}
+    # the recorded resolver is right at its accuracy (binomial: within 3 SD of 0.7 over 400 draws)
+    q_hat = routed["correct"].cast(pl.Float64).mean()
+    assert abs(q_hat - 0.7) <= 3 * (0.7 * 0.3 / 400) ** 0.5
+    # system success from the recorded outcomes = the resolver formula at the observed accuracy
+    recorded = components["correct"].cast(pl.Float64).mean()
+    assert recorded == pytest.approx((400 + q_hat * 400) / 800)
+    assert resolver_outcomes(components, accuracies=(0.7,))["0.7"]["system_success"].value == pytest.approx((400 + 0.7 * 400) / 800)
+    assert cfr(components).value == 0.0  # a wrong resolver is not a confident failure

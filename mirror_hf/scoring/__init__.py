@@ -16,6 +16,7 @@ from mirror_hf.scoring._accuracy import (
     natural_accuracy,
     wagering_accuracy,
 )
+from mirror_hf.scoring._baselines import BASELINES, baselines
 from mirror_hf.scoring._bootstrap import (
     Bootstrap,
     Cells,
@@ -53,8 +54,12 @@ from mirror_hf.scoring._exp9 import (
     relabel_strength,
     udr,
 )
-from mirror_hf.scoring._baselines import BASELINES, baselines
-from mirror_hf.scoring._exp9_models import money_plot, money_plot_cells, pooled_wag_nat_gap, temperature_reduction
+from mirror_hf.scoring._exp9_models import (
+    money_plot,
+    money_plot_cells,
+    pooled_wag_nat_gap,
+    temperature_reduction,
+)
 from mirror_hf.scoring._exp9_tradeoff import (
     FALSE_SCORE_VERDICTS,
     RESOLVER_ACCURACIES,

@@ -18,8 +18,9 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from mirror_hf.scoring._bootstrap import CI, bca_mean, resolve_ci
+from mirror_hf.scoring._bootstrap import CI, Cells, bca_mean, resolve_ci
 from mirror_hf.scoring._estimate import NAN, Estimate
+from mirror_hf.scoring._estimate_helpers import estimate
 from mirror_hf.scoring._exp9 import component_view, in_frame
 from mirror_hf.scoring._stats import bh_fdr, partial_correlation
 
@@ -35,7 +36,8 @@ def money_plot_cells(
     accuracy_by_model: Mapping[str, Mapping[str, float]] | None = None,
 ) -> pl.DataFrame:
     """Columns model, domain, subcategory, n_weak, cfr, gap, accuracy (one row per cell). Gaps and
-    accuracies default to what the runner recorded on the components."""
+    accuracies come from the tables given, for the models they hold, else from what the runner
+    recorded on the components."""
     rows = in_frame(components, "kdi", "C1")
     view = component_view(rows, "complete_case")
     rows = rows.with_columns(
@@ -55,12 +57,33 @@ def money_plot_cells(
     def lookup(table, column: str) -> pl.Series:
         if table is None:
             return cells[column]
-        values = [table.get(m, {}).get(d) for m, d in zip(cells["model"].to_list(), cells["domain"].to_list())]
+        recorded = cells[column].to_list()
+        values = [table[m].get(d) if m in table else r for m, d, r in zip(cells["model"].to_list(), cells["domain"].to_list(), recorded)]
         return pl.Series(column, values, dtype=pl.Float64)
 
     gap = lookup(gap_by_model, "_gap")
     acc = lookup(accuracy_by_model, "_acc").fill_null(MISSING_ACCURACY).fill_nan(MISSING_ACCURACY)
     return cells.drop("_gap", "_acc").with_columns(gap.alias("gap"), acc.alias("accuracy"))
+
+
+def _pearson_ci(x: np.ndarray, y: np.ndarray, ci: CI) -> tuple[float, float] | None:
+    """BCa interval of Pearson r over the points (resamples with a constant side drop out)."""
+    ok = ~np.isnan(x) & ~np.isnan(y)
+    if resolve_ci(ci) is None or ok.sum() < 3:
+        return None
+    cells = Cells.of(x=x[ok], y=y[ok])
+    cx, cy = cells["x"], cells["y"]
+
+    def statistic(w: np.ndarray) -> np.ndarray:
+        n = w.sum(axis=1)
+        mx, my = (w @ cx) / n, (w @ cy) / n
+        sxy = w @ (cx * cy) / n - mx * my
+        sxx = np.maximum(w @ (cx * cx) / n - mx * mx, 0.0)
+        syy = np.maximum(w @ (cy * cy) / n - my * my, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where((sxx > 1e-15) & (syy > 1e-15), sxy / np.sqrt(sxx * syy), np.nan)
+
+    return estimate(statistic, cells, n=cells.n, ci=ci).ci
 
 
 def _pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -79,10 +102,12 @@ def money_plot(
     accuracy_by_model: Mapping[str, Mapping[str, float]] | None = None,
     subcategories: tuple[str, ...] | None = None,
     alpha: float = 0.05,
+    ci: CI = False,
 ) -> dict:
     """`{"cells": [...], "pearson_r": {...}, "partial_r": {"value", "r", "p", "n", "null"},
     "subcategories": {name: {"value": r, "n", "p", "q", "reject"}}, "family_size"}`.
-    `subcategories` fixes the BH family (default: every subcategory with a cell)."""
+    `subcategories` fixes the BH family (default: every subcategory with a cell); `ci` adds the
+    BCa interval of the Pearson r over cells."""
     cells = money_plot_cells(components, gap_by_model=gap_by_model, accuracy_by_model=accuracy_by_model)
     x = cells["gap"].cast(pl.Float64).fill_null(np.nan).to_numpy()
     y = cells["cfr"].to_numpy()
@@ -92,7 +117,7 @@ def money_plot(
     partial = partial_correlation(x, y, z)
     out: dict = {
         "cells": cells.to_dicts(),
-        "pearson_r": {"value": r, "n": n, "p": p},
+        "pearson_r": {"value": r, "n": n, "p": p, **({"ci": list(c)} if (c := _pearson_ci(x, y, ci)) else {})},
         "partial_r": {
             "value": partial.r, "r": partial.r, "p": partial.p, "n": partial.n,
             "null": None if np.isnan(partial.r) else bool(abs(partial.r) < NULL_PARTIAL_R),

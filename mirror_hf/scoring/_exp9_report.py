@@ -105,7 +105,7 @@ def aggregate_extras(
         out["escalation_fixed_p1p2"] = escalation_to_json(escalation_curve(per_model, conditions=conditions, ci=ci))
     everything = pl.concat(list(components_by_model.values()), how="diagonal_relaxed") if components_by_model else None
     if everything is not None and everything.height:
-        plot = money_plot(everything, gap_by_model=gap_by_model or None, accuracy_by_model=accuracy_by_model or None)
+        plot = money_plot(everything, gap_by_model=gap_by_model or None, accuracy_by_model=accuracy_by_model or None, ci=ci)
         out["money_plot"] = plot
         out["temperature_reduction"] = _temperatures(components_by_model, exp1, missing=missing, ci=ci)
     return out

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from mirror_hf.scoring._baselines import baselines, platt_fit
+from mirror_hf.scoring._bootstrap import Bootstrap
 from mirror_hf.scoring._exp9 import cfr, cfr_by_condition, components_frame
 from mirror_hf.scoring._exp9_models import money_plot, temperature_reduction
 from mirror_hf.scoring._exp9_report import label_components
@@ -23,6 +24,9 @@ from mirror_hf.scoring._exp9_tradeoff import (
     mnar_bound,
     resolver_outcomes,
 )
+
+
+CI = Bootstrap(n_resamples=2000)  # enough to check an interval's placement, light on a shared machine
 
 
 def comps(rows: list[dict]) -> pl.DataFrame:
@@ -56,7 +60,7 @@ TRADEOFF = comps([
 
 
 def test_c4_tradeoff_by_hand():
-    t = c4_tradeoff(TRADEOFF, ci=True)
+    t = c4_tradeoff(TRADEOFF, ci=CI)
     # escalated: t1, t2, t4, t5 of 5 weak C4 components
     assert (t["escalation_rate"].value, t["escalation_rate"].n) == (pytest.approx(4 / 5), 5)
     # matched (C1 graded): t1, t2, t3, t5; escalated and matched: t1, t2, t5; C1 wrong among them: t1, t5
@@ -139,7 +143,7 @@ def test_ipw_and_mnar_bound_by_hand():
     ])
     assert cfr(table).value == pytest.approx(3 / 4)  # complete case
     # pi(social) = 1/2: (1/(1/2) + 2/1) / (2/(1/2) + 2/1) = 4/6
-    ipw = ipw_cfr(table, condition="C1", ci=True)
+    ipw = ipw_cfr(table, condition="C1", ci=CI)
     assert (ipw.value, ipw.n) == (pytest.approx(4 / 6), 6)
     bound = mnar_bound(table, condition="C1")
     assert bound["low"].value == pytest.approx(3 / 6) and bound["high"].value == pytest.approx(5 / 6)
@@ -155,7 +159,7 @@ def test_false_score_control_by_hand_and_the_verdict_bands():
             rows.append({"task_id": f"t{i}", "condition": "C2", "is_false_score_control": control,
                          "decision": "defer" if i < escalated else "proceed", "correct": None if i < escalated else False})
     rows.append({"task_id": "x", "condition": "C2", "slot": "a", "decision": "defer"})  # slot a: not in the control
-    out = false_score_control(comps(rows), ci=True)
+    out = false_score_control(comps(rows), ci=CI)
     assert out["real"].value == pytest.approx(1 / 4) and out["false"].value == pytest.approx(3 / 4)
     assert out["difference"].value == pytest.approx(0.5) and out["verdict"] == "A"
     # the control never enters CFR: the 4 real slot-b components (3 proceeded, wrong) and the slot-a deferral
@@ -224,7 +228,7 @@ def test_money_plot_subcategory_tests_and_bh_over_the_family():
     table = _plot_components(values)  # 5 models, CFR rises with the gap exactly
     gaps = {f"m{i}": {"social": 0.1 * i} for i in range(5)}
     family = tuple(f"sub{i}" for i in range(39)) + ("implicature",)
-    plot = money_plot(table, gap_by_model=gaps, subcategories=family, ci=True)
+    plot = money_plot(table, gap_by_model=gaps, subcategories=family, ci=CI)
     assert plot["pearson_r"]["value"] == pytest.approx(1.0) and plot["pearson_r"]["ci"] == pytest.approx([1.0, 1.0])
     test = plot["subcategories"]["implicature"]
     assert test["value"] == pytest.approx(1.0) and test["n"] == 5 and test["p"] < 1e-6
@@ -243,7 +247,7 @@ def test_baselines_by_hand():
     ]):
         rows.append({"task_id": f"t{i}", "condition": "C1", "paradigm": "P3", "strength": strength, "decision": "proceed",
                      "correct": correct, "hedge_count": hedges, "decomp_count": 2, "token_count": 50})
-    out = baselines(comps(rows), ci=True)
+    out = baselines(comps(rows), ci=CI)
     assert out["budget"].value == pytest.approx(2 / 8)
     assert out["no_routing"]["cfr"].value == 1.0 and out["no_routing"]["autonomy"].value == 1.0
     assert out["domain_routing"]["cfr"].value == 0.0 and out["domain_routing"]["autonomy"].value == pytest.approx(6 / 8)

@@ -168,3 +168,6 @@ def test_plan_options_for_the_control_and_the_resolver(dataset):
         build_plan(dataset, PlanOptions(experiment="exp9", conditions=("C1",), false_score_control=True, split="nobody"))
     with pytest.raises(PlanError, match="--decisions must be paper, tags or upstream"):
         build_plan(dataset, PlanOptions(experiment="exp9", decisions="loose", split="nobody"))
+    plan = build_plan(dataset, PlanOptions(experiment="exp9", conditions=("C1",), decisions="tags", resolver="0.8", split="nobody"))
+    assert plan.recipe.decisions == "tags" and plan.recipe.resolver == 0.8
+    assert not any(job.fields["is_false_score_control"] for job in plan.jobs)

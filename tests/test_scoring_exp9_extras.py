@@ -25,7 +25,6 @@ from mirror_hf.scoring._exp9_tradeoff import (
     resolver_outcomes,
 )
 
-
 CI = Bootstrap(n_resamples=2000)  # enough to check an interval's placement, light on a shared machine
 
 
@@ -335,3 +334,21 @@ def test_a_fallible_resolver_run_matches_resolver_outcomes():
     assert recorded == pytest.approx((400 + q_hat * 400) / 800)
     assert resolver_outcomes(components, accuracies=(0.7,))["0.7"]["system_success"].value == pytest.approx((400 + 0.7 * 400) / 800)
     assert cfr(components).value == 0.0  # a wrong resolver is not a confident failure
+
+
+def test_money_plot_within_model_statistics():
+    # two models, three cells each: inside each model CFR rises with the gap (slope 1), between them it falls
+    rows, gaps = [], {}
+    for model, base_gap, base_cfr in (("m0", 0.0, 0.6), ("m1", 0.5, 0.0)):
+        gaps[model] = {}
+        for k in range(3):
+            domain = f"d{k}"
+            gaps[model][domain] = base_gap + 0.1 * k
+            fails = round((base_cfr + 0.1 * k) * 10)
+            for j in range(10):
+                rows.append({"model": model, "task_id": f"{domain}{j}", "condition": "C1", "domain": domain, "subcategory": f"{domain}_s",
+                             "decision": "proceed", "correct": j >= fails})
+    plot = money_plot(comps(rows), gap_by_model=gaps)
+    assert plot["within_model"]["m0"]["value"] == pytest.approx(1.0) and plot["within_model"]["m1"]["n"] == 3
+    assert plot["within_model_slope"] == {"value": pytest.approx(1.0), "n": 6}
+    assert plot["pearson_r"]["value"] < 0  # pooled across models the sign flips

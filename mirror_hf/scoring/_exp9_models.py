@@ -105,7 +105,8 @@ def money_plot(
     ci: CI = False,
 ) -> dict:
     """`{"cells": [...], "pearson_r": {...}, "partial_r": {"value", "r", "p", "n", "null"},
-    "subcategories": {name: {"value": r, "n", "p", "q", "reject"}}, "family_size"}`.
+    "subcategories": {name: {"value": r, "n", "p", "q", "reject"}}, "family_size",
+    "within_model": {model: {"value": r, "n", "p"}} (models with >= 3 cells), "within_model_slope"}`.
     `subcategories` fixes the BH family (default: every subcategory with a cell); `ci` adds the
     BCa interval of the Pearson r over cells."""
     cells = money_plot_cells(components, gap_by_model=gap_by_model, accuracy_by_model=accuracy_by_model)
@@ -123,6 +124,8 @@ def money_plot(
             "null": None if np.isnan(partial.r) else bool(abs(partial.r) < NULL_PARTIAL_R),
         },
     }
+    out["within_model"] = _within_model(cells)
+    out["within_model_slope"] = _demeaned_slope(cells)
     family = list(subcategories) if subcategories is not None else sorted(cells["subcategory"].drop_nulls().unique().to_list())
     tests = {}
     for name in family:
@@ -140,6 +143,34 @@ def money_plot(
     out["subcategories"] = tests
     out["family_size"] = len(tests)
     return out
+
+
+def _within_model(cells: pl.DataFrame) -> dict[str, dict]:
+    """Pearson r of gap and CFR inside each model with at least 3 cells."""
+    out = {}
+    for model in sorted(cells["model"].unique().to_list()):
+        part = cells.filter(pl.col("model") == model)
+        x = part["gap"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+        y = part["cfr"].to_numpy()
+        n = int((~np.isnan(x) & ~np.isnan(y)).sum())
+        if n >= 3:
+            r, p = _pearson(x, y)
+            out[model] = {"value": r, "n": n, "p": p}
+    return out
+
+
+def _demeaned_slope(cells: pl.DataFrame) -> dict:
+    """OLS slope of CFR on gap after removing each model's mean from both (the within-model
+    estimator upstream falls back to when its mixed model does not fit)."""
+    ok = cells.filter(pl.col("gap").is_not_null() & pl.col("gap").is_not_nan())
+    if ok.height < 3:
+        return {"value": NAN, "n": ok.height}
+    centred = ok.with_columns(
+        (pl.col("gap") - pl.col("gap").mean().over("model")).alias("_x"), (pl.col("cfr") - pl.col("cfr").mean().over("model")).alias("_y")
+    )
+    x, y = centred["_x"].to_numpy(), centred["_y"].to_numpy()
+    sxx = float(x @ x)
+    return {"value": float(x @ y) / sxx if sxx > 1e-15 else NAN, "n": ok.height}
 
 
 def temperature_reduction(per_model: Mapping[str, Mapping[str, float | None]], *, first: str = "C1", last: str = "C4", ci: CI = True) -> dict:

@@ -323,6 +323,7 @@ TRIAL_EXP9_FEATURES = Features(
         "task_type": _str,
         "circularity_free": _bool,
         "api_success": _bool,
+        "decision_rules": _str,  # which words made a decision: paper / tags / upstream (protocol.exp9.DECISION_RULES)
         **_exp9_slot_fields("a"),
         **_exp9_slot_fields("b"),
     }

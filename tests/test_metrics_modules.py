@@ -16,8 +16,8 @@ from mirror_hf.build import copy_metric_modules
 
 REPO = Path(__file__).resolve().parents[1]
 MODULES = (
-    "ai", "ars", "auroc", "brier", "cce", "cfr", "ece", "escalation", "fdr", "kdi", "log_score", "mci", "mirror_gap",
-    "sar", "ssr", "tii", "udr",
+    "ai", "ars", "auroc", "brier", "c4_tradeoff", "cce", "cfr", "ece", "escalation", "fdr", "kdi", "log_score", "mci",
+    "mirror_gap", "sar", "ssr", "tii", "udr",
 )
 CARD_SECTIONS = ("## Formula", "## Inputs", "## Variants", "## Range", "## Interpretation", "## Citation")
 
@@ -77,6 +77,15 @@ def test_modules_agree_with_scoring_functions(load, seed):
 
     comps = random_components(rng, n)
     frame = S.components_frame(**comps)
+    by = load("cfr").compute(**comps, frame="by_paradigm")
+    for paradigm, value in by["by_paradigm"].items():
+        assert same(value["cfr"], S.cfr(frame, frame=f"paradigm_{paradigm}").value)
+        for condition, cell in value["by_condition"].items():
+            assert same(cell["cfr"], S.cfr_by_paradigm(frame)[paradigm][condition].value)
+    rows = {**comps, "model": ["m"] * n, "task_id": [f"t{i % 50}" for i in range(n)], "slot": rng.choice(["a", "b"], n).tolist()}
+    got = load("c4_tradeoff").compute(**rows)
+    expected = S.c4_tradeoff(S.components_frame(**rows))
+    assert all(same(got[k]["value"], e.value) and got[k]["n"] == e.n for k, e in expected.items())
     got = load("cfr").compute(**comps, frame="escalation")
     assert same(got["cfr"], S.cfr(frame, frame="escalation").value)
     for condition, value in got["by_condition"].items():

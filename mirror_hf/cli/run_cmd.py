@@ -38,6 +38,9 @@ def run(
     paradigms: str = typer.Option("", "--paradigms", help="Exp9 paradigms, e.g. P1,P2."),
     matcher: str = typer.Option("strict", "--matcher", help="Parsing and answer matching: strict (ours) or upstream (the authors')."),
     route_rule: str = typer.Option("weak_set", "--route-rule", help="Exp9 C4 routing: weak_set (the paper) or accuracy_below (the authors' runner, < 0.50)."),
+    decisions: str = typer.Option(None, "--decisions", help="Exp9 decision rules: paper (the paper's stated rules; default), tags (bracketed tags only) or upstream (the authors' runner; default with --matcher upstream)."),
+    false_score_control: bool = typer.Option(False, "--false-score-control", help="Exp9 Control 2: also run C2 with inverted scores (1 - accuracy) on the first 150 fixed tasks, all paradigms."),
+    resolver_accuracy: str = typer.Option("oracle", "--resolver-accuracy", help="Exp9 C4: the external resolver of routed components, oracle (always right, the paper) or its accuracy q in [0, 1]."),
     temperature: float = typer.Option(0.0, "--temperature"),
     seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Per request; default: the experiment's (exp1 1024)."),
@@ -72,6 +75,7 @@ def run(
     options = RunOptions(
         dataset=dataset, model=model, base_url=base_url, experiment=experiment, split=split, api_key_env=api_key_env,
         limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
+        decisions=decisions, false_score_control=false_score_control, resolver=resolver_accuracy,
         temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         resume=resume, restart=restart, retry_failed=not keep_failed, dry_run=dry_run,

@@ -65,6 +65,9 @@ class PlanOptions:
     matcher: str = "strict"
     split: str = ""  # the model's split name (Exp9 C2-C4 read its profile)
     route_rule: str = "weak_set"  # Exp9 C4: weak_set (paper) or accuracy_below (authors' runner, < 0.50)
+    decisions: str | None = None  # Exp9 decision rules: paper / tags / upstream (None: paper, upstream under --matcher upstream)
+    false_score_control: bool = False  # Exp9 Control 2: also run C2 with inverted scores on the first 150 fixed tasks
+    resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
 
 
 # --------------------------------------------------------------------------------------------
@@ -294,8 +297,9 @@ class Exp9Recipe:
     experiment = "exp9"
     default_max_tokens = 4000  # spec §5.4
 
-    def __init__(self, matcher: str, route_rule, resolver: str = "oracle", seed: int = 0):
+    def __init__(self, matcher: str, route_rule, resolver: str = "oracle", seed: int = 0, decisions: str | None = None):
         self.matcher = matcher
+        self.decisions = decisions
         self.route_rule = route_rule
         self.resolver = resolver
         self.seed = seed
@@ -312,10 +316,10 @@ class Exp9Recipe:
             None if error else last.text, job.fields["paradigm"], task,
             reasoning_content=None if error else last.reasoning,
             finish_reason=None if error else last.finish_reason,
-            api_error=error, rules=self.matcher,
+            api_error=error, rules=self.matcher, decisions=self.decisions,
         )
         if error is not None and self.matcher == "strict":
-            graded = {k: v for k, v in parsed.items() if k in ("api_success", "paradigm")}
+            graded = {k: v for k, v in parsed.items() if k in ("api_success", "paradigm", "decision_rules")}
         else:
             graded = exp9.grade_exp9(parsed, task, self.matcher)
         if job.fields["condition"] == "C4":
@@ -354,6 +358,12 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
         tasks = tasks + tailored
         notes.append(f"including {len(tailored)} tasks tailored to this model (exp9_tailored/{options.split})")
     chosen = stratified(tasks, options.limit, stratum=lambda t: f"{t['domain_a']}|{t['domain_b']}")
+    control = set()
+    if options.false_score_control:
+        if profile is None:
+            raise PlanError(f"--false-score-control needs the model's Exp1 profile (split {options.split!r} of config 'profiles' in {root})")
+        control = exp9.false_score_tasks(tasks)
+        notes.append(f"false-score control (C2, inverted scores): {len(control & {t['task_id'] for t in chosen})} fixed task(s)")
     profile = profile or {}
     accuracy = {d: row.get("natural_accuracy") for d, row in profile.items()}
     jobs = []
@@ -366,7 +376,14 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
                 messages = exp9.build_exp9(task, condition, paradigm, accuracy)
                 fields = {"condition": condition, "paradigm": paradigm, "is_false_score_control": False, **context}
                 jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
-    return Plan("exp9", jobs, Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule)), len(chosen), notes)
+        if task["task_id"] in control:
+            for paradigm in paradigms:
+                messages = exp9.build_exp9(task, "C2", paradigm, accuracy, false_scores=True)
+                fields = {"condition": "C2", "paradigm": paradigm, "is_false_score_control": True, **context}
+                jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
+    resolver = "oracle" if options.resolver == "oracle" else float(options.resolver)
+    recipe = Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule), resolver=resolver, decisions=options.decisions)
+    return Plan("exp9", jobs, recipe, len(chosen), notes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -381,5 +398,14 @@ def build_plan(root: Path, options: PlanOptions) -> Plan:
         raise PlanError(f"--matcher must be strict or upstream, got {options.matcher!r}")
     if options.route_rule not in ("weak_set", "accuracy_below"):
         raise PlanError(f"--route-rule must be weak_set or accuracy_below, got {options.route_rule!r}")
+    if options.decisions is not None and options.decisions not in ("paper", "tags", "upstream"):
+        raise PlanError(f"--decisions must be paper, tags or upstream, got {options.decisions!r}")
+    if options.resolver != "oracle":
+        try:
+            q = float(options.resolver)
+        except ValueError:
+            q = -1.0
+        if not 0 <= q <= 1:
+            raise PlanError(f"--resolver-accuracy must be 'oracle' or a number in [0, 1], got {options.resolver!r}")
     builders = {"exp1": plan_exp1, "exp3": plan_exp3, "exp9": plan_exp9}
     return builders[options.experiment](root, options)

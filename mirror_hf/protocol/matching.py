@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Literal, Sequence
 
 from mirror_hf.protocol.text import clean_markup, is_refusal_upstream, labeled_field_upstream, labeled_fields
@@ -221,6 +222,7 @@ _MINUS = str.maketrans({"\u2212": "-", "\u2012": "-", "\ufe63": "-", "\uff0d": "
 _TOKEN = re.compile(r"(?:(?<![\d.])[-+](?=\d))?\w+|[()]")
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and called for every option of every answer graded
 def normalise_answer(text: str) -> str:
     """Case, accent-form, markdown, punctuation and spacing-insensitive form of a short answer; a
     leading article is dropped ("The Pacific Ocean" == "pacific ocean"). Two marks carry meaning

@@ -177,8 +177,20 @@ def exp3_task_rows(frame: pl.DataFrame, *, prefer_layer2: bool) -> pl.DataFrame:
     return appearance.join(first.drop("_source", "_rank"), on=keys, how="inner")
 
 
+def first_upstream_trial(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The authors' Exp3 v2 rule: one trial per (task, channel), the first in file order, where an
+    imported file repeated a task (`upstream_id` holds their id; `item_id` is unique per trial)."""
+    if "upstream_id" not in frame.columns:
+        return frame
+    frame = frame.with_columns(pl.coalesce("upstream_id", "item_id").alias("item_id"))
+    return frame.unique(keys, keep="first", maintain_order=True)
+
+
 def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped: dict, profile: Mapping[str, float] | None = None) -> dict:
-    frame = _latest_per_item(frame, ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"])
+    keys = ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"]
+    if variant == "upstream":
+        frame = first_upstream_trial(frame, keys)
+    frame = _latest_per_item(frame, keys)
     rows = exp3_task_rows(frame, prefer_layer2=variant == "upstream")
     composite = rows.filter(pl.col("target") == "composite")
     out: dict = {}

@@ -37,6 +37,7 @@ def run(
     conditions: str = typer.Option("", "--conditions", help="Exp9 conditions, e.g. C1,C2 (C2-C4 need the model's profile)."),
     paradigms: str = typer.Option("", "--paradigms", help="Exp9 paradigms, e.g. P1,P2."),
     matcher: str = typer.Option("strict", "--matcher", help="Parsing and answer matching: strict (ours) or upstream (the authors')."),
+    answer_format: str = typer.Option("choices", "--answer-format", help="choices (four options, the paper's datasheet) or open (no options, as the authors' bank; items typed multiple_choice keep theirs)."),
     route_rule: str = typer.Option("weak_set", "--route-rule", help="Exp9 C4 routing: weak_set (the paper) or accuracy_below (the authors' runner, < 0.50)."),
     temperature: float = typer.Option(0.0, "--temperature"),
     seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
@@ -72,7 +73,7 @@ def run(
     options = RunOptions(
         dataset=dataset, model=model, base_url=base_url, experiment=experiment, split=split, api_key_env=api_key_env,
         limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
-        temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
+        answer_format=answer_format, temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         resume=resume, restart=restart, retry_failed=not keep_failed, dry_run=dry_run,
         price_in=price_in, price_out=price_out, max_cost=max_cost, progress=not no_progress,

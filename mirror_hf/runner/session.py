@@ -49,6 +49,7 @@ class RunOptions:
     paradigms: tuple[str, ...] | None = None
     matcher: str = "strict"
     route_rule: str = "weak_set"
+    answer_format: str = "choices"
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -242,7 +243,7 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
         plan = build_plan(root, PlanOptions(
             experiment=options.experiment, limit=options.limit, channels=options.channels,
             conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
-            route_rule=options.route_rule,
+            route_rule=options.route_rule, answer_format=options.answer_format,
         ))
     except PlanError as exc:
         raise RunError(str(exc)) from None

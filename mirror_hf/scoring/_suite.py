@@ -270,9 +270,17 @@ def _to_json(value):
     return value
 
 
+OPEN_SUFFIX = " [open]"  # trials asked with --answer-format open are scored as their own entry
+
+
 def _by_model(frame: pl.DataFrame | None) -> dict[str, pl.DataFrame]:
+    """Trials per scored entry: the model, and "<model> [open]" for its open-format trials (the two
+    formats measure different things and are never pooled; choices is the default and the paper's)."""
     if frame is None or frame.height == 0:
         return {}
+    if "answer_format" in frame.columns:
+        model = pl.col("model")
+        frame = frame.with_columns(pl.when(pl.col("answer_format") == "open").then(model + OPEN_SUFFIX).otherwise(model).alias("model"))
     return {key[0]: part for key, part in frame.partition_by("model", as_dict=True, maintain_order=True).items() if key[0] is not None}
 
 

@@ -5,11 +5,13 @@ the item cannot be graded (no answer, or a gold answer that cannot be read as it
 
 - `matcher="strict"` (default) is typed: numbers compare by value with a tolerance that depends on
   the precision written (see `numbers_match`), choice answers by letter or by the choice's text,
-  booleans by their leading yes/no/true/false word, short text by normalised equality with the gold
-  or an alias. There is no substring matching: "no" never matches "not", "know" or "no idea".
-  A long free-text answer (the natural channel) is first reduced to its final answer by
+  booleans by their leading yes/no/true/false word, tuples ("(12, 4)") by their numbers in order,
+  other short text by normalised equality with the gold or an alias, where the sign of a number and
+  grouping parentheses count. There is no substring matching: "no" never matches "not", "know" or
+  "no idea". A response that is, as a whole, one of the item's texts is compared as that text; a
+  longer free-text answer (the natural channel) is first reduced to its final answer by
   `extract_final_answer`; if none can be found the whole text is compared (and is, in practice,
-  wrong, not ungraded).
+  wrong, not ungraded). tests/test_matcher_invariant.py holds this to every item of every bank.
 - `matcher="upstream"` reproduces the authors' `match_answer_robust` rule for rule (lenient answer
   extraction, first-number parsing, substring matching for short text, refusal phrases => False),
   so their published numbers can be recomputed. Unknown answer types fall through the same
@@ -413,7 +415,6 @@ _ANSWER_IS = re.compile(
     r"\b(?:final\s+|correct\s+)?answer\s+(?:is|would\s+be|=)\s*:?\s*(?P<value>[^\n]+)",
     re.IGNORECASE,
 )
-BOLD_PICK = -1
 _BOLD = re.compile(rf"\*\*(?P<value>[^*\n]{{1,{MAX_BOLD_CHARS}}}?)\*\*")
 
 

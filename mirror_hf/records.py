@@ -225,6 +225,8 @@ TRIAL_COMMON = {
     "model": _str,
     "experiment": _str,
     "item_id": _str,
+    "answer_format": _str,  # choices (options shown) / open (items not typed multiple_choice asked without them)
+    "upstream_id": _str,  # imported records: the authors' item id as written (item_id is unique per trial)
     "request_key": _str,  # hash of (model, base_url, messages, generation settings): the resume key
     "prompt": _str,  # JSON text of the messages sent (the last turn's, for two-turn channels)
     "prompt_sha": _str,

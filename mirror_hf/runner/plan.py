@@ -68,6 +68,7 @@ class PlanOptions:
     decisions: str | None = None  # Exp9 decision rules: paper / tags / upstream (None: paper, upstream under --matcher upstream)
     false_score_control: bool = False  # Exp9 Control 2: also run C2 with inverted scores on the first 150 fixed tasks
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
+    answer_format: str = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
 
 
 # --------------------------------------------------------------------------------------------
@@ -200,7 +201,10 @@ class Exp1Recipe:
 
 
 def plan_exp1(root: Path, options: PlanOptions) -> Plan:
+    from dataclasses import replace
+
     from mirror_hf.protocol import exp1
+    from mirror_hf.protocol.formats import question_as_asked
     from mirror_hf.protocol.pairing import difficulty_pairs, pair_for_each_question
     from mirror_hf.records import Question
 
@@ -209,9 +213,12 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
     chosen = stratified(bank, options.limit, stratum=lambda q: q.domain, substratum=lambda q: q.subcategory)
     pairs = pair_for_each_question(difficulty_pairs(bank)) if "difficulty_selection" in channels else {}
     jobs, unpaired = [], 0
-    for q in chosen:
+    fmt = options.answer_format
+    for q in (question_as_asked(q, fmt) for q in chosen):
         for name in channels:
             pair = pairs.get(q.id)
+            if pair is not None:
+                pair = replace(pair, easy=question_as_asked(pair.easy, fmt), hard=question_as_asked(pair.hard, fmt))
             if name == "difficulty_selection":
                 if pair is None:
                     unpaired += 1
@@ -219,7 +226,8 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
                 messages = exp1.build_difficulty_selection(q, pair=pair)
             else:
                 messages = exp1.channel(name).build(q)
-            fields = {"channel": name, "domain": q.domain, "subcategory": q.subcategory, "difficulty": q.difficulty}
+            fields = {"channel": name, "domain": q.domain, "subcategory": q.subcategory, "difficulty": q.difficulty,
+                      "answer_format": fmt}
             jobs.append(Job(q.id, fields, messages, (q, pair)))
     notes = []
     if unpaired:
@@ -259,9 +267,10 @@ class Exp3Recipe:
 
 def plan_exp3(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.protocol import exp3
+    from mirror_hf.protocol.formats import exp3_task_as_asked
 
     channels = _choose(options.channels, exp3.CHANNELS, EXP3_DEFAULT_CHANNELS, "exp3 channel(s)")
-    tasks = read_config(root, "exp3_composite", needed_for="exp3")
+    tasks = [exp3_task_as_asked(t, options.answer_format) for t in read_config(root, "exp3_composite", needed_for="exp3")]
     chosen = stratified(tasks, options.limit, stratum=lambda t: f"{t['domain_a']}|{t['domain_b']}")
     jobs = []
     for task in chosen:
@@ -283,6 +292,7 @@ def plan_exp3(root: Path, options: PlanOptions) -> Plan:
                     "domain": component["domain"] if component else None,
                     "subcategory": component["subcategory"] if component else None,
                     "difficulty": component["difficulty"] if component else task.get("stratum"),
+                    "answer_format": options.answer_format,
                 }
                 jobs.append(Job(task["task_id"], fields, messages, task))
     return Plan("exp3", jobs, Exp3Recipe(options.matcher), len(chosen))
@@ -340,6 +350,7 @@ def read_profile(root: Path, split: str) -> dict[str, dict] | None:
 def plan_exp9(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.folder import split_files
     from mirror_hf.protocol import exp9
+    from mirror_hf.protocol.formats import exp9_task_as_asked
 
     conditions = _choose(options.conditions, exp9.CONDITIONS, exp9.CONDITIONS, "condition(s)")
     paradigms = _choose(options.paradigms, exp9.PARADIGMS, exp9.PARADIGMS, "paradigm(s)")
@@ -364,6 +375,7 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
             raise PlanError(f"--false-score-control needs the model's Exp1 profile (split {options.split!r} of config 'profiles' in {root})")
         control = exp9.false_score_tasks(tasks)
         notes.append(f"false-score control (C2, inverted scores): {len(control & {t['task_id'] for t in chosen})} fixed task(s)")
+    chosen = [exp9_task_as_asked(t, options.answer_format) for t in chosen]
     profile = profile or {}
     accuracy = {d: row.get("natural_accuracy") for d, row in profile.items()}
     jobs = []
@@ -374,12 +386,14 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
                 if (condition, paradigm) not in exp9.cells():
                     continue
                 messages = exp9.build_exp9(task, condition, paradigm, accuracy)
-                fields = {"condition": condition, "paradigm": paradigm, "is_false_score_control": False, **context}
+                fields = {"condition": condition, "paradigm": paradigm, "is_false_score_control": False,
+                          "answer_format": options.answer_format, **context}
                 jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
         if task["task_id"] in control:
             for paradigm in paradigms:
                 messages = exp9.build_exp9(task, "C2", paradigm, accuracy, false_scores=True)
-                fields = {"condition": "C2", "paradigm": paradigm, "is_false_score_control": True, **context}
+                fields = {"condition": "C2", "paradigm": paradigm, "is_false_score_control": True,
+                          "answer_format": options.answer_format, **context}
                 jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
     resolver = "oracle" if options.resolver == "oracle" else float(options.resolver)
     recipe = Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule), resolver=resolver, decisions=options.decisions)
@@ -396,6 +410,10 @@ def build_plan(root: Path, options: PlanOptions) -> Plan:
         raise PlanError(f"--experiment must be one of {', '.join(EXPERIMENTS)}, got {options.experiment!r}")
     if options.matcher not in ("strict", "upstream"):
         raise PlanError(f"--matcher must be strict or upstream, got {options.matcher!r}")
+    from mirror_hf.protocol.formats import ANSWER_FORMATS
+
+    if options.answer_format not in ANSWER_FORMATS:
+        raise PlanError(f"--answer-format must be one of {', '.join(ANSWER_FORMATS)}, got {options.answer_format!r}")
     if options.route_rule not in ("weak_set", "accuracy_below"):
         raise PlanError(f"--route-rule must be weak_set or accuracy_below, got {options.route_rule!r}")
     if options.decisions is not None and options.decisions not in ("paper", "tags", "upstream"):

@@ -52,6 +52,7 @@ class RunOptions:
     decisions: str | None = None  # Exp9 decision rules (None: paper; upstream under matcher upstream)
     false_score_control: bool = False  # Exp9 Control 2 (C2 with inverted scores, first 150 fixed tasks)
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
+    answer_format: str = "choices"
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -247,6 +248,7 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
             conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
             route_rule=options.route_rule, decisions=options.decisions,
             false_score_control=options.false_score_control, resolver=options.resolver,
+            answer_format=options.answer_format,
         ))
     except PlanError as exc:
         raise RunError(str(exc)) from None

@@ -182,8 +182,20 @@ def exp3_task_rows(frame: pl.DataFrame, *, prefer_layer2: bool) -> pl.DataFrame:
     return appearance.join(first.drop("_source", "_rank"), on=keys, how="inner")
 
 
+def first_upstream_trial(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The authors' Exp3 v2 rule: one trial per (task, channel), the first in file order, where an
+    imported file repeated a task (`upstream_id` holds their id; `item_id` is unique per trial)."""
+    if "upstream_id" not in frame.columns:
+        return frame
+    frame = frame.with_columns(pl.coalesce("upstream_id", "item_id").alias("item_id"))
+    return frame.unique(keys, keep="first", maintain_order=True)
+
+
 def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped: dict, profile: Mapping[str, float] | None = None, k: int = 2) -> dict:
-    frame = _latest_per_item(frame, ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"])
+    keys = ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"]
+    if variant == "upstream":
+        frame = first_upstream_trial(frame, keys)
+    frame = _latest_per_item(frame, keys)
     rows = exp3_task_rows(frame, prefer_layer2=variant == "upstream")
     composite = rows.filter(pl.col("target") == "composite")
     out: dict = {}
@@ -260,9 +272,17 @@ def _to_json(value):
     return value
 
 
+OPEN_SUFFIX = " [open]"  # trials asked with --answer-format open are scored as their own entry
+
+
 def _by_model(frame: pl.DataFrame | None) -> dict[str, pl.DataFrame]:
+    """Trials per scored entry: the model, and "<model> [open]" for its open-format trials (the two
+    formats measure different things and are never pooled; choices is the default and the paper's)."""
     if frame is None or frame.height == 0:
         return {}
+    if "answer_format" in frame.columns:
+        model = pl.col("model")
+        frame = frame.with_columns(pl.when(pl.col("answer_format") == "open").then(model + OPEN_SUFFIX).otherwise(model).alias("model"))
     return {key[0]: part for key, part in frame.partition_by("model", as_dict=True, maintain_order=True).items() if key[0] is not None}
 
 

@@ -44,6 +44,7 @@ from mirror_hf.protocol.text import (
     word_count,
 )
 from mirror_hf.records import CHOICE_LETTERS, Question
+from mirror_hf.registry import Registry
 
 # --------------------------------------------------------------------------------------------
 # Prompt text (kept close to the authors' wording so results stay comparable)
@@ -486,33 +487,68 @@ def parse_structured_control(
 
 
 @dataclass(frozen=True)
+class FollowUp:
+    """An optional second turn: `needed(parsed)` after the first parse, `run(parsed)` executes what
+    the model asked for, `build(first_messages, first_reply, results)` is the second turn and
+    `parse(text, first, results, **kw)` merges its answer into the first parse."""
+
+    needed: Callable[[dict], bool]
+    run: Callable[[dict], list]
+    build: Callable[..., Messages]
+    parse: Callable[..., dict]
+
+
+@dataclass(frozen=True)
 class Channel:
+    """One elicitation channel: its prompt builder `(question) -> messages` (None: parse-only or
+    built by a planner, as difficulty selection needs its pair), its parser `(text, **kw) -> fields`
+    (which sets `confidence`, the channel's signal in [0, 1]), a description of that signal,
+    whether it is one of the behavioural channels MCI and TII correlate, and an optional follow-up."""
+
     name: str
-    build: Callable[..., Messages] | None  # None: parse-only
+    build: Callable[..., Messages] | None
     parse: Callable[..., dict]
     signal: str  # what `confidence` is, for cards and reports
+    behavioural: bool = False
+    followup: FollowUp | None = None
 
 
-CHANNELS: dict[str, Channel] = {
-    c.name: c
-    for c in (
-        Channel("wagering", build_wagering, parse_wagering, "bet / 10"),
-        Channel("opt_out", build_opt_out, parse_opt_out, "1 answered, 0 skipped"),
-        Channel("difficulty_selection", build_difficulty_selection, parse_difficulty_selection, "1 chose the harder task, 0 the easier"),
-        Channel("tool_delegation", build_tool_delegation, parse_tool_delegation, "1 / (1 + tool calls)"),
-        Channel("natural", build_natural, parse_natural, "1 / (1 + hedging phrases)"),
-        Channel("layer2", build_layer2, parse_layer2, "stated confidence / 100"),
-        Channel("structured_control", build_structured_control, parse_structured_control, "stated confidence / 10"),
-    )
-}
-BEHAVIOURAL_CHANNELS: tuple[str, ...] = ("wagering", "opt_out", "difficulty_selection", "tool_delegation", "natural")
+TOOL_FOLLOWUP = FollowUp(needs_followup, run_tools, build_tool_followup, parse_tool_followup)
+
+#: every channel, in the paper's order; `register_channel` adds one (e.g. a new behavioural channel)
+CHANNELS: Registry[Channel] = Registry("Exp1 channel")
+for _c in (
+    Channel("wagering", build_wagering, parse_wagering, "bet / 10", behavioural=True),
+    Channel("opt_out", build_opt_out, parse_opt_out, "1 answered, 0 skipped", behavioural=True),
+    Channel("difficulty_selection", build_difficulty_selection, parse_difficulty_selection,
+            "1 chose the harder task, 0 the easier", behavioural=True),
+    Channel("tool_delegation", build_tool_delegation, parse_tool_delegation, "1 / (1 + tool calls)", behavioural=True,
+            followup=TOOL_FOLLOWUP),
+    Channel("natural", build_natural, parse_natural, "1 / (1 + hedging phrases)", behavioural=True),
+    Channel("layer2", build_layer2, parse_layer2, "stated confidence / 100"),
+    Channel("structured_control", build_structured_control, parse_structured_control, "stated confidence / 10"),
+):
+    CHANNELS.register(_c.name, _c)
+del _c
+
+
+def register_channel(spec: Channel, *, replace: bool = False) -> Channel:
+    """Add a channel: Exp1 and Exp2 can run it (`--channels NAME`) and, if behavioural, MCI and TII
+    correlate its `confidence` with the others'."""
+    return CHANNELS.register(spec.name, spec, replace=replace)
+
+
+def behavioural_channels() -> tuple[str, ...]:
+    """The registered behavioural channels, in registration order (the paper's five first)."""
+    return tuple(name for name, c in CHANNELS.items() if c.behavioural)
+
+
+#: the paper's five behavioural channels (spec §2); `behavioural_channels()` includes registered ones
+BEHAVIOURAL_CHANNELS: tuple[str, ...] = behavioural_channels()
 
 
 def channel(name: str) -> Channel:
-    try:
-        return CHANNELS[name]
-    except KeyError:
-        raise KeyError(f"unknown Exp1 channel {name!r}; known: {', '.join(CHANNELS)}") from None
+    return CHANNELS.get(name)
 
 
 def parse(name: str, text: str | None, **kwargs) -> dict:

@@ -52,6 +52,17 @@ from mirror_hf.scoring._exp9 import (
     relabel_strength,
     udr,
 )
+from mirror_hf.scoring._headline import (
+    CFR_FRAME,
+    CFR_TABLE_FRAME,
+    DEDUP_KEYS,
+    HEADLINES,
+    Headline,
+    HeadlineValue,
+    headline,
+    headlines_of,
+    latest_records,
+)
 from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
 from mirror_hf.scoring._stats import (
     PairedDifference,
@@ -60,14 +71,23 @@ from mirror_hf.scoring._stats import (
     paired_difference,
     partial_correlation,
 )
-from mirror_hf.scoring._suite import SuiteOptions, score_tables
-from mirror_hf.scoring._tii import tii
+from mirror_hf.scoring._suite import SCORERS, ModelContext, Scorer, SuiteOptions, score_tables
+from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [
     "BEHAVIOURAL_CHANNELS",
     "CCE_VARIANTS",
+    "CFR_FRAME",
+    "CFR_TABLE_FRAME",
     "CONDITIONS",
+    "DEDUP_KEYS",
+    "HEADLINES",
+    "SCORERS",
+    "Headline",
+    "HeadlineValue",
+    "ModelContext",
+    "Scorer",
     "FRAMES",
     "MISSING_RULES",
     "WEAK_POLICIES",
@@ -112,7 +132,11 @@ __all__ = [
     "partial_correlation",
     "relabel_strength",
     "score_tables",
+    "headline",
+    "headlines_of",
+    "latest_records",
     "tii",
+    "verbal_transfer",
     "udr",
     "wager_confidence",
     "wagering_accuracy",

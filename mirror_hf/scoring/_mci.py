@@ -27,14 +27,15 @@ from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
 from mirror_hf.scoring._rank import PairTables, level_codes, spearman_from_table
 
-#: the five behavioural channels of Exp1 (spec §2), in the paper's order
-BEHAVIOURAL_CHANNELS: tuple[str, ...] = (
-    "wagering",
-    "opt_out",
-    "difficulty_selection",
-    "tool_delegation",
-    "natural",
-)
+from mirror_hf.protocol.exp1 import BEHAVIOURAL_CHANNELS  # the paper's five (spec §2)
+
+
+def behavioural_channels() -> tuple[str, ...]:
+    """The channels MCI and TII correlate: every registered behavioural `Channel` spec
+    (`mirror_hf.protocol.exp1.CHANNELS`), the paper's five and any added since."""
+    from mirror_hf.protocol.exp1 import behavioural_channels as registered
+
+    return registered()
 
 
 def channel_signal(

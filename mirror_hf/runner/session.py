@@ -103,11 +103,13 @@ class RunReport:
 
 
 def model_slug(model: str) -> str:
-    """A Hub split name (`\\w+`, ASCII) from a model name: other characters become `_`."""
-    slug = re.sub(r"[^0-9A-Za-z_]+", "_", model).strip("_")
-    if not slug:
-        raise RunError(f"cannot make a split name from model {model!r}; pass --split NAME (letters, digits, _)")
-    return slug
+    """The model's split name: `folder.model_split`, the one rule run and import share."""
+    from mirror_hf.folder import FolderError, model_split
+
+    try:
+        return model_split(model)
+    except FolderError as exc:
+        raise RunError(str(exc)) from None
 
 
 def check_split(split: str) -> str:

@@ -63,7 +63,8 @@ from mirror_hf.scoring._headline import (
     headlines_of,
     latest_records,
 )
-from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
+from mirror_hf.protocol.exp1 import BEHAVIOURAL_CHANNELS  # the paper's five; scoring reads the Channel specs
+from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
 from mirror_hf.scoring._stats import (
     PairedDifference,
     PartialCorrelation,
@@ -111,6 +112,7 @@ __all__ = [
     "cce",
     "cfr",
     "cfr_by_condition",
+    "behavioural_channels",
     "channel_signal",
     "classify_domains",
     "component_view",

@@ -118,3 +118,65 @@ def test_score_profile_quickstart_and_export_agree(rerun_folder, tmp_path, capsy
     by_hand = np.mean([np.mean(v) for v in per_domain.values()])
     print(f"natural accuracy after re-runs: headline {score['exp1_natural_accuracy']['value']:.6f}, by hand {by_hand:.6f}")
     assert score["exp1_natural_accuracy"]["value"] == pytest.approx(by_hand, abs=1e-12)
+
+
+def _check(value, typ, where: str) -> None:
+    """`value` (parsed JSON) conforms to the TypedDict / container annotation `typ`."""
+    import typing
+
+    origin = typing.get_origin(typ)
+    if typing.is_typeddict(typ):
+        assert isinstance(value, dict), where
+        hints = typing.get_type_hints(typ)
+        required = typ.__required_keys__
+        assert required <= set(value), f"{where}: missing {sorted(required - set(value))}"
+        for key, item in value.items():
+            if key in hints:
+                _check(item, hints[key], f"{where}.{key}")
+            elif typ.__name__ == "Exp1Scores" and key.startswith("accuracy_"):
+                _check(item, hints["natural_accuracy"], f"{where}.{key}")
+            elif typ.__name__ != "EstimateJSON":  # an estimate may add secondary keys (pairs, channels, ...)
+                raise AssertionError(f"{where}: undeclared key {key!r}")
+    elif origin is dict:
+        assert isinstance(value, dict), where
+        _, item_type = typing.get_args(typ)
+        for key, item in value.items():
+            _check(item, item_type, f"{where}.{key}")
+    elif origin in (typing.Union, __import__("types").UnionType):
+        errors = []
+        for option in typing.get_args(typ):
+            try:
+                _check(value, option, where)
+                return
+            except AssertionError as exc:
+                errors.append(str(exc))
+        raise AssertionError(f"{where}: {value!r} fits none of {typ} ({errors})")
+    elif origin is list:
+        assert isinstance(value, list), where
+        for i, item in enumerate(value):
+            _check(item, typing.get_args(typ)[0], f"{where}[{i}]")
+    elif origin is typing.Literal:
+        assert value in typing.get_args(typ), where
+    elif typ is float:
+        assert isinstance(value, (int, float)) and not isinstance(value, bool), where
+    elif typ is type(None):
+        assert value is None, where
+    elif typ in (int, str, bool):
+        assert isinstance(value, typ), f"{where}: {value!r} is not {typ.__name__}"
+    else:
+        assert isinstance(value, (dict, list, str, int, float, type(None))), where
+
+
+def test_score_json_follows_the_typed_schema(rerun_folder, tmp_path):
+    from mirror_hf.scoring import ScoreResult
+
+    dataset, _ = rerun_folder
+    for resamples in ("0", "200"):
+        path = tmp_path / f"scores{resamples}.json"
+        cli_inproc("score", "--dataset", str(dataset), "--resamples", resamples, "--json", str(path))
+        result = json.loads(path.read_text())
+        _check(result, ScoreResult, "result")
+        assert set(result["models"][MODEL]) == {"exp1", "exp9"}
+    # a schema that does not declare a key the output has is caught
+    with pytest.raises(AssertionError, match="undeclared key 'surprise'"):
+        _check({**result, "models": {MODEL: {"exp9": {"surprise": 1}}}}, ScoreResult, "result")

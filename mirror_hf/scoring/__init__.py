@@ -72,6 +72,7 @@ from mirror_hf.scoring._stats import (
     paired_difference,
     partial_correlation,
 )
+from mirror_hf.scoring._schema import EstimateJSON, ModelScores, ScoreResult
 from mirror_hf.scoring._suite import SCORERS, ModelContext, Scorer, SuiteOptions, score_tables
 from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
@@ -87,7 +88,10 @@ __all__ = [
     "SCORERS",
     "Headline",
     "HeadlineValue",
+    "EstimateJSON",
     "ModelContext",
+    "ModelScores",
+    "ScoreResult",
     "Scorer",
     "FRAMES",
     "MISSING_RULES",

@@ -46,15 +46,14 @@ from mirror_hf.scoring._exp9 import (
 from mirror_hf.scoring._headline import CFR_FRAME, CFR_TABLE_FRAME, latest_records
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
 from mirror_hf.scoring._tii import tii, verbal_transfer
-from mirror_hf.scoring._weak import weak_domains
-
-Variant = Literal["paper", "upstream"]
+from mirror_hf.scoring._schema import ScoreResult, Variant
+from mirror_hf.scoring._weak import WeakPolicy, weak_domains
 
 
 @dataclass(frozen=True)
 class SuiteOptions:
     variant: Variant = "paper"
-    weak_policy: str | None = "auto"  # "auto": per variant (above); None: the recorded labels
+    weak_policy: Literal["auto"] | WeakPolicy | None = "auto"  # "auto": per variant (above); None: the recorded labels
     missing: Missing = "complete_case"
     ci: CI = True
 
@@ -331,7 +330,7 @@ def score_tables(
     workers: int = 2,
     tables: Mapping[str, pl.DataFrame | None] | None = None,
     scorers: Mapping[str, Scorer] | None = None,
-) -> dict:
+) -> ScoreResult:
     """Every metric the tables support, per model, plus the escalation aggregate.
 
     `tables`: experiment -> trial table (all splits); the `exp1=...` keywords are the same thing.

@@ -2,8 +2,9 @@
 parquet, discovering what a folder holds, and regenerating its card and Croissant file from that.
 
 Everything that adds data to a folder (build, run, import-upstream, profile, tasks tailor) goes
-through `write_split` and then `refresh_metadata`, so the README YAML and croissant.json always
-describe exactly the files on disk.
+through `write_split` and then `mirror_hf.metadata.refresh_metadata`, so the README YAML and
+croissant.json always describe exactly the files on disk. This module knows no config: it sits
+below everything that declares one.
 """
 
 from __future__ import annotations
@@ -149,18 +150,6 @@ def write_marker(root: Path, content: dict) -> None:
     (root / BUILD_MARKER).write_text(json.dumps(content, indent=2, sort_keys=True) + "\n")
 
 
-def config_features(root: Path) -> dict[str, Features]:
-    """Features per config on disk: the registry's declaration when it knows the config, else the
-    schema stored in the parquet file (configs added by other tools still get a correct card)."""
-    from mirror_hf.dataset_builders import registry
-
-    known = registry()
-    out = {}
-    for config, files in split_files(root).items():
-        out[config] = known[config].features if config in known else features_on_disk(files[0].path)
-    return out
-
-
 def swap_into_place(staging: Path, out: Path) -> None:
     """Replace folder `out` by the complete folder `staging` with renames only (each atomic on one
     file system), so a reader or a crash sees the old folder or the new one, never a mix."""
@@ -171,12 +160,3 @@ def swap_into_place(staging: Path, out: Path) -> None:
         shutil.rmtree(retired, ignore_errors=True)
     else:
         os.replace(staging, out)
-
-
-def refresh_metadata(root: Path) -> None:
-    """Regenerate README.md (card + YAML) and croissant.json from what the folder holds."""
-    from mirror_hf.card import write_card
-    from mirror_hf.croissant import write_croissant
-
-    write_card(root)
-    write_croissant(root)

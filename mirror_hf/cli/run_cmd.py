@@ -17,6 +17,12 @@ def _experiments_help() -> str:
     return "; ".join(spec.help() for spec in EXPERIMENTS.values()) + "."
 
 
+def _refresh():
+    from mirror_hf.metadata import refresh_metadata
+
+    return refresh_metadata
+
+
 def _experiment(name: str):
     from mirror_hf.experiments import get
     from mirror_hf.registry import UnknownName
@@ -95,7 +101,7 @@ def run(
         price_in=price_in, price_out=price_out, max_cost=max_cost, progress=not no_progress,
     )
     try:
-        report = run_experiment(options)
+        report = run_experiment(options, on_written=_refresh())
     except RunError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -165,6 +171,7 @@ def profile(
     except (ProfileError, RunError) as exc:
         raise UsageError(str(exc)) from None
     path = write_profile(dataset.absolute(), name, rows)
+    _refresh()(dataset.absolute())
     table = Table(title=f"profile of {name} ({weak_policy})")
     for col in ("domain", "natural", "wagering", "gap", "n nat", "n wag", "strength"):
         table.add_column(col, justify="left" if col in ("domain", "strength") else "right")
@@ -207,22 +214,27 @@ def quickstart(
             raise UsageError(str(exc)) from None
     configs = split_files(folder)
     common = {"dataset": folder, "max_tokens": max_tokens, "progress": not no_progress, "resume": True}
+    refresh = _refresh()
     reports = []
     try:
         with embedded_server() as server:
             typer.echo(f"embedded model {server.model} ({server.model_path.name}) at {server.base_url}")
-            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), limit=per_domain * 8, **common), server=server))
+            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), limit=per_domain * 8, **common),
+                                            server=server, on_written=refresh))
             print_report(reports[-1])
             if "exp3_composite" in configs:
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), limit=exp3_tasks, **common), server=server))
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), limit=exp3_tasks, **common),
+                                            server=server, on_written=refresh))
                 print_report(reports[-1])
             else:
                 typer.echo("skipping the Exp3 slice: the folder has no exp3_composite config")
             if "exp9_fixed" in configs:
                 rows = build_profile(folder, reports[0].split)
                 write_profile(folder, reports[0].split, rows)
+                refresh(folder)
                 typer.echo(f"wrote the Exp1 profile of {reports[0].split} (config 'profiles')")
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), limit=exp9_tasks, **common), server=server))
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), limit=exp9_tasks, **common),
+                                            server=server, on_written=refresh))
                 print_report(reports[-1])
             else:
                 typer.echo("skipping the Exp9 slice: the folder has no exp9_fixed config")
@@ -238,13 +250,12 @@ def quickstart(
 
 def _score_table(folder: Path, reports) -> None:
     """The models' headline numbers (`mirror_hf.scoring.headline`: the same values `score` reports)."""
+    import polars as pl
     from rich.console import Console
     from rich.table import Table
 
     from mirror_hf.experiments import read_trial_tables
     from mirror_hf.scoring import headline
-
-    import polars as pl
 
     written = [r.split_path for r in reports if r.split_path is not None]
     models = sorted({m for path in written for m in pl.read_parquet(path, columns=["model"])["model"].drop_nulls().to_list()})

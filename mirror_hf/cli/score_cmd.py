@@ -10,6 +10,7 @@ import typer
 
 from mirror_hf.cli._app import UsageError, app
 
+
 def read_tables(folder: Path) -> dict:
     """The folder's trial tables, one per registered experiment (all splits of its config
     concatenated), and the authors' per-model CFR aggregate if one was imported."""

@@ -77,9 +77,8 @@ def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_botto
 
 
 def write_profile(root: Path, split: str, rows: list[dict]) -> Path:
-    from mirror_hf.folder import refresh_metadata, write_split
+    """Write the model's `profiles` split (the caller refreshes the card: `metadata.refresh_metadata`)."""
+    from mirror_hf.folder import write_split
     from mirror_hf.records import PROFILE_FEATURES
 
-    path = write_split(root, "profiles", split, rows, PROFILE_FEATURES)
-    refresh_metadata(root)
-    return path
+    return write_split(root, "profiles", split, rows, PROFILE_FEATURES)

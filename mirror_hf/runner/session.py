@@ -225,9 +225,11 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue
 
 
-def run(options: RunOptions, *, console=None, server=None) -> RunReport:
+def run(options: RunOptions, *, console=None, server=None, on_written=None) -> RunReport:
     """Run one experiment against one endpoint (or the embedded model) and write the model's split.
-    `server`: an already started `embedded.EmbeddedServer` to use instead of starting one."""
+    `server`: an already started `embedded.EmbeddedServer` to use instead of starting one.
+    `on_written(root)`: called once the split is written (the CLI regenerates the card and Croissant
+    there with `mirror_hf.metadata.refresh_metadata`; the runner itself knows no config)."""
     started = time.perf_counter()
     root = _check_dataset(options.dataset)
     if options.experiment is None or isinstance(options.experiment, str):
@@ -310,6 +312,8 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
     del plan, execution  # the prompts and responses now live in the table: free them before the write
     gc.collect()
     report.split_path = write_trials(root, experiment, split, table, manifest, features)
+    if on_written is not None:
+        on_written(root)
     _write_json_atomic(paths["manifest"], manifest)
     report.seconds = time.perf_counter() - started
     report.timings["write"] = time.perf_counter() - t_rows

@@ -7,6 +7,7 @@ default stated in the docstring and the metric card (`variant=`, `weak_policy=`,
 suite over trial tables (what `mirror-hf score` writes).
 """
 
+from mirror_hf.protocol.exp1 import BEHAVIOURAL_CHANNELS  # the paper's five; scoring reads the Channel specs
 from mirror_hf.scoring._accuracy import (
     accuracy,
     domain_accuracy,
@@ -63,8 +64,8 @@ from mirror_hf.scoring._headline import (
     headlines_of,
     latest_records,
 )
-from mirror_hf.protocol.exp1 import BEHAVIOURAL_CHANNELS  # the paper's five; scoring reads the Channel specs
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
+from mirror_hf.scoring._schema import EstimateJSON, ModelScores, ScoreResult
 from mirror_hf.scoring._stats import (
     PairedDifference,
     PartialCorrelation,
@@ -72,7 +73,6 @@ from mirror_hf.scoring._stats import (
     paired_difference,
     partial_correlation,
 )
-from mirror_hf.scoring._schema import EstimateJSON, ModelScores, ScoreResult
 from mirror_hf.scoring._suite import SCORERS, ModelContext, Scorer, SuiteOptions, score_tables
 from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains

@@ -45,8 +45,8 @@ from mirror_hf.scoring._exp9 import (
 )
 from mirror_hf.scoring._headline import CFR_FRAME, CFR_TABLE_FRAME, latest_records
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
-from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._schema import ScoreResult, Variant
+from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._weak import WeakPolicy, weak_domains
 
 

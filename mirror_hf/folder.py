@@ -1,4 +1,4 @@
-"""The built dataset folder (DESIGN.md "The built dataset folder"): writing splits as content-hashed
+"""The built dataset folder (docs/architecture.md): writing splits as content-hashed
 parquet, discovering what a folder holds, and regenerating its card and Croissant file from that.
 
 Everything that adds data to a folder (build, run, import-upstream, profile, tasks tailor) goes

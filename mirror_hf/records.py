@@ -1,4 +1,4 @@
-"""Typed records: the contracts between the rooms (DESIGN.md "Records").
+"""Typed records: the contracts between the rooms (docs/architecture.md, "Rooms").
 
 Each record kind has exactly one `datasets.Features` definition. The parquet schema, the card's
 `dataset_info:` YAML and the Croissant fields are all generated from it, so a field added here shows

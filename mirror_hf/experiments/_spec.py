@@ -10,10 +10,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from datasets import Features
 
 from mirror_hf.runner.plan import Plan, PlanOptions
-from mirror_hf.scoring import HEADLINES, SCORERS, Headline, Scorer
+
+if TYPE_CHECKING:  # scoring (polars, scipy) is imported when a score is asked for, not by a run
+    from mirror_hf.scoring import Headline, Scorer
 
 
 @dataclass(frozen=True)
@@ -43,10 +47,14 @@ class Experiment:
 
     @property
     def scorer(self) -> Scorer | None:
+        from mirror_hf.scoring import SCORERS
+
         return SCORERS.get(self.name)
 
     @property
     def headlines(self) -> tuple[Headline, ...]:
+        from mirror_hf.scoring import HEADLINES
+
         return HEADLINES.get(self.name, ())
 
     @property

@@ -17,7 +17,8 @@ from pathlib import Path
 from datasets import Features, List, Value
 
 from mirror_hf._version import __version__
-from mirror_hf.folder import config_features, sha256_file, split_files
+from mirror_hf.dataset_builders import config_features
+from mirror_hf.folder import sha256_file, split_files
 
 RELEASE_DATE = dt.datetime(2026, 11, 30)  # the version's date, not the build's: builds stay byte-identical
 CONFORMS_TO = "http://mlcommons.org/croissant/1.1"

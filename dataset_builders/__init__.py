@@ -75,5 +75,16 @@ def registry() -> dict[str, ConfigBuilder]:
     return out
 
 
+def config_features(root) -> dict[str, Features]:
+    """Features per config on disk in folder `root`: the registry's declaration when it knows the
+    config, else the schema stored in the parquet file (configs added by other tools still get a
+    correct card)."""
+    from mirror_hf.folder import features_on_disk, split_files
+
+    known = registry()
+    return {config: known[config].features if config in known else features_on_disk(files[0].path)
+            for config, files in split_files(root).items()}
+
+
 def generated_configs() -> list[str]:
     return [name for name, b in registry().items() if b.generated]

@@ -16,18 +16,18 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from mirror_hf import __version__
+from mirror_hf._version import __version__
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.folder import (
     BUILD_MARKER,
     FolderError,
     read_marker,
-    refresh_metadata,
     split_files,
     swap_into_place,
     write_marker,
     write_split,
 )
+from mirror_hf.metadata import refresh_metadata
 
 RUNS_DIR = ".runs"  # where `mirror-hf run` keeps its results files (see mirror_hf.runner)
 

@@ -1,5 +1,6 @@
 """The dataset card (README.md): YAML `configs:` and `dataset_info:` generated from the same Features
-the parquet files were written with, and a datasheet body rendered from `cards/dataset_card.md`."""
+the parquet files were written with, and a datasheet body rendered from `cards/dataset_card.md`.
+`mirror_hf.metadata` calls it with the configs' Features and descriptions."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from mirror_hf import __version__
-from mirror_hf.folder import config_features, read_marker, split_files
+from mirror_hf._version import __version__
+from mirror_hf.folder import read_marker, split_files
 
 LICENSE = "cc-by-4.0"
 PRETTY_NAME = "Mirror: metacognition and the knowing-doing gap in language models"
@@ -23,9 +24,8 @@ CITATION = """@article{mirror2026,
 DEFAULT_CONFIG = "questions"
 
 
-def card_data(root: Path) -> DatasetCardData:
+def card_data(root: Path, features: dict) -> DatasetCardData:
     files = split_files(root)
-    features = config_features(root)
     configs, infos = [], []
     for config, split_list in files.items():
         entry = {
@@ -48,18 +48,16 @@ def card_data(root: Path) -> DatasetCardData:
     )
 
 
-def render_card(root: Path) -> str:
-    from mirror_hf.dataset_builders import registry
-
+def render_card(root: Path, features: dict, descriptions: dict[str, str]) -> str:
+    """The card of folder `root`; `features` and `descriptions` per config (what the declarations say)."""
     marker = read_marker(root) or {}
-    known = registry()
     configs = []
     n_questions = 0
     for config, split_list in split_files(root).items():
         counts = {f.split: pq.read_metadata(f.path).num_rows for f in split_list}
         if config == "questions":
             n_questions = sum(counts.values())
-        description = known[config].description if config in known else "Added by another tool."
+        description = descriptions.get(config, "Added by another tool.")
         configs.append(
             {
                 "name": config,
@@ -69,7 +67,7 @@ def render_card(root: Path) -> str:
         )
     template = resources.files("mirror_hf.cards").joinpath("dataset_card.md").read_text()
     card = DatasetCard.from_template(
-        card_data(root),
+        card_data(root, features),
         template_str=template,
         version=marker.get("version", __version__),
         seed=marker.get("seed"),
@@ -83,7 +81,7 @@ def render_card(root: Path) -> str:
     return str(card)
 
 
-def write_card(root: Path) -> Path:
+def write_card(root: Path, features: dict, descriptions: dict[str, str]) -> Path:
     path = root / "README.md"
-    path.write_text(render_card(root))
+    path.write_text(render_card(root, features, descriptions))
     return path

@@ -1,9 +1,10 @@
-"""The built dataset folder (DESIGN.md "The built dataset folder"): writing splits as content-hashed
+"""The built dataset folder (docs/architecture.md): writing splits as content-hashed
 parquet, discovering what a folder holds, and regenerating its card and Croissant file from that.
 
 Everything that adds data to a folder (build, run, import-upstream, profile, tasks tailor) goes
-through `write_split` and then `refresh_metadata`, so the README YAML and croissant.json always
-describe exactly the files on disk.
+through `write_split` and then `mirror_hf.metadata.refresh_metadata`, so the README YAML and
+croissant.json always describe exactly the files on disk. This module knows no config: it sits
+below everything that declares one.
 """
 
 from __future__ import annotations
@@ -48,6 +49,17 @@ def check_split_name(split: str) -> str:
     if not SPLIT_NAME.match(split):
         raise FolderError(f"split name {split!r} must match \\w+ (letters, digits, underscore)")
     return split
+
+
+def model_split(model: str) -> str:
+    """The split a model's trials and profile go to, whether the runner or `import-upstream` wrote
+    them: the name lower-cased, every run of characters outside ASCII letters, digits and `_`
+    replaced by one `_`, outer `_` stripped ("meta-llama/Llama-3.1-8B-Instruct" ->
+    "meta_llama_llama_3_1_8b_instruct"). A name with nothing left is refused."""
+    slug = re.sub(r"[^0-9a-z_]+", "_", str(model).lower()).strip("_")
+    if not slug:
+        raise FolderError(f"cannot make a split name from model {model!r}; pass --split NAME (letters, digits, _)")
+    return slug
 
 
 def sha256_file(path: Path) -> str:
@@ -138,18 +150,6 @@ def write_marker(root: Path, content: dict) -> None:
     (root / BUILD_MARKER).write_text(json.dumps(content, indent=2, sort_keys=True) + "\n")
 
 
-def config_features(root: Path) -> dict[str, Features]:
-    """Features per config on disk: the registry's declaration when it knows the config, else the
-    schema stored in the parquet file (configs added by other tools still get a correct card)."""
-    from mirror_hf.dataset_builders import registry
-
-    known = registry()
-    out = {}
-    for config, files in split_files(root).items():
-        out[config] = known[config].features if config in known else features_on_disk(files[0].path)
-    return out
-
-
 def swap_into_place(staging: Path, out: Path) -> None:
     """Replace folder `out` by the complete folder `staging` with renames only (each atomic on one
     file system), so a reader or a crash sees the old folder or the new one, never a mix."""
@@ -160,12 +160,3 @@ def swap_into_place(staging: Path, out: Path) -> None:
         shutil.rmtree(retired, ignore_errors=True)
     else:
         os.replace(staging, out)
-
-
-def refresh_metadata(root: Path) -> None:
-    """Regenerate README.md (card + YAML) and croissant.json from what the folder holds."""
-    from mirror_hf.card import write_card
-    from mirror_hf.croissant import write_croissant
-
-    write_card(root)
-    write_croissant(root)

@@ -110,52 +110,33 @@ def push(folder: Path, repo_id: str, *, only_trials: bool = False, private: bool
 
 def eval_result_entries(folder: Path, split: str, dataset_id: str, *, dataset_revision: str | None = None,
                         source_url: str | None = None) -> list:
-    """One `EvalResultEntry` per headline number this model's splits support:
-    Exp1 natural and wagering accuracy (macro over domains) and the Mirror gap; Exp9 CFR under C1
-    (fixed tasks, P1+P2+P3, the paper's Table 1 frame). Numbers come from `mirror_hf.scoring`."""
+    """One `EvalResultEntry` per headline number of the model(s) whose trials are in `split`
+    (`mirror_hf.scoring.headline`: the same values, frames and de-duplication as `mirror-hf score`)."""
+    import math
+
     import polars as pl
     from huggingface_hub import EvalResultEntry
 
+    from mirror_hf.experiments import read_trial_tables
     from mirror_hf.folder import split_files
-    from mirror_hf.runner.plan import read_config
+    from mirror_hf.scoring import headline
 
     folder = folder.absolute()
-    configs = {c: {f.split for f in fs} for c, fs in split_files(folder).items()}
+    models = sorted({
+        m for config, files in split_files(folder).items() if config.startswith("trials_")
+        for f in files if f.split == split
+        for m in pl.read_parquet(f.path, columns=["model"])["model"].drop_nulls().to_list()
+    })
     entries = []
-
-    def entry(task_id: str, value: float, notes: str):
-        import math
-
-        if value is None or math.isnan(value):
-            return
-        entries.append(EvalResultEntry(
-            dataset_id=dataset_id, task_id=task_id, value=round(float(value), 4), dataset_revision=dataset_revision,
-            notes=notes, source_url=source_url, source_name="mirror-hf" if source_url else None,
-        ))
-
-    if split in configs.get("trials_exp1", ()):
-        from mirror_hf.scoring import macro_accuracy, mirror_gap
-
-        trials = pl.DataFrame(read_config(folder, "trials_exp1", split, needed_for="eval results"))
-        nat = trials.filter(pl.col("channel") == "natural")
-        wag = trials.filter(pl.col("channel") == "wagering")
-        if nat.height:
-            entry("exp1_natural_accuracy", macro_accuracy(nat["correct"].to_list(), nat["domain"].to_list()).value,
-                  "Exp1 natural-channel accuracy, macro mean over domains")
-        if wag.height:
-            entry("exp1_wagering_accuracy", macro_accuracy(wag["correct"].to_list(), wag["domain"].to_list()).value,
-                  "Exp1 wagering-channel accuracy, macro mean over domains")
-        if nat.height and wag.height:
-            paired = nat.select("item_id", "domain", pl.col("correct").alias("n")).join(
-                wag.select("item_id", "domain", pl.col("correct").alias("w")), on=["item_id", "domain"], how="full", coalesce=True)
-            entry("exp1_mirror_gap", mirror_gap(paired["domain"].to_list(), paired["n"].to_list(), paired["w"].to_list()).value,
-                  "Mirror gap: mean over domains of |wagering - natural accuracy|")
-    if split in configs.get("trials_exp9", ()):
-        from mirror_hf.scoring import cfr, exp9_components
-
-        trials = pl.DataFrame(read_config(folder, "trials_exp9", split, needed_for="eval results"))
-        entry("exp9_cfr_c1", cfr(exp9_components(trials), frame="table", condition="C1").value,
-              "Exp9 confident failure rate under C1, fixed tasks, all paradigms (weak components that proceeded and were wrong)")
+    for values in headline(read_trial_tables(folder), models=tuple(models)).values():
+        for v in values:
+            if v.value is None or math.isnan(v.value):
+                continue
+            entries.append(EvalResultEntry(
+                dataset_id=dataset_id, task_id=v.headline.key, value=round(float(v.value), 4),
+                dataset_revision=dataset_revision, notes=v.headline.description, source_url=source_url,
+                source_name="mirror-hf" if source_url else None,
+            ))
     return entries
 
 

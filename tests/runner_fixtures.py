@@ -74,7 +74,8 @@ def built_folder(tmp_path_factory) -> Path:
     """One real build per session (small bank), with the Exp3/Exp9 banks the builders produce, or
     hand-written ones if a builder is not there."""
     from mirror_hf.build import BuildRequest, build
-    from mirror_hf.folder import refresh_metadata, split_files
+    from mirror_hf.folder import split_files
+    from mirror_hf.metadata import refresh_metadata
 
     out = tmp_path_factory.mktemp("built") / "mirror"
     try:

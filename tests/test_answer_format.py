@@ -14,6 +14,7 @@ from runner_fixtures import cli_inproc, read_split
 from mirror_hf.folder import split_files
 from mirror_hf.protocol import exp1
 from mirror_hf.protocol.formats import exp3_task_as_asked, exp9_task_as_asked, question_as_asked, shows_choices
+from mirror_hf.experiments import get
 from mirror_hf.runner.plan import PlanError, PlanOptions, build_plan
 from mirror_hf.runner.trials import read_manifest
 
@@ -62,13 +63,13 @@ def test_open_task_rows():
 
 
 def test_plan_records_the_format_and_refuses_unknown_ones(dataset):
-    plan = build_plan(dataset, PlanOptions(limit=24, channels=("natural",), answer_format="open"))
+    plan = build_plan(dataset, PlanOptions(limit=24, channels=("natural",), answer_format="open"), get("exp1"))
     assert {job.fields["answer_format"] for job in plan.jobs} == {"open"}
     for job in plan.jobs:
         question, _ = job.context
         assert _has_options(job.messages[0]["content"]) == (question.answer_type == "multiple_choice")
     with pytest.raises(PlanError, match="--answer-format"):
-        build_plan(dataset, PlanOptions(answer_format="bare"))
+        build_plan(dataset, PlanOptions(answer_format="bare"), get("exp1"))
 
 
 def test_run_open_and_choices_are_recorded_and_scored_apart(dataset, tmp_path):

@@ -13,7 +13,8 @@ import pytest
 from fakes.servers import openai_server
 from runner_fixtures import cli_inproc, read_split
 
-from mirror_hf.folder import refresh_metadata, write_split
+from mirror_hf.folder import write_split
+from mirror_hf.metadata import refresh_metadata
 from mirror_hf.records import EXP9_TASK_FEATURES, PROFILE_FEATURES
 
 STRONG = ("arithmetic", "logical", "factual", "procedural")
@@ -160,14 +161,15 @@ def test_per_paradigm_frames_agree_with_the_aggregate(run):
 
 
 def test_plan_options_for_the_control_and_the_resolver(dataset):
+    from mirror_hf.experiments import get
     from mirror_hf.runner.plan import PlanError, PlanOptions, build_plan
 
     with pytest.raises(PlanError, match="--resolver-accuracy must be 'oracle' or a number in"):
-        build_plan(dataset, PlanOptions(experiment="exp9", resolver="1.5", split="nobody"))
+        build_plan(dataset, PlanOptions(resolver="1.5", split="nobody"), get("exp9"))
     with pytest.raises(PlanError, match="--false-score-control needs the model's Exp1 profile"):
-        build_plan(dataset, PlanOptions(experiment="exp9", conditions=("C1",), false_score_control=True, split="nobody"))
+        build_plan(dataset, PlanOptions(conditions=("C1",), false_score_control=True, split="nobody"), get("exp9"))
     with pytest.raises(PlanError, match="--decisions must be paper, tags or upstream"):
-        build_plan(dataset, PlanOptions(experiment="exp9", decisions="loose", split="nobody"))
-    plan = build_plan(dataset, PlanOptions(experiment="exp9", conditions=("C1",), decisions="tags", resolver="0.8", split="nobody"))
+        build_plan(dataset, PlanOptions(decisions="loose", split="nobody"), get("exp9"))
+    plan = build_plan(dataset, PlanOptions(conditions=("C1",), decisions="tags", resolver="0.8", split="nobody"), get("exp9"))
     assert plan.recipe.decisions == "tags" and plan.recipe.resolver == 0.8
     assert not any(job.fields["is_false_score_control"] for job in plan.jobs)

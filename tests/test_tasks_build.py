@@ -114,8 +114,8 @@ def test_tasks_tailor_writes_a_model_split_the_card_and_croissant_describe(folde
     profile = tmp_path / "profile.json"
     profile.write_text(json.dumps(accuracy))
     proc = cli_inproc("tasks", "tailor", "--profile", str(profile), "--model", "org/Model-7B", "--dataset", str(folder))
-    assert "wrote 300 tasks to split 'org_Model_7B' of config 'exp9_tailored'" in proc.stdout
-    rows = load_dataset(str(folder), "exp9_tailored", split="org_Model_7B")
+    assert "wrote 300 tasks to split 'org_model_7b' of config 'exp9_tailored'" in proc.stdout
+    rows = load_dataset(str(folder), "exp9_tailored", split="org_model_7b")
     assert len(rows) == 300
     ranked = sorted(accuracy, key=accuracy.get)
     weak = set(ranked[: len(ranked) // 2])  # distinct accuracies: below the median = the lower half

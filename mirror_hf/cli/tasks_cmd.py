@@ -32,7 +32,8 @@ def tailor(
 ) -> None:
     """Build Exp9 tasks for one model from its Exp1 profile: a strong domain in slot A, a weak one in slot B."""
     from mirror_hf.cli.build_cmd import parse_seed
-    from mirror_hf.folder import read_marker, refresh_metadata, write_split
+    from mirror_hf.folder import read_marker, write_split
+    from mirror_hf.metadata import refresh_metadata
     from mirror_hf.records import EXP9_TASK_FEATURES
     from mirror_hf.runner.session import RunError, check_split, model_slug
     from mirror_hf.tasks.tailor import ProfileInputError, WeakPolicySpec, tailor as build_tailored

@@ -7,6 +7,9 @@ default stated in the docstring and the metric card (`variant=`, `weak_policy=`,
 suite over trial tables (what `mirror-hf score` writes).
 """
 
+from mirror_hf.protocol.exp1 import (
+    BEHAVIOURAL_CHANNELS,  # the paper's five; scoring reads the Channel specs
+)
 from mirror_hf.scoring._accuracy import (
     accuracy,
     domain_accuracy,
@@ -74,7 +77,18 @@ from mirror_hf.scoring._exp9_tradeoff import (
     mnar_bound,
     resolver_outcomes,
 )
-from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
+from mirror_hf.scoring._headline import (
+    CFR_FRAME,
+    CFR_TABLE_FRAME,
+    DEDUP_KEYS,
+    HEADLINES,
+    Headline,
+    HeadlineValue,
+    headline,
+    headlines_of,
+    latest_records,
+)
+from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
 from mirror_hf.scoring._robustness import ARS_VARIANTS, ars
 from mirror_hf.scoring._scaling import (
     ModelInfo,
@@ -82,6 +96,7 @@ from mirror_hf.scoring._scaling import (
     scaling,
     scaling_fit,
 )
+from mirror_hf.scoring._schema import EstimateJSON, ModelScores, ScoreResult
 from mirror_hf.scoring._stats import (
     PairedDifference,
     PartialCorrelation,
@@ -89,8 +104,14 @@ from mirror_hf.scoring._stats import (
     paired_difference,
     partial_correlation,
 )
-from mirror_hf.scoring._suite import SuiteOptions, score_tables
-from mirror_hf.scoring._tii import tii
+from mirror_hf.scoring._suite import (
+    SCORERS,
+    ModelContext,
+    Scorer,
+    SuiteOptions,
+    score_tables,
+)
+from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [
@@ -100,19 +121,31 @@ __all__ = [
     "BEHAVIOURAL_CHANNELS",
     "Bootstrap",
     "CCE_VARIANTS",
+    "CFR_FRAME",
+    "CFR_TABLE_FRAME",
     "CONDITIONS",
     "Cells",
     "ComponentView",
+    "DEDUP_KEYS",
     "Estimate",
+    "EstimateJSON",
     "FALSE_SCORE_VERDICTS",
     "FRAMES",
+    "HEADLINES",
+    "Headline",
+    "HeadlineValue",
     "MISSING_RULES",
+    "ModelContext",
     "ModelInfo",
+    "ModelScores",
     "PARADIGMS",
     "PairedDifference",
     "PartialCorrelation",
     "RESOLVER_ACCURACIES",
+    "SCORERS",
     "SSR_MISSING",
+    "ScoreResult",
+    "Scorer",
     "ScoringInputError",
     "SuiteOptions",
     "WEAK_POLICIES",
@@ -125,6 +158,7 @@ __all__ = [
     "bca_interval",
     "bca_intervals",
     "bca_mean",
+    "behavioural_channels",
     "bh_fdr",
     "brier",
     "c4_tradeoff",
@@ -147,9 +181,12 @@ __all__ = [
     "false_score_verdict",
     "fdr",
     "generation_difference",
+    "headline",
+    "headlines_of",
     "in_frame",
     "ipw_cfr",
     "kdi",
+    "latest_records",
     "log_score",
     "macro_accuracy",
     "mci",
@@ -174,6 +211,7 @@ __all__ = [
     "temperature_reduction",
     "tii",
     "udr",
+    "verbal_transfer",
     "wager_confidence",
     "wagering_accuracy",
     "weak_domains",

@@ -152,7 +152,8 @@ def _check_out(out: Path) -> None:
 def import_upstream(files: list[Path], out: Path, regrade: str | None = None) -> ImportResult:
     """Convert the authors' files into the dataset folder `out` (created or updated)."""
     from mirror_hf.dataset_builders import registry
-    from mirror_hf.folder import refresh_metadata, swap_into_place, write_split
+    from mirror_hf.folder import swap_into_place, write_split
+    from mirror_hf.metadata import refresh_metadata
 
     out = Path(out).absolute()
     _check_out(out)

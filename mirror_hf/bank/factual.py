@@ -43,7 +43,9 @@ from babel.core import get_global
 from babel.numbers import get_currency_name
 
 from mirror_hf.bank._core import Domain, Item, normalise_text
-from mirror_hf.bank._wording import pick_distractors
+from mirror_hf.bank._wording import numeric_distractors, pick_distractors
+
+_LAST_YEAR = 2025  # no distractor year lies in the future of the sources
 
 # ---------------------------------------------------------------------------------------------
 # Sources (named in the card and in every item's params)
@@ -457,7 +459,7 @@ def _science_symbol_from_element(rng: random.Random, difficulty: str) -> Item:
 def _science_number_from_element(rng: random.Random, difficulty: str) -> Item:
     z = rng.choice(_band(difficulty))
     name = elements()[z]["name"]
-    wrong = [c for c in (z + 1, z - 1, z + 2, z - 2, z + 8, z + 18) if 1 <= c <= 118]
+    wrong = [z + 8 if z + 8 <= 118 else z - 8, z + 1]  # the element below it in the table; its neighbour
     q = rng.choice(
         [
             f"What is the atomic number of {name}?",
@@ -469,7 +471,7 @@ def _science_number_from_element(rng: random.Random, difficulty: str) -> Item:
         q,
         str(z),
         "exact_numeric",
-        pick_distractors(str(z), [str(c) for c in wrong]),
+        numeric_distractors(rng, z, wrong, lo=1, hi=118),
         {"source": SRC_ELEMENTS, "kind": "number_from_element", "element": name, "atomic_number": z},
     )
 
@@ -1017,7 +1019,7 @@ def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
         q,
         str(year),
         "exact_numeric",
-        pick_distractors(str(year), [str(y) for y in groups]),
+        numeric_distractors(rng, year, groups, lo=1900, hi=_LAST_YEAR),
         {"source": SRC_ISO, "kind": "withdrawal_year", "alpha_4": h["alpha_4"]},
     )
 
@@ -1175,7 +1177,7 @@ def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
         q,
         str(year),
         "exact_numeric",
-        pick_distractors(str(year), [str(w) for w in wrong]),
+        numeric_distractors(rng, year, wrong, lo=1000, hi=_LAST_YEAR),
         {
             "source": SRC_CLDR,
             "kind": "currency_end_year" if ask_end else "currency_start_year",
@@ -1191,8 +1193,7 @@ def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
     name = in_text(s["territory"])
     cur = currency_name(s["predecessor"])
     span = s["pred_end"] - s["pred_start"]
-    wrong = [span + 1, span - 1, span + 10, span - 10, span + 2]
-    wrong = [w for w in wrong if w > 0]
+    wrong = [span + 10, span + 1]  # a decade slip, the fencepost count
     q = rng.choice(
         [
             f"According to CLDR's currency history, how many years passed between the year the {cur} became legal tender in {name} and the year it stopped being legal tender there?",
@@ -1203,7 +1204,7 @@ def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
         q,
         str(span),
         "exact_numeric",
-        pick_distractors(str(span), [str(w) for w in wrong]),
+        numeric_distractors(rng, span, wrong, lo=1),
         {"source": SRC_CLDR, "kind": "currency_span", "alpha_2": s["territory"], "currency": s["predecessor"]},
     )
 

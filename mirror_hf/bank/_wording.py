@@ -208,6 +208,7 @@ def numeric_family(rng: random.Random, answer, errors: Iterable, *, step=1, lo=0
         return (lo is None or v >= lo) and (hi is None or v <= hi) and allow(v)
 
     corners = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    best: list = []
     for i, a in enumerate(deltas):
         for b in deltas[i + 1:]:
             if a == b or a + b == 0:
@@ -217,8 +218,12 @@ def numeric_family(rng: random.Random, answer, errors: Iterable, *, step=1, lo=0
                 wrong = [answer + (t1 - s1) * a + (t2 - s2) * b for t1, t2 in corners if (t1, t2) != (s1, s2)]
                 if all(fits(v) for v in wrong):
                     options.append(wrong)
-            if options:
-                return rng.choice(options)
+            if len(options) > len(best):
+                best = options
+            if len(best) >= 3:  # the gold can sit at (nearly) any corner: take it
+                return rng.choice(best)
+    if best:  # otherwise the family that leaves the gold the most corners
+        return rng.choice(best)
     raise ValueError(f"no family of three wrong values fits around {answer}")
 
 
@@ -242,6 +247,7 @@ def _factor_family(rng: random.Random, answer: Fraction, errors: Iterable, *, lo
         return (lo is None or v >= lo) and (hi is None or v <= hi) and allow(v)
 
     corners = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    best: list = []
     for i, a in enumerate(ratios):
         for b in ratios[i + 1:]:
             if a * b == 1:
@@ -251,6 +257,10 @@ def _factor_family(rng: random.Random, answer: Fraction, errors: Iterable, *, lo
                 wrong = [answer * a ** (t1 - s1) * b ** (t2 - s2) for t1, t2 in corners if (t1, t2) != (s1, s2)]
                 if all(fits(v) for v in wrong):
                     options.append(wrong)
-            if options:
-                return rng.choice(options)
+            if len(options) > len(best):
+                best = options
+            if len(best) >= 3:
+                return rng.choice(best)
+    if best:
+        return rng.choice(best)
     raise ValueError(f"no family of three wrong factors fits around {answer}")

@@ -20,6 +20,7 @@ look-ups chained together (one hop vs two).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.metadata
 import importlib.resources
@@ -1471,7 +1472,7 @@ def numeric_country_pairs() -> list[tuple[int, str]]:
 
 
 def _pair_tier(z: int, code: str, difficulty: str) -> bool:
-    known = z <= 36 and countries()[code]["tier"] == "easy"
+    known = z <= 56 and countries()[code]["tier"] in ("easy", "medium")  # enough pairs to ask each once per form
     return known if difficulty == "easy" else True
 
 
@@ -1585,15 +1586,22 @@ _CROSS_KINDS = {
 @DOMAIN.subcategory(
     "cross_domain_trivia",
     difficulty={
-        "easy": "one join between two sources with familiar entities: element symbols (Z <= 36) that are "
-        "also ISO 3166-1 alpha-2 codes of widely known countries, or ISO 639-1 codes of listed languages",
+        "easy": "one join between two sources with familiar entities: element symbols (Z <= 56) that are "
+        "also ISO 3166-1 alpha-2 codes of well-known countries, or ISO 639-1 codes of listed languages",
         "medium": "the same single joins over every element, country, territory and ISO 639-1 language",
         "hard": "two joins chained: an atomic number read as an ISO 3166-1 numeric code (or back), or an "
         "element symbol read as a country code and then that country's CLDR currency",
     },
 )
 def cross_domain_trivia(rng: random.Random, difficulty: str) -> Item:
-    return rng.choice(_CROSS_KINDS[difficulty])(rng, difficulty)
+    item = rng.choice(_CROSS_KINDS[difficulty])(rng, difficulty)
+    return dataclasses.replace(item, facts=(_link_key(item.params),))
+
+
+def _link_key(params: dict) -> str:
+    """The entities an item links, whichever way round it asks (Cu -> Cuba and Cuba -> copper are one fact)."""
+    return "|".join(sorted(f"{k}:{params[k]}" for k in ("atomic_number", "alpha_2", "language", "numeric", "currency")
+                           if k in params))
 
 
 # ---------------------------------------------------------------------------------------------

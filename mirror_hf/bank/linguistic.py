@@ -1341,25 +1341,25 @@ def _render(scenario: dict, levels: tuple[int, ...], who: dict) -> str:
 
 
 def _dominated_versions(rng: random.Random, n_slots: int, top: tuple[int, ...], difficulty: str) -> list[tuple[int, ...]]:
-    """Three level vectors each below `top` in at least one slot and above it in none: the number
-    of lowered slots and how far they drop set the difficulty."""
-    out: set[tuple[int, ...]] = set()
-    while len(out) < 3:
+    """Three level vectors below `top` in at least one slot and above it in none, as a 2 x 2 family:
+    two disjoint slot sets A and B are lowered alone and together. Each draft then differs from two
+    others in one set and from the third in both, so the answer is not the draft "nearest the rest".
+    The size of the sets and how far they drop set the difficulty."""
+    size = {"easy": max(2, n_slots // 2), "medium": 1, "hard": 1}[difficulty]
+    slots = [i for i in range(n_slots) if top[i] > 0]
+    rng.shuffle(slots)
+    a, b = slots[:size], slots[size : 2 * size]
+
+    def lowered(which: list[int]) -> tuple[int, ...]:
         vec = list(top)
-        if difficulty == "easy":
-            k = rng.randint(max(2, n_slots - 2), n_slots)
-        elif difficulty == "medium":
-            k = 2
-        else:
-            k = 1
-        for slot in rng.sample(range(n_slots), k):
-            if top[slot] == 0:
-                continue
+        for slot in which:
             drop = top[slot] if difficulty == "easy" else (1 if difficulty == "hard" else rng.randint(1, top[slot]))
             vec[slot] = top[slot] - drop
-        if tuple(vec) != top:
-            out.add(tuple(vec))
-    return sorted(out)
+        return tuple(vec)
+
+    va, vb = lowered(a), lowered(b)
+    both = tuple(min(x, y) for x, y in zip(va, vb))
+    return sorted({va, vb, both})
 
 
 @DOMAIN.subcategory(

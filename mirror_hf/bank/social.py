@@ -644,7 +644,8 @@ def social_norm_violation(rng: random.Random, difficulty: str) -> Item:
         context = f"{setting['place']}, four people did the following."
         setting_id = setting["id"]
     else:
-        rule = _choice(rng, _POSTED_RULES)
+        # medium and hard draw from disjoint halves of the rules: a hard item is not a medium scene reused
+        rule = _choice(rng, _POSTED_RULES[0::2] if difficulty == "medium" else _POSTED_RULES[1::2])
         ok = list(rule["ordinary"]) if difficulty == "medium" else [*rule["near"], _choice(rng, rule["ordinary"])]
         actions = [(rule["violation"], [rule["tag"]])] + [(a, []) for a in ok]
         forbidden = [rule["tag"]]

@@ -161,3 +161,36 @@ def test_gate_refuses_a_planted_leak():
     with pytest.raises(GateError, match="syntax_parsing longest"):
         _leaks.check_leaks([q(i, True) for i in range(125)])
     assert _leaks.check_leaks([q(i, False) for i in range(125)])
+
+
+def test_card_table_shows_the_built_forms_figures(tmp_path):
+    """The card's leak table is this form's: the length and rank columns, recomputed here from the
+    questions on disk, match the printed percentages in every subcategory."""
+    import pyarrow.parquet as pq
+
+    from mirror_hf.build import BuildRequest, build
+    from mirror_hf.folder import split_files
+
+    out = build(BuildRequest(out=tmp_path / "form", seed=4, per_domain=60))
+    rows = pq.read_table(split_files(out)["questions"][0].path).to_pylist()
+    mine = collections.defaultdict(lambda: collections.defaultdict(float))
+    count = collections.Counter()
+    for r in rows:
+        sub = f"{r['domain']}.{r['subcategory']}"
+        count[sub] += 1
+        gold = r["choices"].index(r["answer"])
+        for name, scores in strategies(r["question"], tuple(r["choices"])).items():
+            mine[sub][name] += _pick(scores, gold)
+    card = (out / "README.md").read_text()
+    header = next(line for line in card.splitlines() if line.startswith("| subcategory | n |"))
+    columns = [c.strip().replace(" ", "_") for c in header.strip("|").split("|")]
+    printed = {}
+    for line in card.split(header, 1)[1].splitlines():
+        m = re.match(r"\| `([\w.]+)`( †)? \|", line)
+        if m:
+            printed[m.group(1)] = dict(zip(columns, [c.strip() for c in line.strip("|").split("|")]))
+    assert set(printed) == set(count), set(count) ^ set(printed)
+    for sub, cells in printed.items():
+        assert int(cells["n"]) == count[sub]
+        for name in ("longest", "shortest", "second_smallest", "median"):
+            assert cells[name] == f"{100 * mine[sub][name] / count[sub]:.0f}%", (sub, name, cells[name])

@@ -823,7 +823,7 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
     babys), a regularised irregular (childs, knifes), a vowel change by analogy (meese), the wrong
     classical pattern (criterias, analysises, nucleuses), and double marking (childrens)."""
     first = _forms(noun, "NNS", "NOUN")[0]
-    out = [noun + "s", noun + "'s"]
+    out = [noun + "'s"] if noun.endswith(("is", "ss")) else [noun + "s", noun + "'s"]  # nobody writes "parenthesiss"
     if noun.endswith("y"):
         out += [noun[:-1] + "ys", noun + "es"]
     if noun.endswith(("f", "fe")):
@@ -838,7 +838,9 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
                 out.append(noun[: -len(end)] + repl)
         for alt in ("i", "a", "ae", "es"):
             out.append(noun.rstrip("aeiou") + alt)
-    out += [first + "s", first + "es"]
+    if not first.endswith("s"):  # double marking people make (childrens, mices)
+        out += [first + "s"]
+    out += [noun + "e" + "s" * (not noun.endswith("e")), first + "es"]  # last resort only: potatoees, dishess
     return out
 
 

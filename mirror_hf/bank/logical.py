@@ -760,7 +760,7 @@ def _three_set_item(rng: random.Random) -> Item:
     total = sum(r.values())
     asked = rng.choice(("none", "exactly_one", "exactly_two", "only_a"))
     facts = (f"Of the {total} {noun} {where}, {A} {a_txt}, {B} {b_txt} and {C} {c_txt}. "
-             f"{AB} {a_txt} and {b_base}, {AC} {a_txt} and {c_base}, and {BC} {b_txt} and {c_base}; "
+             f"{AB} {a_txt} and {b_txt}, {AC} {a_txt} and {c_txt}, and {BC} {b_txt} and {c_txt}; "
              f"each of these three counts includes the {r['abc']} who {aux} all three.")
     union = A + B + C - AB - AC - BC + r["abc"]
     if asked == "none":

@@ -360,7 +360,7 @@ def _algo_binary_search(rng: random.Random, difficulty: str) -> Item:
         answer,
         "short_text" if ask == "sequence" else "exact_numeric",
         (numeric_distractors(rng, len(probes), [len(upper), n // 2], lo=1, hi=n) if ask == "count"
-         else pick_distractors(answer, [s for s in slips if s])),
+         else pick_distractors(answer, [s for s in slips if s], [str(v) for v in sorted(values, key=lambda v: abs(v - target))])),
         {"kind": "binary_search", "values": values, "target": target, "ask": ask},
     )
 

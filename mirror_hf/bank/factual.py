@@ -31,7 +31,7 @@ import re
 import sys
 import zlib
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -1100,7 +1100,7 @@ def currency_successions() -> list[dict]:
                 (p, ps, pe)
                 for p, ps, pe in rows
                 if p != code and pe is not None and ps is not None and start[0] - 1 <= pe[0] <= (end or (9999,))[0]
-                and ps < start
+                and ps < start and _still_tender_the_day_before(pe, start)
             ]
             if len(before) != 1 or not _clean_currency(before[0][0]) or before[0][0] in repeated:
                 continue
@@ -1117,6 +1117,12 @@ def currency_successions() -> list[dict]:
                 }
             )
     return out
+
+
+def _still_tender_the_day_before(pred_end: tuple, start: tuple) -> bool:
+    """A currency "replaced" only if it was still legal tender the day before its successor began:
+    Pakistan's rupee of 1948 followed months without a listed currency, so it replaced nothing."""
+    return date(*pred_end) >= date(*start) - timedelta(days=1)
 
 
 def _successions(difficulty: str) -> list[dict]:
@@ -1472,7 +1478,7 @@ def numeric_country_pairs() -> list[tuple[int, str]]:
 
 
 def _pair_tier(z: int, code: str, difficulty: str) -> bool:
-    known = z <= 56 and countries()[code]["tier"] in ("easy", "medium")  # enough pairs to ask each once per form
+    known = z <= 36 and countries()[code]["tier"] == "easy"
     return known if difficulty == "easy" else True
 
 
@@ -1519,6 +1525,34 @@ def _cross_language_to_element(rng: random.Random, difficulty: str) -> Item:
         ]
     )
     return _element_item(q, z, same_letter + _neighbour_zs(z), {"kind": "language_to_element", "language": lang, "source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}"})
+
+
+def _cross_element_to_language(rng: random.Random, difficulty: str) -> Item:
+    """The language join the other way round: an element's symbol read as an ISO 639-1 code."""
+    z, lang = rng.choice([p for p in symbol_language_pairs() if difficulty != "easy" or lang_in_major(p[1])])
+    name = elements()[z]["name"]
+    answer = language_name(lang)
+    pool = [c for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES if c != lang and c in iso639_1()]
+    # Confusions: languages whose codes share the symbol's first letter, then names starting with it.
+    shares = [c for c in pool if c[0] == lang[0]]
+    starts = [c for c in pool if language_name(c).lower().startswith(lang[0])]
+    rng.shuffle(shares)
+    rng.shuffle(starts)
+    q = rng.choice(
+        [
+            f"Read the chemical symbol of {name} as a two-letter ISO 639-1 language code. Which language is it?",
+            f"Which language's ISO 639-1 code is the same as the chemical symbol of {name}?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, [language_name(c) for c in shares], [language_name(c) for c in starts],
+                         [language_name(c) for c in pool]),
+        {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}", "kind": "element_to_language", "atomic_number": z,
+         "language": lang},
+    )
 
 
 def lang_in_major(code: str) -> bool:
@@ -1577,8 +1611,8 @@ def _cross_symbol_country_currency(rng: random.Random, difficulty: str) -> Item:
 
 
 _CROSS_KINDS = {
-    "easy": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element],
-    "medium": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element],
+    "easy": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element, _cross_element_to_language],
+    "medium": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element, _cross_element_to_language],
     "hard": [_cross_element_number_to_country, _cross_country_number_to_element, _cross_symbol_country_currency],
 }
 
@@ -1586,8 +1620,8 @@ _CROSS_KINDS = {
 @DOMAIN.subcategory(
     "cross_domain_trivia",
     difficulty={
-        "easy": "one join between two sources with familiar entities: element symbols (Z <= 56) that are "
-        "also ISO 3166-1 alpha-2 codes of well-known countries, or ISO 639-1 codes of listed languages",
+        "easy": "one join between two sources with familiar entities: element symbols (Z <= 36) that are "
+        "also ISO 3166-1 alpha-2 codes of widely known countries, or ISO 639-1 codes of listed languages",
         "medium": "the same single joins over every element, country, territory and ISO 639-1 language",
         "hard": "two joins chained: an atomic number read as an ISO 3166-1 numeric code (or back), or an "
         "element symbol read as a country code and then that country's CLDR currency",
@@ -1599,9 +1633,10 @@ def cross_domain_trivia(rng: random.Random, difficulty: str) -> Item:
 
 
 def _link_key(params: dict) -> str:
-    """The entities an item links, whichever way round it asks (Cu -> Cuba and Cuba -> copper are one fact)."""
-    return "|".join(sorted(f"{k}:{params[k]}" for k in ("atomic_number", "alpha_2", "language", "numeric", "currency")
-                           if k in params))
+    """The fact an item asks: its relation (the kind of join) and the entities it joins, so a form asks
+    "Cu read as a country code" once, whatever the wording."""
+    return params["kind"] + "|" + "|".join(sorted(f"{k}:{params[k]}" for k in ("atomic_number", "alpha_2", "language", "numeric", "currency")
+                                                 if k in params))
 
 
 # ---------------------------------------------------------------------------------------------

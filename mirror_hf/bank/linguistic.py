@@ -827,7 +827,7 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
     if noun.endswith("y"):
         out += [noun[:-1] + "ys", noun + "es"]
     if noun.endswith(("f", "fe")):
-        out += [noun.rstrip("e")[:-1] + "ves", noun.rstrip("e") + "es"]
+        out += [noun.rstrip("e")[:-1] + "ves", noun.rstrip("e") + "es", noun.rstrip("e") + "s"]
     out.append(noun + "es")
     if "oo" in noun or "ou" in noun:  # by analogy with foot/feet and mouse/mice
         out += [noun.replace("oo", "ee").replace("ou", "ee"), noun.replace("ouse", "ice").replace("oo", "i")]
@@ -840,6 +840,9 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
             out.append(noun.rstrip("aeiou") + alt)
     if not first.endswith("s"):  # double marking people make (childrens, mices)
         out += [first + "s"]
+    doubled = re.search(r"([a-z])\1", first)
+    if doubled:  # a doubled letter dropped, as in "adresses"
+        out.append(first[: doubled.start()] + first[doubled.start() + 1 :])
     out += [noun + "e" + "s" * (not noun.endswith("e")), first + "es"]  # last resort only: potatoees, dishess
     return out
 

@@ -1350,8 +1350,10 @@ def _grid_item(rng: random.Random, difficulty: str) -> Item:
     q = (f"{thing} has {R} rows and {C} columns; rows are counted from the top and columns from the left. "
          f"{_cap(marker)} is drawn in {_cell_text(cell)}. The {noun} is {steps}. "
          + rng.choice(("In which cell (row, column) is the mark now?", "Where is the mark now, counting rows from the top and columns from the left?")))
-    wrong = [_cell_text(sw), _cell_text((end[1], end[0])), _cell_text(part) if n_ops > 1 else None, _cell_text(cell),
-             _cell_text((shape[0] - end[0] + 1, end[1])), _cell_text((end[0], shape[1] - end[1] + 1))]
+    slips = [sw, (end[1], end[0]), part if n_ops > 1 else None, cell, (shape[0] - end[0] + 1, end[1]),
+             (end[0], shape[1] - end[1] + 1)]
+    # only cells that exist on the final grid: "row 2, column 5" on a three-column board gives itself away
+    wrong = [_cell_text(c) for c in slips if c is not None and 1 <= c[0] <= shape[0] and 1 <= c[1] <= shape[1]]
     params = {"kind": "grid", "shape": [R, C], "cell": list(cell), "ops": ops, "n_transforms": n_ops}
     return _choice(q, _cell_text(end), [w for w in wrong if w], params,
                    fallback=[_cell_text((r, c)) for r in range(1, shape[0] + 1) for c in range(1, shape[1] + 1)])

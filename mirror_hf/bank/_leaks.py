@@ -166,7 +166,6 @@ UNDER_REPAIR: frozenset[str] = frozenset({
     "procedural.error_recovery",  # step lists: the gold is the centre of its slips
     "linguistic.morphology",  # the right form is the shortest
     "arithmetic.estimation",  # the rounded gold is the centre of its near misses
-    "social.pragmatic_inference",  # the literal reading's paraphrases cluster round the gold
     "temporal.calendar_reasoning",  # weekday slips of one day either side
     "spatial.spatial_transformation",  # coordinate slips cluster round the gold
     "linguistic.grammar_correction",  # the corrected sentence is the longest

@@ -433,7 +433,7 @@ FACTUAL = Producer(
 
 def _trace(rng: random.Random, difficulty: str) -> Produced | None:
     structure = "queue" if difficulty == "medium" else "stack"
-    n_push = {"easy": 3, "medium": 4, "hard": 6}[difficulty]
+    n_push = {"easy": 4, "medium": 5, "hard": 6}[difficulty]  # at least three other pushed values to offer
     values = rng.sample(range(2, 100), n_push)
     ops: list[tuple[str, int | None]] = []
     held: list[int] = []
@@ -458,6 +458,9 @@ def _trace(rng: random.Random, difficulty: str) -> Produced | None:
     question = (f"Start with an empty {structure}. Carry out these operations in order: {listing}. "
                 f"Which number is now {where}?")
     phrase = f"the number {where} after these operations on an empty {structure}: {listing}"
+    # wrong values are only values that were pushed: a number never pushed gives itself away
+    pushed = [v for op, v in ops if op == "push"]
+    named = [w for w in named if w in pushed] + pushed
     return Produced(question, phrase, value, wrong_values(value, named), {"structure": structure, "ops": ops})
 
 

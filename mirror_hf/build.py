@@ -136,7 +136,7 @@ def build(request: BuildRequest) -> Path:
         if _same_form(marker, request) and (out / RUNS_DIR).is_dir():  # the runner's resume files and manifests go with their splits
             shutil.copytree(out / RUNS_DIR, staging / RUNS_DIR)
         metrics = copy_metric_modules(staging)
-        write_marker(staging, _marker(request, configs, metrics, staging))
+        write_marker(staging, _marker(request, configs, metrics, staging, ctx))
         refresh_metadata(staging)
         swap_into_place(staging, out)
     except BaseException:
@@ -145,8 +145,9 @@ def build(request: BuildRequest) -> Path:
     return out
 
 
-def _marker(request: BuildRequest, configs: list[str], metrics: list[str], staging: Path) -> dict:
+def _marker(request: BuildRequest, configs: list[str], metrics: list[str], staging: Path, ctx=None) -> dict:
     from mirror_hf.bank import available_domains, load_domain
+    from mirror_hf.bank._leaks import leak_rows, strategy_table
 
     digest = hashlib.sha256()
     for config, files in split_files(staging).items():
@@ -162,6 +163,8 @@ def _marker(request: BuildRequest, configs: list[str], metrics: list[str], stagi
         "metrics": metrics,
         "generators": {d: load_domain(d).version for d in available_domains()},
         "bank": bank_design(),
+        # test-wise strategy shares per subcategory of this form (the card prints them)
+        "leaks": leak_rows(strategy_table(ctx.questions())) if ctx is not None and "questions" in configs else [],
         "build_hash": digest.hexdigest()[:16],
     }
 

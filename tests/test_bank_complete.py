@@ -67,8 +67,22 @@ def test_gate_stops_on_duplicate_texts_and_bad_lengths():
     def same(rng: random.Random, difficulty: str) -> Item:
         return Item("What is two plus two, exactly?", "4", "exact_numeric", ("3", "5", "22"), {})
 
-    with pytest.raises(GateError, match="no new question text after 60 draws"):
+    with pytest.raises(GateError, match=r"no new item \(text, parameters or fact\) after 60 draws"):
         list(generate_domain(_domain_with(same), 0, 6))
+
+    def same_params(rng: random.Random, difficulty: str) -> Item:  # new wording, same item
+        return Item(f"What is two plus two, exactly? (draw {rng.random():.6f})", "4", "exact_numeric", ("3", "5", "22"), {"a": 2})
+
+    with pytest.raises(GateError, match="parameters or fact"):
+        list(generate_domain(_domain_with(same_params), 0, 6))
+
+    def same_fact(rng: random.Random, difficulty: str) -> Item:
+        n = rng.randrange(10**6)
+        return Item(f"What is two plus two, exactly? (draw {n})", "4", "exact_numeric", ("3", "5", "22"), {"n": n},
+                    facts=("two plus two",))
+
+    with pytest.raises(GateError, match="parameters or fact"):
+        list(generate_domain(_domain_with(same_fact), 0, 6))
 
     def short(rng: random.Random, difficulty: str) -> Item:
         return Item("2+2?", "4", "exact_numeric", ("3", "5", "22"), {})

@@ -386,6 +386,14 @@ def check_cross(q):
         assert pycountry.languages.get(alpha_2=el.symbol.lower()) is not None
         assert el.symbol.lower() == p["language"]
         assert all(element_by_name(d).symbol.lower() != p["language"] for d in _wrong(q))
+    elif kind == "element_to_language":
+        from babel import Locale
+
+        sym = element_by_number(p["atomic_number"]).symbol.lower()
+        assert pycountry.languages.get(alpha_2=sym) is not None and sym == p["language"]
+        english = Locale("en").languages
+        assert normalise_text(q.answer) == normalise_text(english[sym]), (q.id, q.answer, english[sym])
+        assert all(normalise_text(d) != normalise_text(english[sym]) for d in _wrong(q))
     elif kind == "element_number_to_country":
         z = element_by_number(p["atomic_number"]).number
         check_country_choices(q, pycountry.countries.get(numeric=f"{z:03d}").alpha_2, lambda o: int(pycountry.countries.get(alpha_2=o).numeric) == z)

@@ -92,3 +92,15 @@ def test_deterministic_per_seed(tasks):
 def test_answer_positions_are_balanced(tasks):
     letters = collections.Counter(t["choices"].index(t["answer"]) for t in tasks)
     assert set(letters) == {0, 1, 2, 3} and max(letters.values()) - min(letters.values()) <= 6
+
+
+def test_stack_and_queue_components_offer_only_pushed_values(tasks):
+    seen = 0
+    for t in tasks:
+        for part in ("component_a", "component_b"):
+            params = json.loads(t[part]["params"])
+            if params.get("kind") == "procedural.stack_trace":
+                pushed = {str(v) for op, v in params["ops"] if op == "push"}
+                assert set(t[part]["choices"]) <= pushed, (t["task_id"], t[part]["choices"], pushed)
+                seen += 1
+    assert seen >= 5

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 from itertools import combinations
 from pathlib import Path
 
@@ -235,3 +236,18 @@ def test_the_strict_grader_accepts_the_letter_or_the_value_of_a_part():
             assert match(gold, gold, kind, aliases, choices) is True
             assert match(f"{right}) {gold}", gold, kind, aliases, choices) is True
             assert match(wrong, gold, kind, aliases, choices) is False
+
+
+def test_the_work_frame_motivates_both_parts(fixed):
+    """The person asking does work that raises both parts' kinds of question: a site supervisor is
+    not asked for a Pacific time zone. Every task names exactly one role, and that role's work covers
+    both domains (or collects questions of every kind: an answer key, a quiz sheet, a practice sheet)."""
+    from mirror_hf.tasks.scenarios import ROLES
+
+    for t in fixed:
+        named = [r for r in ROLES if re.search(rf"\b{re.escape(r[0])}\b", t["task_text"], re.IGNORECASE)
+                 and r[1] in t["task_text"]]
+        assert len(named) == 1, (t["task_id"], t["task_text"])
+        domains = named[0][3]
+        assert domains == "*" or {t["domain_a"], t["domain_b"]} <= set(domains.split()), (t["task_id"], named[0][:2])
+    assert len({r[0] for r in ROLES if any(r[0] in t["task_text"] for t in fixed)}) >= 15

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 
 from mirror_hf.bank._core import Domain, GateError, Item, check_bank, generate_domain, normalise_text
+from mirror_hf.bank._leaks import check_leaks
 from mirror_hf.records import DOMAINS, Question
 
 __all__ = [
@@ -52,4 +53,5 @@ def generate_bank(seed: int, per_domain: int = DEFAULT_PER_DOMAIN, domains: list
     for name in domains or available_domains():
         questions.extend(generate_domain(load_domain(name), seed, per_domain))
     check_bank(questions)
+    check_leaks(questions)
     return questions

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from mirror_hf.errors import MirrorValueError
-from mirror_hf.records import CHOICE_LETTERS, DIFFICULTIES, Question
+from mirror_hf.records import CHOICE_LETTERS, DIFFICULTIES, Question, canonical_json
 
 MAX_ATTEMPTS = 60  # redraws allowed per item before the bank gives up on a duplicate-prone generator
 QUESTION_CHARS = (20, 2500)
@@ -33,6 +33,9 @@ class Item:
     distractors: tuple[str, ...]  # exactly three plausible wrong answers
     params: dict
     aliases: tuple[str, ...] = ()
+    # What the item asks, as keys unique within a form (e.g. "element:29|country:CU" for the link
+    # between copper and Cuba, whichever way round it is asked); a form asks each at most once.
+    facts: tuple[str, ...] = ()
 
 
 Generator = Callable[[random.Random, str], Item]
@@ -154,6 +157,8 @@ def generate_domain(domain: Domain, seed: int, n_items: int) -> Iterator[Questio
     """
     subs = list(domain.subcategories)
     seen: set[str] = set()
+    seen_params: set[tuple[str, str]] = set()  # items whose generator parameters coincide are one item
+    seen_facts: set[str] = set()
     for (sub, diff), n in block_counts(n_items, subs).items():
         spec = domain.subcategories[sub]
         positions = [k % 4 for k in range(n + (-n) % 4)]
@@ -165,11 +170,14 @@ def generate_domain(domain: Domain, seed: int, n_items: int) -> Iterator[Questio
                 item = spec.generate(rng, diff)
                 check_item(item, where)
                 key = normalise_text(item.question)
-                if key not in seen:
+                pkey = (sub, canonical_json(item.params))
+                if key not in seen and pkey not in seen_params and seen_facts.isdisjoint(item.facts):
                     break
             else:
-                raise GateError(f"{where}: no new question text after {MAX_ATTEMPTS} draws (duplicates)")
+                raise GateError(f"{where}: no new item (text, parameters or fact) after {MAX_ATTEMPTS} draws (duplicates)")
             seen.add(key)
+            seen_params.add(pkey)
+            seen_facts.update(item.facts)
             yield to_question(
                 item,
                 domain=domain.name,

@@ -174,3 +174,93 @@ def spread_around(rng: random.Random, answer, *candidate_groups: Iterable) -> li
     r = rng.choice(ranks)
     return below[:r] + above[: 3 - r]
 
+
+
+def numeric_family(rng: random.Random, answer, errors: Iterable, *, step=1, lo=0, hi=None,
+                   allow=lambda v: True, scale: str = "add") -> list:
+    """Three wrong numbers that, with the answer, form a 2 x 2 family of two errors.
+
+    Errors a person makes are each one step from the gold (a dropped carry, an off-by-one), so with
+    plain named errors the gold is the choice nearest to all the others and "pick the centre" or
+    "pick the second-smallest" beats chance. Here two errors a and b span the four values
+    {x, x+a, x+b, x+a+b}; the gold is drawn at a random corner, so every choice is one error away from
+    two others and two errors from the third, and the gold's rank is uniform. The first two named
+    errors whose family fits [lo, hi] (and `allow`) win; multiples of `step` fill in.
+    `scale="mul"` is the same family for factor errors (a wrong conversion factor, a place-value
+    slip): {x, x*a, x*b, x*a*b}, with factors 10, 100 and 1000 filling in."""
+    answer = Fraction(answer)
+    if scale == "mul":
+        return _factor_family(rng, answer, errors, lo=lo, hi=hi, allow=allow)
+    deltas: list[Fraction] = []
+    for e in errors:
+        if e is None:
+            continue
+        d = Fraction(e) - answer
+        if d and d not in deltas:
+            deltas.append(d)
+    step = Fraction(step)
+    for k in (1, 2, 3, 5, 10):
+        for d in (k * step, -k * step):
+            if d not in deltas:
+                deltas.append(d)
+
+    def fits(v: Fraction) -> bool:
+        return (lo is None or v >= lo) and (hi is None or v <= hi) and allow(v)
+
+    corners = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    best: list = []
+    for i, a in enumerate(deltas):
+        for b in deltas[i + 1:]:
+            if a == b or a + b == 0:
+                continue
+            options = []
+            for s1, s2 in corners:
+                wrong = [answer + (t1 - s1) * a + (t2 - s2) * b for t1, t2 in corners if (t1, t2) != (s1, s2)]
+                if all(fits(v) for v in wrong):
+                    options.append(wrong)
+            if len(options) > len(best):
+                best = options
+            if len(best) >= 3:  # the gold can sit at (nearly) any corner: take it
+                return rng.choice(best)
+    if best:  # otherwise the family that leaves the gold the most corners
+        return rng.choice(best)
+    raise ValueError(f"no family of three wrong values fits around {answer}")
+
+
+def numeric_distractors(rng: random.Random, answer, errors: Iterable, **kw) -> tuple[str, str, str]:
+    """`numeric_family` written in the canonical number format."""
+    wrong = numeric_family(rng, answer, errors, **kw)
+    return pick_distractors(fmt_num(Fraction(answer)), [fmt_num(w) for w in wrong])
+
+
+def _factor_family(rng: random.Random, answer: Fraction, errors: Iterable, *, lo, hi, allow) -> list:
+    ratios: list[Fraction] = []
+    for e in errors:
+        if e is None or Fraction(e) <= 0 or answer <= 0:
+            continue
+        r = Fraction(e) / answer
+        if r != 1 and r not in ratios and 1 / r not in ratios:
+            ratios.append(r)
+    ratios += [r for r in (Fraction(10), Fraction(100), Fraction(1000)) if r not in ratios and 1 / r not in ratios]
+
+    def fits(v: Fraction) -> bool:
+        return (lo is None or v >= lo) and (hi is None or v <= hi) and allow(v)
+
+    corners = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    best: list = []
+    for i, a in enumerate(ratios):
+        for b in ratios[i + 1:]:
+            if a * b == 1:
+                continue
+            options = []
+            for s1, s2 in corners:
+                wrong = [answer * a ** (t1 - s1) * b ** (t2 - s2) for t1, t2 in corners if (t1, t2) != (s1, s2)]
+                if all(fits(v) for v in wrong):
+                    options.append(wrong)
+            if len(options) > len(best):
+                best = options
+            if len(best) >= 3:
+                return rng.choice(best)
+    if best:
+        return rng.choice(best)
+    raise ValueError(f"no family of three wrong factors fits around {answer}")

@@ -24,6 +24,7 @@ from mirror_hf.bank._wording import (
     pick_names,
     plural,
     spread_around,
+    numeric_family,
 )
 
 DOMAIN = Domain(
@@ -36,7 +37,7 @@ DOMAIN = Domain(
 
 def _numeric_item(rng: random.Random, question: str, answer, wrong: list, params: dict, *,
                   currency: str | None = None, fallback: list | None = None, allow_zero: bool = False,
-                  spread: bool = True) -> Item:
+                  spread: bool = True, scale: str = "add", hi=None) -> Item:
     """An exact_numeric Item from exact values. Named wrong values come first; `fallback` supplies
     more when they coincide or all sit on one side of the answer (see `spread_around`).
     `spread=False` keeps the caller's own choice of three (estimation places them itself)."""
@@ -44,7 +45,12 @@ def _numeric_item(rng: random.Random, question: str, answer, wrong: list, params
     answer_text = fmt_num(answer)
     usable = [Fraction(w) for w in wrong if _presentable(w, allow_zero)]
     extra = [Fraction(w) for w in (fallback or []) if _presentable(w, allow_zero)]
-    chosen = spread_around(rng, answer, usable, extra) if spread else usable + extra
+    if spread:
+        step = Fraction(1, 10 ** decimal_places(answer)) if answer.denominator != 1 else 1
+        chosen = numeric_family(rng, answer, usable + extra, step=step, scale=scale, hi=hi,
+                                allow=lambda v: _presentable(v, allow_zero))
+    else:
+        chosen = usable + extra
     return Item(
         question=question,
         answer=answer_text,
@@ -1026,7 +1032,7 @@ def unit_conversion(rng: random.Random, difficulty: str) -> Item:
     else:
         text, answer, wrong, params = _derived_conversion(rng, name)
     answer = Fraction(answer)
-    return _numeric_item(rng, text, answer, wrong, params,
+    return _numeric_item(rng, text, answer, wrong, params, scale="add" if params.get("kind") == "mixed" else "mul",
                          fallback=[answer * 100, answer / 100, answer * 1000, answer / 1000])
 
 
@@ -1224,5 +1230,5 @@ def numerical_reasoning(rng: random.Random, difficulty: str) -> Item:
     fallback = _digit_slips(answer) + [answer + k for k in (2, -2, 3, -3)]
     wrong = [w for w in wrong if w >= 0]
     if params["template"] == "last_digit":
-        return _numeric_item(rng, text, answer, wrong, params, allow_zero=True)
+        return _numeric_item(rng, text, answer, wrong, params, allow_zero=True, hi=9)  # a digit is at most 9
     return _numeric_item(rng, text, answer, wrong, params, fallback=fallback)

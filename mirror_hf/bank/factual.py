@@ -20,6 +20,7 @@ look-ups chained together (one hop vs two).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.metadata
 import importlib.resources
@@ -30,7 +31,7 @@ import re
 import sys
 import zlib
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -43,7 +44,9 @@ from babel.core import get_global
 from babel.numbers import get_currency_name
 
 from mirror_hf.bank._core import Domain, Item, normalise_text, reads_as_letter
-from mirror_hf.bank._wording import pick_distractors
+from mirror_hf.bank._wording import numeric_distractors, pick_distractors
+
+_LAST_YEAR = 2025  # no distractor year lies in the future of the sources
 
 # ---------------------------------------------------------------------------------------------
 # Sources (named in the card and in every item's params)
@@ -459,7 +462,7 @@ def _science_symbol_from_element(rng: random.Random, difficulty: str) -> Item:
 def _science_number_from_element(rng: random.Random, difficulty: str) -> Item:
     z = rng.choice(_band(difficulty))
     name = elements()[z]["name"]
-    wrong = [c for c in (z + 1, z - 1, z + 2, z - 2, z + 8, z + 18) if 1 <= c <= 118]
+    wrong = [z + 8 if z + 8 <= 118 else z - 8, z + 1]  # the element below it in the table; its neighbour
     q = rng.choice(
         [
             f"What is the atomic number of {name}?",
@@ -471,7 +474,7 @@ def _science_number_from_element(rng: random.Random, difficulty: str) -> Item:
         q,
         str(z),
         "exact_numeric",
-        pick_distractors(str(z), [str(c) for c in wrong]),
+        numeric_distractors(rng, z, wrong, lo=1, hi=118),
         {"source": SRC_ELEMENTS, "kind": "number_from_element", "element": name, "atomic_number": z},
     )
 
@@ -1019,7 +1022,7 @@ def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
         q,
         str(year),
         "exact_numeric",
-        pick_distractors(str(year), [str(y) for y in groups]),
+        numeric_distractors(rng, year, groups, lo=1900, hi=_LAST_YEAR),
         {"source": SRC_ISO, "kind": "withdrawal_year", "alpha_4": h["alpha_4"]},
     )
 
@@ -1099,7 +1102,7 @@ def currency_successions() -> list[dict]:
                 (p, ps, pe)
                 for p, ps, pe in rows
                 if p != code and pe is not None and ps is not None and start[0] - 1 <= pe[0] <= (end or (9999,))[0]
-                and ps < start
+                and ps < start and _still_tender_the_day_before(pe, start)
             ]
             if len(before) != 1 or not _clean_currency(before[0][0]) or before[0][0] in repeated:
                 continue
@@ -1116,6 +1119,12 @@ def currency_successions() -> list[dict]:
                 }
             )
     return out
+
+
+def _still_tender_the_day_before(pred_end: tuple, start: tuple) -> bool:
+    """A currency "replaced" only if it was still legal tender the day before its successor began:
+    Pakistan's rupee of 1948 followed months without a listed currency, so it replaced nothing."""
+    return date(*pred_end) >= date(*start) - timedelta(days=1)
 
 
 def _successions(difficulty: str) -> list[dict]:
@@ -1177,7 +1186,7 @@ def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
         q,
         str(year),
         "exact_numeric",
-        pick_distractors(str(year), [str(w) for w in wrong]),
+        numeric_distractors(rng, year, wrong, lo=1000, hi=_LAST_YEAR),
         {
             "source": SRC_CLDR,
             "kind": "currency_end_year" if ask_end else "currency_start_year",
@@ -1193,8 +1202,7 @@ def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
     name = in_text(s["territory"])
     cur = currency_name(s["predecessor"])
     span = s["pred_end"] - s["pred_start"]
-    wrong = [span + 1, span - 1, span + 10, span - 10, span + 2]
-    wrong = [w for w in wrong if w > 0]
+    wrong = [span + 10, span + 1]  # a decade slip, the fencepost count
     q = rng.choice(
         [
             f"According to CLDR's currency history, how many years passed between the year the {cur} became legal tender in {name} and the year it stopped being legal tender there?",
@@ -1205,7 +1213,7 @@ def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
         q,
         str(span),
         "exact_numeric",
-        pick_distractors(str(span), [str(w) for w in wrong]),
+        numeric_distractors(rng, span, wrong, lo=1),
         {"source": SRC_CLDR, "kind": "currency_span", "alpha_2": s["territory"], "currency": s["predecessor"]},
     )
 
@@ -1521,6 +1529,34 @@ def _cross_language_to_element(rng: random.Random, difficulty: str) -> Item:
     return _element_item(q, z, same_letter + _neighbour_zs(z), {"kind": "language_to_element", "language": lang, "source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}"})
 
 
+def _cross_element_to_language(rng: random.Random, difficulty: str) -> Item:
+    """The language join the other way round: an element's symbol read as an ISO 639-1 code."""
+    z, lang = rng.choice([p for p in symbol_language_pairs() if difficulty != "easy" or lang_in_major(p[1])])
+    name = elements()[z]["name"]
+    answer = language_name(lang)
+    pool = [c for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES if c != lang and c in iso639_1()]
+    # Confusions: languages whose codes share the symbol's first letter, then names starting with it.
+    shares = [c for c in pool if c[0] == lang[0]]
+    starts = [c for c in pool if language_name(c).lower().startswith(lang[0])]
+    rng.shuffle(shares)
+    rng.shuffle(starts)
+    q = rng.choice(
+        [
+            f"Read the chemical symbol of {name} as a two-letter ISO 639-1 language code. Which language is it?",
+            f"Which language's ISO 639-1 code is the same as the chemical symbol of {name}?",
+        ]
+    )
+    return Item(
+        q,
+        answer,
+        "short_text",
+        pick_distractors(answer, [language_name(c) for c in shares], [language_name(c) for c in starts],
+                         [language_name(c) for c in pool]),
+        {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}", "kind": "element_to_language", "atomic_number": z,
+         "language": lang},
+    )
+
+
 def lang_in_major(code: str) -> bool:
     return code in MAJOR_LANGUAGES or code in MEDIUM_LANGUAGES
 
@@ -1577,8 +1613,8 @@ def _cross_symbol_country_currency(rng: random.Random, difficulty: str) -> Item:
 
 
 _CROSS_KINDS = {
-    "easy": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element],
-    "medium": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element],
+    "easy": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element, _cross_element_to_language],
+    "medium": [_cross_symbol_to_country, _cross_country_to_element, _cross_language_to_element, _cross_element_to_language],
     "hard": [_cross_element_number_to_country, _cross_country_number_to_element, _cross_symbol_country_currency],
 }
 
@@ -1594,7 +1630,15 @@ _CROSS_KINDS = {
     },
 )
 def cross_domain_trivia(rng: random.Random, difficulty: str) -> Item:
-    return rng.choice(_CROSS_KINDS[difficulty])(rng, difficulty)
+    item = rng.choice(_CROSS_KINDS[difficulty])(rng, difficulty)
+    return dataclasses.replace(item, facts=(_link_key(item.params),))
+
+
+def _link_key(params: dict) -> str:
+    """The fact an item asks: its relation (the kind of join) and the entities it joins, so a form asks
+    "Cu read as a country code" once, whatever the wording."""
+    return params["kind"] + "|" + "|".join(sorted(f"{k}:{params[k]}" for k in ("atomic_number", "alpha_2", "language", "numeric", "currency")
+                                                 if k in params))
 
 
 # ---------------------------------------------------------------------------------------------

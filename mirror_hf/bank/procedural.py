@@ -15,7 +15,7 @@ from collections import deque
 from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import NAMES, fmt_num, pick_distractors
+from mirror_hf.bank._wording import NAMES, fmt_num, numeric_distractors, pick_distractors
 
 DOMAIN = Domain(
     "procedural",
@@ -28,6 +28,15 @@ DOMAIN = Domain(
         "of common execution slips."
     ),
 )
+
+
+def fmt_ok(value) -> bool:
+    """A value the bank can write exactly (1/3 cannot be)."""
+    try:
+        fmt_num(value)
+    except ValueError:
+        return False
+    return True
 
 
 def fmt_list(values: list[int]) -> str:
@@ -193,7 +202,7 @@ def _algo_stack_queue(rng: random.Random, difficulty: str) -> Item:
             f"Trace the following operations on a {structure} that starts empty: {' -> '.join(lines)}.",
         ]
     )
-    fallback = [str(v) for v in range(1, 100)]
+    fallback = [str(op[1]) for op in ops if op[0] == "add"]  # only values that were ever added
     return Item(
         f"{intro} {question_end}",
         answer,
@@ -285,7 +294,7 @@ def _algo_loop(rng: random.Random, difficulty: str) -> Item:
         q,
         answer_s,
         "exact_numeric",
-        pick_distractors(answer_s, [str(s) for s in slips], [str(answer + d) for d in (1, -1, 2, -2, 3)]),
+        numeric_distractors(rng, answer, slips, lo=None),
         {"kind": "loop", "rule": rule, "start": start, "steps": steps},
     )
 
@@ -350,7 +359,8 @@ def _algo_binary_search(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text" if ask == "sequence" else "exact_numeric",
-        pick_distractors(answer, [s for s in slips if s], [str(len(probes) + d) for d in (2, 3, -2)]),
+        (numeric_distractors(rng, len(probes), [len(upper), n // 2], lo=1, hi=n) if ask == "count"
+         else pick_distractors(answer, [s for s in slips if s], [str(v) for v in sorted(values, key=lambda v: abs(v - target))])),
         {"kind": "binary_search", "values": values, "target": target, "ask": ask},
     )
 
@@ -447,7 +457,8 @@ def _recipe_scale(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "exact_numeric",
-        pick_distractors(answer, cands, [fmt_num(answer_value + d) for d in (10, -5, 5, 15)]),
+        numeric_distractors(rng, answer_value, [s for s in slips if s > 0 and fmt_ok(s)], step=5,
+                            allow=lambda v: v > 0 and fmt_ok(v)),
         {"kind": "scale", "base_servings": base, "target_servings": target, "ingredient": ing, "recipe": recipe_amounts, "already_have": have if steps == 2 else 0},
     )
 
@@ -533,7 +544,8 @@ def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
         q,
         fmt_num(answer),
         "exact_numeric",
-        pick_distractors(fmt_num(answer), cands, [fmt_num(answer + d) for d in (10, -10, 20, 5)]),
+        numeric_distractors(rng, answer, [Fraction(s) for s in slips if s > 0 and Fraction(s).denominator in (1, 2, 4)],
+                            step=5, allow=lambda v: v > 0 and v.denominator in (1, 2, 4)),
         {"kind": "bowls", "steps": steps, "ask": ask},
     )
 
@@ -567,7 +579,7 @@ def _recipe_timeline(rng: random.Random, difficulty: str) -> Item:
         q,
         str(answer),
         "exact_numeric",
-        pick_distractors(str(answer), [str(s) for s in slips], [str(answer + d) for d in (bake, -bake, 5, -5)]),
+        numeric_distractors(rng, answer, slips, step=5, lo=1),
         {"kind": "oven", "trays": trays, "capacity": capacity, "bake": bake, "gap": gap, "preheat": preheat},
     )
 
@@ -852,12 +864,11 @@ def _plan_jugs(rng: random.Random, difficulty: str) -> Item:
             f"With {jugs} (initially empty) and a tap, each move fills a jug, empties a jug, or pours one jug into another until one of them is empty or full. In the minimum number of moves, how soon can exactly {target} litres be in one jug?",
         ]
     )
-    slips = [d + 1, d - 1, d + 2, d + 3, d - 2]
     return Item(
         q,
         str(d),
         "exact_numeric",
-        pick_distractors(str(d), [str(s) for s in slips if s > 0]),
+        numeric_distractors(rng, d, [d + 2, d + 1], lo=1),
         {"kind": "jugs", "capacities": list(caps), "target": target},
     )
 
@@ -906,7 +917,7 @@ def _plan_grid(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        pick_distractors(str(d), [str(s) for s in slips if s > 0 and s != d]),
+        numeric_distractors(rng, d, slips, lo=1),
         {"kind": "grid", "grid": grid},
     )
 
@@ -966,7 +977,7 @@ def _plan_buttons(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        pick_distractors(str(d), [str(s) for s in slips if s > 0], [str(d + 3)]),
+        numeric_distractors(rng, d, slips, lo=1),
         {"kind": "buttons", "start": start, "target": target, "buttons": buttons},
     )
 
@@ -995,7 +1006,7 @@ def _plan_knight(rng: random.Random, difficulty: str) -> Item:
     else:
         raise ValueError("no knight puzzle found")  # pragma: no cover
     cheb = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-    slips = [d + 1, d - 1, d + 2, -(-(abs(a[0] - b[0]) + abs(a[1] - b[1])) // 3), cheb]
+    slips = [-(-(abs(a[0] - b[0]) + abs(a[1] - b[1])) // 3), cheb, d + 1]  # king-like and Manhattan/3 estimates
     q = rng.choice(
         [
             f"On an otherwise empty chessboard, a knight stands on {square_name(a)}. What is the minimum number of knight moves needed to reach {square_name(b)}?",
@@ -1006,7 +1017,7 @@ def _plan_knight(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        pick_distractors(str(d), [str(s) for s in slips if s > 0], [str(d + 3)]),
+        numeric_distractors(rng, d, slips, lo=1),
         {"kind": "knight", "from": square_name(a), "to": square_name(b)},
     )
 
@@ -1084,7 +1095,7 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
     situation = f"Steps 1 to {done} are finished when you discover that step {faulty} ({names[faulty - 1]}) was done wrong."
     if ask_count:
         answer = str(len(redo))
-        slips = [str(len(naive)), str(len(direct)), str(len(redo) + 1), str(n - faulty + 1), str(max(len(redo) - 1, 1))]
+        slips = [len(naive), len(direct), n - faulty + 1]
         ask = "How many steps must be redone?"
         answer_type = "exact_numeric"
     else:
@@ -1102,7 +1113,8 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         answer_type,
-        pick_distractors(answer, [s for s in slips if s], [str(len(redo) + 2), str(len(redo) + 3)]),
+        (numeric_distractors(rng, len(redo), slips, lo=1, hi=n) if ask_count
+         else pick_distractors(answer, [s for s in slips if s], [_fmt_steps(list(range(faulty, faulty + k))) for k in (2, 3, 4)])),
         {"kind": "redo", "deps": {str(k): v for k, v in deps.items()}, "faulty": faulty, "done": done, "ask": "count" if ask_count else "steps"},
     )
 
@@ -1147,7 +1159,7 @@ def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "exact_numeric",
-        pick_distractors(answer, [str(s) for s in slips if 1 <= s <= n], [str(s) for s in range(1, n + 1)]),
+        numeric_distractors(rng, resume, slips, lo=1, hi=n),
         {"kind": "checkpoint", "steps": n, "checkpoints": checkpoints, "failed": failed, "corrupted": corrupted},
     )
 

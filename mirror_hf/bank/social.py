@@ -367,22 +367,50 @@ _THINGS = {  # needs it meets, and needs a listener could also take it to meet (
     "blind": {"label": "the window blind", "action": "lower the blind", "needs": {"glare"}, "also": set()},
     "pen": {"label": "a pen", "action": "lend a pen", "needs": {"write"}, "also": set()},
 }
-_NEEDS = {  # need -> (easy: conventional request, medium: names the thing, hard: hint without naming it)
-    "cold": ("Could you close the window?", "That open window is letting the cold in.", "Brr, I can't stop shivering."),
-    "stuffy": ("Could you open the window?", "It's so stuffy with the window shut.", "I can hardly breathe in here, it's so stuffy."),
-    "dark": ("Could you switch the lamp on?", "It'd help to have that lamp on.", "I can barely make out the words on this page."),
-    "loud_music": ("Could you turn the radio down?", "The radio is really loud.", "I can't hear myself think."),
-    "bland": ("Could you pass the salt?", "This soup needs salt.", "This soup tastes of almost nothing."),
-    "thirsty": ("Could you pour me some water?", "I'd love some of that water.", "My throat is so dry."),
-    "tea": ("Could you put the kettle on?", "The kettle's right by you, isn't it?", "I'd kill for a cup of tea."),
-    "cold_feet": ("Could you switch the heater on?", "It would be nice if the heater were on.", "My toes are like ice."),
-    "battery": ("Could you pass me the charger?", "I need that charger.", "My phone is about to die."),
-    "sneezing": ("Could you pass the tissues?", "Are those tissues next to you?", "Atchoo! Sorry, my nose is running."),
-    "bin_smell": ("Could you take the rubbish out?", "That bin is full.", "Something in here really smells."),
-    "corridor_noise": ("Could you shut the door?", "The door's letting in all that noise from the corridor.",
-                       "The chatter out in the corridor is driving me mad."),
-    "glare": ("Could you lower the blind?", "The blind should be down.", "The sun is right in my eyes."),
-    "write": ("Could you lend me a pen?", "Have you got a pen there?", "I need to jot this number down before I forget it."),
+_NEEDS = {  # need -> (easy: conventional requests, medium: name the thing, hard: hints without naming it), two
+    # of each so that an (utterance, answer) pair recurs rarely; easy requests use other words than the answer
+    "cold": (("Could you shut that window?", "Would you mind shutting the window?"),
+             ("That open window is letting the cold in.", "There's a freezing draught from that window."),
+             ("Brr, I can't stop shivering.", "I should have brought a thicker jumper.")),
+    "stuffy": (("Could you let some air in through the window?", "Would you mind cracking the window open?"),
+               ("It's so stuffy with the window shut.", "That window's been closed all day."),
+               ("I can hardly breathe in here, it's so stuffy.", "The air in here is so stale.")),
+    "dark": (("Could you put the lamp on?", "Would you mind turning on the lamp?"),
+             ("It'd help to have that lamp on.", "That lamp would make all the difference."),
+             ("I can barely make out the words on this page.", "I'm squinting to read this.")),
+    "loud_music": (("Could you make the radio a bit quieter?", "Would you mind lowering the radio's volume?"),
+                   ("The radio is really loud.", "That radio is blaring."),
+                   ("I can't hear myself think.", "I can't follow a word of my phone call.")),
+    "bland": (("Could you hand me the salt?", "Would you mind giving me the salt?"),
+              ("This soup needs salt.", "A bit of salt would help this soup."),
+              ("This soup tastes of almost nothing.", "This soup is rather bland.")),
+    "thirsty": (("Could I have a glass of water?", "Would you mind filling my glass from the jug?"),
+                ("I'd love some of that water.", "That jug of water looks tempting."),
+                ("My throat is so dry.", "I'm parched.")),
+    "tea": (("Could you boil some water for tea?", "Would you mind switching the kettle on?"),
+            ("The kettle's right by you, isn't it?", "Is the kettle full?"),
+            ("I'd kill for a cup of tea.", "I could really do with a brew.")),
+    "cold_feet": (("Could you turn the heater on?", "Would you mind putting the heater on?"),
+                  ("It would be nice if the heater were on.", "That heater isn't doing much switched off."),
+                  ("My toes are like ice.", "My feet are frozen.")),
+    "battery": (("Could you hand me the charger?", "Would you mind giving me the charger?"),
+                ("I need that charger.", "Is that charger free?"),
+                ("My phone is about to die.", "My battery's on two per cent.")),
+    "sneezing": (("Could you hand me a tissue?", "Would you mind giving me a tissue?"),
+                 ("Are those tissues next to you?", "I could use one of those tissues."),
+                 ("Atchoo! Sorry, my nose is running.", "I can't stop sniffing.")),
+    "bin_smell": (("Could you empty the bin?", "Would you mind taking the bin bag out?"),
+                  ("That bin is full.", "The bin's overflowing again."),
+                  ("Something in here really smells.", "What is that awful smell?")),
+    "corridor_noise": (("Could you pull the door to?", "Would you mind shutting the door?"),
+                       ("The door's letting in all that noise from the corridor.", "That open door lets every sound in."),
+                       ("The chatter out in the corridor is driving me mad.", "Everyone in the corridor is so noisy today.")),
+    "glare": (("Could you pull the blind down?", "Would you mind bringing the blind down?"),
+              ("The blind should be down.", "That blind is up again."),
+              ("The sun is right in my eyes.", "I can't see my screen for the sunshine.")),
+    "write": (("Could I borrow a pen?", "Would you mind if I used your pen?"),
+              ("Have you got a pen there?", "A pen would be handy right now."),
+              ("I need to jot this number down before I forget it.", "I've nothing to write with.")),
 }
 _PRAG_SETTINGS = ("at the dinner table", "in the office they share", "in the library study room", "in the staff room",
                   "in their hotel room", "at the kitchen table", "in the waiting room", "in the car park office")
@@ -428,7 +456,7 @@ def pragmatic_inference(rng: random.Random, difficulty: str) -> Item:
     target = next(k for k, v in sorted(_THINGS.items()) if need in v["needs"])
     things = _scene_things(rng, target)
     level = {"easy": 0, "medium": 1, "hard": 2}[difficulty]
-    utterance = _NEEDS[need][level]
+    utterance = _choice(rng, _NEEDS[need][level])
     s, h = rng.sample(NAMES, 2)
     setting = _choice(rng, _PRAG_SETTINGS)
     reach = [_THINGS[k]["label"] for k in things]
@@ -440,7 +468,10 @@ def pragmatic_inference(rng: random.Random, difficulty: str) -> Item:
     if difficulty == "easy":
         wrong.insert(0, f"Say whether {h} is able to do it; {s} is only asking about ability.")
     params = {"need": need, "target": target, "things": things, "utterance_level": level, "utterance": utterance}
-    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params)
+    # an utterance backs at most two items of a form: it takes one of two slots, and the bank redraws
+    # an item whose slot is taken (see Item.facts)
+    slot = f"pragmatic_utterance:{utterance}:{rng.randrange(2)}"
+    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params, facts=(slot,))
 
 
 def _cap(text: str) -> str:
@@ -644,7 +675,8 @@ def social_norm_violation(rng: random.Random, difficulty: str) -> Item:
         context = f"{setting['place']}, four people did the following."
         setting_id = setting["id"]
     else:
-        rule = _choice(rng, _POSTED_RULES)
+        # medium and hard draw from disjoint halves of the rules: a hard item is not a medium scene reused
+        rule = _choice(rng, _POSTED_RULES[0::2] if difficulty == "medium" else _POSTED_RULES[1::2])
         ok = list(rule["ordinary"]) if difficulty == "medium" else [*rule["near"], _choice(rng, rule["ordinary"])]
         actions = [(rule["violation"], [rule["tag"]])] + [(a, []) for a in ok]
         forbidden = [rule["tag"]]

@@ -17,7 +17,7 @@ import random
 from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import NAMES, fmt_num, pick_distractors, plural
+from mirror_hf.bank._wording import NAMES, decimal_places, fmt_num, numeric_distractors, pick_distractors, plural
 
 DOMAIN = Domain(
     "spatial",
@@ -29,15 +29,16 @@ DOMAIN = Domain(
 )
 
 
-def _numeric(question: str, answer, wrong: list, params: dict, fallback_step=1) -> Item:
-    """An exact_numeric Item; non-positive or duplicate wrong values are skipped and answer ± k·step
-    fills in when the named errors coincide."""
+def _numeric(question: str, answer, wrong: list, params: dict, fallback_step=1, hi=None) -> Item:
+    """An exact_numeric Item whose three wrong values are a family of two named errors around the
+    gold (`numeric_family`: random rank, no centre); values must be positive and at most `hi` (an
+    angle of a triangle cannot be 303°). The item's own text seeds the draw."""
     answer = Fraction(answer)
     text = fmt_num(answer)
-    named = [fmt_num(Fraction(w)) for w in wrong if w is not None and Fraction(w) > 0]
-    step = Fraction(fallback_step)
-    near = [fmt_num(answer + k * step) for k in (1, -1, 2, -2, 3, 4, 5) if answer + k * step > 0]
-    return Item(question, text, "exact_numeric", pick_distractors(text, named, near), params)
+    named = [Fraction(w) for w in wrong if w is not None and Fraction(w) > 0 and (hi is None or Fraction(w) <= hi)]
+    distractors = numeric_distractors(random.Random(question), answer, named, step=fallback_step, hi=hi,
+                                      allow=lambda v: v > 0 and decimal_places(v) <= 2)
+    return Item(question, text, "exact_numeric", distractors, params)
 
 
 def _choice(question: str, answer: str, wrong: list[str], params: dict, answer_type="short_text",
@@ -370,7 +371,7 @@ def _geometry_easy(rng: random.Random) -> Item:
     q = rng.choice((f"Two angles of a triangle measure {A}° and {B}°. What is the third angle, in degrees?",
                     f"In triangle PQR, angle P is {A}° and angle Q is {B}°. How many degrees is angle R?",
                     f"A triangular sail has corner angles of {A}° and {B}° at two of its corners. What is the angle at the third corner, in degrees?"))
-    return _numeric(q, 180 - A - B, [360 - A - B, A + B, abs(A - B), 90 - (A + B) // 2], {"kind": kind, "angles": [A, B], "steps": 1})
+    return _numeric(q, 180 - A - B, [360 - A - B, A + B, abs(A - B), 90 - (A + B) // 2], {"kind": kind, "angles": [A, B], "steps": 1}, hi=179)
 
 
 def _geometry_medium(rng: random.Random) -> Item:
@@ -420,14 +421,14 @@ def _geometry_medium(rng: random.Random) -> Item:
                         f"A tile is shaped like a regular {name}. How many degrees is each of its inside corner angles?"))
         ans = 180 * (n - 2) // n
         return _numeric(q, ans, [360 // n, 180 * (n - 2), 180 * n // (n + 2) if 180 * n % (n + 2) == 0 else None, 180 - 180 // n if 180 % n == 0 else None],
-                        {"kind": kind, "n": n, "steps": 2}, fallback_step=5)
+                        {"kind": kind, "n": n, "steps": 2}, fallback_step=5, hi=179)
     if kind == "isosceles_base":
         apex = rng.randrange(20, 160, 2)
         q = rng.choice((f"An isosceles triangle has an apex angle (between its two equal sides) of {apex}°. "
                         f"How many degrees is each base angle?",
                         f"The two equal sides of an isosceles triangle meet at an angle of {apex}°. What is each of the other two angles, in degrees?"))
         return _numeric(q, (180 - apex) // 2, [180 - apex, apex, (360 - apex) // 2, 60],
-                        {"kind": kind, "apex": apex, "steps": 2})
+                        {"kind": kind, "apex": apex, "steps": 2}, hi=89)
     if kind == "rect_from_perimeter":
         w, h = rng.sample(range(3, 25), 2)
         P = 2 * (w + h)
@@ -496,7 +497,7 @@ def _geometry_hard(rng: random.Random) -> Item:
         q = rng.choice((f"What is the smaller angle, in degrees, between the hour hand and the minute hand of an analogue clock at {h}:{m:02d}?",
                         f"At {h}:{m:02d}, how many degrees lie between the two hands of a clock (take the smaller angle)?"))
         return _numeric(q, ans, [naive, 360 - ans, ans + 15, abs(ans - 15) or None], {"kind": kind, "time": [h, m], "steps": 3},
-                        fallback_step=Fraction(5, 2))
+                        fallback_step=Fraction(5, 2), hi=180)
     # triangle_coords_area_general: no side is horizontal or vertical
     while True:
         pts = [(rng.randint(-9, 9), rng.randint(-9, 9)) for _ in range(3)]
@@ -1349,8 +1350,10 @@ def _grid_item(rng: random.Random, difficulty: str) -> Item:
     q = (f"{thing} has {R} rows and {C} columns; rows are counted from the top and columns from the left. "
          f"{_cap(marker)} is drawn in {_cell_text(cell)}. The {noun} is {steps}. "
          + rng.choice(("In which cell (row, column) is the mark now?", "Where is the mark now, counting rows from the top and columns from the left?")))
-    wrong = [_cell_text(sw), _cell_text((end[1], end[0])), _cell_text(part) if n_ops > 1 else None, _cell_text(cell),
-             _cell_text((shape[0] - end[0] + 1, end[1])), _cell_text((end[0], shape[1] - end[1] + 1))]
+    slips = [sw, (end[1], end[0]), part if n_ops > 1 else None, cell, (shape[0] - end[0] + 1, end[1]),
+             (end[0], shape[1] - end[1] + 1)]
+    # only cells that exist on the final grid: "row 2, column 5" on a three-column board gives itself away
+    wrong = [_cell_text(c) for c in slips if c is not None and 1 <= c[0] <= shape[0] and 1 <= c[1] <= shape[1]]
     params = {"kind": "grid", "shape": [R, C], "cell": list(cell), "ops": ops, "n_transforms": n_ops}
     return _choice(q, _cell_text(end), [w for w in wrong if w], params,
                    fallback=[_cell_text((r, c)) for r in range(1, shape[0] + 1) for c in range(1, shape[1] + 1)])

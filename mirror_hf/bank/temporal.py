@@ -13,7 +13,7 @@ import random
 from datetime import date, datetime, timedelta
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import NAMES, count_word, fmt_num, pick_distractors, pick_names, spread_around
+from mirror_hf.bank._wording import NAMES, count_word, fmt_num, numeric_family, pick_distractors, pick_names, spread_around
 
 DOMAIN = Domain(
     "temporal",
@@ -693,16 +693,19 @@ def timezone_arithmetic(rng: random.Random, difficulty: str) -> Item:
     name = pick_names(rng, 1)[0]
     text, target, named, params, style = {"easy": _tz_easy, "medium": _tz_medium, "hard": _tz_hard}[difficulty](
         rng, name)
-    near = (30, -30, 120, -120, 180)
+    # The named errors span a 2 x 2 family around the gold (see `numeric_family`): a day slip and an hour
+    # slip give four choices each one slip from two others, so no choice is the centre.
     if isinstance(target, int):  # a clock time on the same day
         answer, aliases = clock(target, style), clock_aliases(target, style)
-        shown = [clock(w, style) for w in named if w is not None]
-        fallback = [clock(target + k, style) for k in near]
+        deltas = [w - target for w in named if w is not None]
+        wrong = numeric_family(rng, 0, deltas, step=30, lo=-target, hi=DAY - 1 - target)
+        shown = [clock(target + int(d), style) for d in wrong]
     else:  # a weekday and clock time
         answer, aliases = _day_clock(target, style), _day_clock_aliases(target, style)
-        shown = [_day_clock(w, style) for w in named if w is not None]
-        fallback = [_day_clock(target + timedelta(minutes=k), style) for k in near]
-    return Item(text, answer, "short_text", pick_distractors(answer, shown, fallback), params, aliases)
+        deltas = [(w - target) // timedelta(minutes=1) for w in named if w is not None]
+        wrong = numeric_family(rng, 0, deltas, step=30, lo=None)
+        shown = [_day_clock(target + timedelta(minutes=int(d)), style) for d in wrong]
+    return Item(text, answer, "short_text", pick_distractors(answer, shown), params, aliases)
 
 
 # ============================================================================================
@@ -943,11 +946,10 @@ def _calendar_medium(rng: random.Random, name: str) -> Item:
            "earlier?"),
     ))
     sign = 1 if forward else -1
-    wrong = [target + timedelta(days=sign), target - timedelta(days=sign), _thirty_day_months(ref, n * sign),
-             target + timedelta(days=2 * sign)]
+    named = [(_thirty_day_months(ref, n * sign) - target).days, sign]  # 30-day months; counting both ends
+    wrong = [target + timedelta(days=int(d)) for d in numeric_family(rng, 0, named, lo=None)]
     answer = day_date(target, style)
-    extra = [day_date(target + timedelta(days=k), style) for k in (2, -2, 3, -3)]
-    return Item(text, answer, "short_text", pick_distractors(answer, [day_date(d, style) for d in wrong], extra),
+    return Item(text, answer, "short_text", pick_distractors(answer, [day_date(d, style) for d in wrong]),
                 {"form": "date_after_days", "reference": ref.isoformat(), "days": n * sign, "steps": 3},
                 date_aliases(target, style))
 

@@ -39,13 +39,23 @@ def transfer_tasks(seed: int, domains: list[str], per_source: int = DEFAULT_PER_
     return rows
 
 
+VARIABLE = "N"
+
+
+def transfer_text(surface_text: str, phrase: str) -> str:
+    """Two or three plain sentences: what N is (the hidden step, as a noun phrase that never names its
+    domain), then the surface task that uses N. One long sentence with the phrase spliced into the
+    surface story read as a template dump."""
+    return f"Let {VARIABLE} be {phrase}. {surface_text}"
+
+
 def _draw_transfer(seed, task_id, source, surface, difficulty, seen, position) -> dict:
     producer, consumer = PRODUCERS[source], CONSUMERS[surface]
     for attempt in range(MAX_ATTEMPTS):
         rng = item_rng(seed, task_id, attempt)
         prod = producer.draw(rng, difficulty)
         params = consumer.draw(rng, difficulty)
-        text = consumer.text(params, Ref.phrase(prod.phrase))
+        text = transfer_text(consumer.text(params, Ref.variable(VARIABLE)), prod.phrase)
         if normalise_text(text) not in seen and not reads_as_letter(consumer.solve(params, prod.value)):
             break
     else:

@@ -320,6 +320,18 @@ BELIEF_SCENES = (
 )
 
 
+_PREPOSITION = {"shelf": "on", "tray": "on", "front desk": "at", "box office": "at"}  # otherwise "in"
+
+
+def _where(noun: str) -> str:
+    """"in the drawer", "on the shelf", "at the front desk"."""
+    return f"{_PREPOSITION.get(noun, 'in')} the {noun}"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def belief_draw(rng: random.Random, difficulty: str) -> dict:
     """A false-belief scene about a count. Every change is an addition, so any starting count works;
     the believed count is `belief_value(params, start)`."""
@@ -337,28 +349,28 @@ def belief_text(p: dict, start: str) -> str:
     """The story and its question; `start` is the starting count as a noun phrase ("12 chairs")."""
     a, b, items, place = p["actor"], p["other"], p["items"], p["place"]
     if p["order"] == 2:
-        return (f"In the {p['building']}, {a} puts {start} in the {place} and leaves. {b} then adds {p['unseen']} more "
+        return (f"{_cap(_where(p['building']))}, {a} puts {start} {_where(place)} and leaves. {b} then adds {p['unseen']} more "
                 f"{items}. {a} saw this through the window, but {b} does not know that {a} saw it. "
-                f"How many {items} does {b} think {a} believes are in the {place}?")
+                f"How many {items} does {b} think {a} believes are {_where(place)}?")
     if p["seen"]:
-        return (f"In the {p['building']}, {a} puts {start} in the {place}. Before leaving, {a} watches {b} add "
+        return (f"{_cap(_where(p['building']))}, {a} puts {start} {_where(place)}. Before leaving, {a} watches {b} add "
                 f"{p['seen']} more {items}. After {a} has left, {b} adds another {p['unseen']} and tells no one. "
-                f"When {a} returns, how many {items} does {a} believe are in the {place}?")
-    return (f"In the {p['building']}, {a} puts {start} in the {place} and then goes out. While {a} is away, "
+                f"When {a} returns, how many {items} does {a} believe are {_where(place)}?")
+    return (f"{_cap(_where(p['building']))}, {a} puts {start} {_where(place)} and then goes out. While {a} is away, "
             f"{b} adds {p['unseen']} more {items} to the {place} and does not mention it to anyone. "
-            f"When {a} comes back, how many {items} does {a} expect to find in the {place}?")
+            f"When {a} comes back, how many {items} does {a} expect to find {_where(place)}?")
 
 
 def belief_phrase(p: dict, n: int) -> str:
     """The believed count as a noun phrase (for hiding the story inside another domain's task)."""
     a, b, items, place = p["actor"], p["other"], p["items"], p["place"]
     if p["order"] == 2:
-        return (f"the number of {items} that {b} thinks {a} believes are in the {place}, after {a} put {n} there and "
+        return (f"the number of {items} that {b} thinks {a} believes are {_where(place)}, after {a} put {n} there and "
                 f"left, {b} added {p['unseen']} more, and {a} saw this through the window without {b} knowing")
     if p["seen"]:
-        return (f"the number of {items} that {a} believes are in the {place}, after {a} put {n} there, watched {b} "
+        return (f"the number of {items} that {a} believes are {_where(place)}, after {a} put {n} there, watched {b} "
                 f"add {p['seen']} more and left, and {b} then secretly added another {p['unseen']}")
-    return (f"the number of {items} that {a} expects to find in the {place}, after {a} put {n} there and, while "
+    return (f"the number of {items} that {a} expects to find {_where(place)}, after {a} put {n} there and, while "
             f"{a} was away, {b} added {p['unseen']} more without telling anyone")
 
 
@@ -421,7 +433,7 @@ FACTUAL = Producer(
 
 def _trace(rng: random.Random, difficulty: str) -> Produced | None:
     structure = "queue" if difficulty == "medium" else "stack"
-    n_push = {"easy": 3, "medium": 4, "hard": 6}[difficulty]
+    n_push = {"easy": 4, "medium": 5, "hard": 6}[difficulty]  # at least three other pushed values to offer
     values = rng.sample(range(2, 100), n_push)
     ops: list[tuple[str, int | None]] = []
     held: list[int] = []
@@ -446,6 +458,9 @@ def _trace(rng: random.Random, difficulty: str) -> Produced | None:
     question = (f"Start with an empty {structure}. Carry out these operations in order: {listing}. "
                 f"Which number is now {where}?")
     phrase = f"the number {where} after these operations on an empty {structure}: {listing}"
+    # wrong values are only values that were pushed: a number never pushed gives itself away
+    pushed = [v for op, v in ops if op == "push"]
+    named = [w for w in named if w in pushed] + pushed
     return Produced(question, phrase, value, wrong_values(value, named), {"structure": structure, "ops": ops})
 
 

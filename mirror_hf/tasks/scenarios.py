@@ -8,64 +8,70 @@ from __future__ import annotations
 
 import random
 
-# (role, workplace, things that person is doing when the request is written)
-ROLES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+# (role, workplace, things that person is doing when the request is written, the domains that work
+# plausibly raises: a site supervisor asks about loads and schedules, not a Pacific time zone; "*" for
+# jobs that collect questions of every kind, such as writing a workbook's answer key)
+ROLES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
     ("an operations coordinator", "a regional logistics company",
-     ("preparing tomorrow's shift handover", "re-planning Thursday's delivery routes", "answering a query from a depot")),
+     ("preparing tomorrow's shift handover", "re-planning Thursday's delivery routes", "answering a query from a depot"), "arithmetic spatial temporal procedural"),
     ("a project manager", "a civil engineering firm",
-     ("updating the project schedule", "preparing a progress report for the client", "reviewing a subcontractor's quote")),
+     ("updating the project schedule", "preparing a progress report for the client", "reviewing a subcontractor's quote"), "arithmetic spatial temporal procedural logical"),
     ("a clinic administrator", "a community health centre",
-     ("building next month's staff rota", "preparing the monthly activity report", "sorting out the appointment book")),
+     ("building next month's staff rota", "preparing the monthly activity report", "sorting out the appointment book"), "temporal arithmetic procedural social"),
     ("a paralegal", "a small law practice",
-     ("reviewing a supplier agreement for a client", "preparing a case bundle", "drafting a letter to the other side")),
+     ("reviewing a supplier agreement for a client", "preparing a case bundle", "drafting a letter to the other side"), "linguistic logical temporal social"),
     ("a content editor", "an educational publisher",
-     ("checking a chapter before it goes to print", "preparing answer keys for a workbook", "reviewing a freelancer's draft")),
+     ("checking a chapter before it goes to print", "preparing answer keys for a workbook", "reviewing a freelancer's draft"), "*"),
+    ("a quiz writer", "a pub-quiz company",
+     ("checking this week's question sheet", "writing a new round", "answering a team's challenge to last week's answers"), "*"),
+    ("a tutor", "a learning centre",
+     ("preparing a mixed practice sheet", "checking a student's homework", "writing worked examples for a session"), "*"),
     ("a lab technician", "a university research lab",
-     ("writing up this week's lab log", "preparing materials for a practical class", "checking a colleague's protocol")),
+     ("writing up this week's lab log", "preparing materials for a practical class", "checking a colleague's protocol"), "arithmetic factual procedural temporal"),
     ("an event planner", "a conference venue",
-     ("checking the run-sheet for Friday's event", "finalising the programme for a client", "answering a booking enquiry")),
+     ("checking the run-sheet for Friday's event", "finalising the programme for a client", "answering a booking enquiry"), "temporal spatial arithmetic social"),
     ("a customer-support lead", "a software company",
-     ("closing out a customer ticket", "writing a help-centre article", "reviewing replies before they go out")),
+     ("closing out a customer ticket", "writing a help-centre article", "reviewing replies before they go out"), "procedural linguistic social logical temporal"),
     ("a maths teacher", "a secondary school",
-     ("marking a set of homework", "putting together a revision sheet", "planning tomorrow's lessons")),
+     ("marking a set of homework", "putting together a revision sheet", "planning tomorrow's lessons"), "arithmetic spatial logical temporal procedural"),
     ("a junior analyst", "a management consultancy",
-     ("preparing slides for the Monday briefing", "checking figures in a client deck", "drafting a short memo")),
+     ("preparing slides for the Monday briefing", "checking figures in a client deck", "drafting a short memo"), "arithmetic logical temporal factual"),
     ("a facilities manager", "a city hospital",
-     ("planning a weekend maintenance job", "preparing the monthly facilities report", "reviewing a contractor's work plan")),
+     ("planning a weekend maintenance job", "preparing the monthly facilities report", "reviewing a contractor's work plan"), "spatial temporal procedural arithmetic"),
     ("a store manager", "a garden centre",
-     ("planning the spring stock order", "setting up the weekend rota", "preparing a note for head office")),
+     ("planning the spring stock order", "setting up the weekend rota", "preparing a note for head office"), "arithmetic temporal social spatial"),
     ("an HR officer", "a furniture factory",
-     ("putting together the onboarding pack for new starters", "answering a staff query", "updating the training records")),
+     ("putting together the onboarding pack for new starters", "answering a staff query", "updating the training records"), "social linguistic temporal procedural"),
     ("a producer", "a local radio station",
-     ("preparing tomorrow's morning show", "fact-checking a segment script", "planning an outside broadcast")),
+     ("preparing tomorrow's morning show", "fact-checking a segment script", "planning an outside broadcast"), "factual linguistic temporal social"),
     ("a quality inspector", "a food-processing plant",
-     ("auditing last month's batch records", "writing up an inspection", "updating a cleaning procedure")),
+     ("auditing last month's batch records", "writing up an inspection", "updating a cleaning procedure"), "procedural arithmetic temporal logical"),
     ("an assistant curator", "a city museum",
-     ("writing labels for a new display", "planning a school visit", "preparing a loan agreement")),
+     ("writing labels for a new display", "planning a school visit", "preparing a loan agreement"), "factual linguistic spatial temporal"),
     ("a travel consultant", "a family-run travel agency",
-     ("building an itinerary for a client", "checking a group booking", "answering a customer's email")),
+     ("building an itinerary for a client", "checking a group booking", "answering a customer's email"), "temporal factual spatial arithmetic"),
     ("a research assistant", "a policy institute",
-     ("checking figures for a briefing paper", "preparing notes for a panel discussion", "drafting a literature summary")),
+     ("checking figures for a briefing paper", "preparing notes for a panel discussion", "drafting a literature summary"), "arithmetic logical factual linguistic"),
     ("a site supervisor", "a housing construction company",
-     ("planning next week's site work", "writing the daily site diary", "checking a delivery schedule")),
+     ("planning next week's site work", "writing the daily site diary", "checking a delivery schedule"), "spatial arithmetic temporal procedural"),
     ("a pharmacy technician", "a hospital pharmacy",
-     ("preparing the ward stock list", "checking the controlled-drugs register", "planning the weekend cover")),
+     ("preparing the ward stock list", "checking the controlled-drugs register", "planning the weekend cover"), "arithmetic factual procedural temporal"),
     ("an office manager", "an architecture studio",
-     ("organising the studio move", "preparing an invoice run", "booking travel for a site visit")),
+     ("organising the studio move", "preparing an invoice run", "booking travel for a site visit"), "spatial temporal arithmetic social"),
     ("a volunteer coordinator", "a food bank",
-     ("setting up Saturday's volunteer schedule", "preparing a report for our funders", "writing a welcome note for new volunteers")),
+     ("setting up Saturday's volunteer schedule", "preparing a report for our funders", "writing a welcome note for new volunteers"), "temporal social arithmetic procedural"),
     ("a data steward", "a city council",
-     ("checking a dataset before publication", "answering a freedom-of-information request", "writing documentation for a new table")),
+     ("checking a dataset before publication", "answering a freedom-of-information request", "writing documentation for a new table"), "logical factual procedural linguistic"),
     ("a sous-chef", "a hotel kitchen",
-     ("planning the banquet prep list", "costing a new menu", "writing up the kitchen's cleaning schedule")),
+     ("planning the banquet prep list", "costing a new menu", "writing up the kitchen's cleaning schedule"), "arithmetic procedural temporal factual"),
     ("a dispatcher", "a courier service",
-     ("planning the afternoon collection runs", "handling a late-delivery complaint", "preparing the driver briefing")),
+     ("planning the afternoon collection runs", "handling a late-delivery complaint", "preparing the driver briefing"), "temporal spatial procedural arithmetic"),
     ("a grants officer", "a charitable foundation",
-     ("getting a grant report ready to submit", "reviewing an application", "preparing notes for the panel meeting")),
+     ("getting a grant report ready to submit", "reviewing an application", "preparing notes for the panel meeting"), "arithmetic linguistic logical social"),
     ("a librarian", "a public library",
-     ("planning the summer reading programme", "answering a reader's enquiry", "preparing a display")),
+     ("planning the summer reading programme", "answering a reader's enquiry", "preparing a display"), "linguistic factual social temporal"),
     ("a technical writer", "a medical-device maker",
-     ("updating a user manual", "reviewing a safety notice", "preparing release notes")),
+     ("updating a user manual", "reviewing a safety notice", "preparing release notes"), "linguistic procedural logical spatial"),
 )
 
 KINDS: dict[str, tuple[str, ...]] = {
@@ -101,8 +107,10 @@ _OPENINGS: tuple[str, ...] = (
 
 
 def work_request(rng: random.Random, domain_a: str, domain_b: str) -> str:
-    """A short work message that introduces part 1 (domain_a) and part 2 (domain_b)."""
-    role, org, activities = rng.choice(ROLES)
+    """A short work message that introduces part 1 (domain_a) and part 2 (domain_b), from someone whose
+    work raises questions of both kinds."""
+    fitting = [r for r in ROLES if r[3] == "*" or {domain_a, domain_b} <= set(r[3].split())]
+    role, org, activities, _ = rng.choice(fitting)
     first = rng.choice(KINDS[domain_a])
     second = rng.choice([k for k in KINDS[domain_b] if k != first])
     return rng.choice(_OPENINGS).format(role=role, org=org, activity=rng.choice(activities), first=first, second=second)

@@ -53,6 +53,9 @@ def _assert_both_listed(repo, env, folders) -> None:
         assert f"| `trials_exp1` | `{split}` | {model} |" in body  # the card's runs table
         manifest = json.loads((repo / "runs" / "trials_exp1" / f"{split}.json").read_text())
         assert manifest["model"] == model and manifest["generation"]["temperature"] == 0.0
+        assert manifest["settings"]["matcher"] == "strict" and manifest["dataset"]["build_hash"]
+        assert manifest["started"] <= manifest["finished"] and manifest["endpoint"].startswith("http://127.0.0.1:")
+        assert f"| {manifest['started']} | {manifest['finished']} | `runs/trials_exp1/{split}.json` |" in body
     # the Croissant file names both files and mlcroissant reads every record of both splits from the repo
     import mlcroissant as mlc
 

@@ -180,8 +180,10 @@ def swap_into_place(staging: Path, out: Path) -> None:
 def refresh_metadata(root: Path, publication: Publication | None = None) -> None:
     """Regenerate README.md (card + YAML) and croissant.json from what the folder holds (and, when
     it is being pushed, from where it is published)."""
+    from mirror_hf.benchmark import write_eval_yaml
     from mirror_hf.card import write_card
     from mirror_hf.croissant import write_croissant
 
     write_card(root, publication)
     write_croissant(root, publication)
+    write_eval_yaml(root)

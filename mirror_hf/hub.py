@@ -24,7 +24,7 @@ TRIAL_CONFIG = re.compile(r"^(trials_\w+|profiles)$")  # one split per model: wh
 
 
 DATA_FILE = re.compile(r"^data/(?P<config>\w+)/(?P<split>\w+)-[0-9a-f]{12}\.parquet$")
-GENERATED = ("README.md", "croissant.json")  # regenerated from the merged state on every push
+GENERATED = ("README.md", "croissant.json", "eval.yaml")  # regenerated from the merged state on every push
 MAX_ATTEMPTS = 5  # commits lost to a concurrent push before giving up
 
 
@@ -251,54 +251,50 @@ def push(folder: Path, repo_id: str, *, only_trials: bool = False, replace: bool
 
 
 def eval_result_entries(folder: Path, split: str, dataset_id: str, *, dataset_revision: str | None = None,
-                        source_url: str | None = None) -> list:
-    """One `EvalResultEntry` per headline number this model's splits support:
-    Exp1 natural and wagering accuracy (macro over domains) and the Mirror gap; Exp9 CFR under C1
-    (fixed tasks, P1+P2+P3, the paper's Table 1 frame). Numbers come from `mirror_hf.scoring`."""
-    import polars as pl
+                        source_url: str | None = None, date: str | None = None) -> list:
+    """One `EvalResultEntry` per headline task of `mirror_hf.benchmark` this model's splits support,
+    with the task ids the dataset's `eval.yaml` defines, the dataset revision and the run date."""
     from huggingface_hub import EvalResultEntry
 
-    from mirror_hf.folder import split_files
-    from mirror_hf.runner.plan import read_config
+    from mirror_hf.benchmark import HEADLINE_TASKS, headline_values
 
     folder = folder.absolute()
-    configs = {c: {f.split for f in fs} for c, fs in split_files(folder).items()}
+    values = headline_values(folder, split)
+    date = date or _run_date(folder, split)
     entries = []
-
-    def entry(task_id: str, value: float, notes: str):
-        import math
-
-        if value is None or math.isnan(value):
-            return
+    for task in HEADLINE_TASKS:
+        if task.id not in values:
+            continue
+        value, n = values[task.id]
         entries.append(EvalResultEntry(
-            dataset_id=dataset_id, task_id=task_id, value=round(float(value), 4), dataset_revision=dataset_revision,
-            notes=notes, source_url=source_url, source_name="mirror-hf" if source_url else None,
+            dataset_id=dataset_id, task_id=task.id, value=round(value, 4), dataset_revision=dataset_revision,
+            date=date, notes=f"{task.title}; {task.direction}; n={n}",
+            source_url=source_url, source_name="mirror-hf" if source_url else None,
         ))
-
-    if split in configs.get("trials_exp1", ()):
-        from mirror_hf.scoring import macro_accuracy, mirror_gap
-
-        trials = pl.DataFrame(read_config(folder, "trials_exp1", split, needed_for="eval results"))
-        nat = trials.filter(pl.col("channel") == "natural")
-        wag = trials.filter(pl.col("channel") == "wagering")
-        if nat.height:
-            entry("exp1_natural_accuracy", macro_accuracy(nat["correct"].to_list(), nat["domain"].to_list()).value,
-                  "Exp1 natural-channel accuracy, macro mean over domains")
-        if wag.height:
-            entry("exp1_wagering_accuracy", macro_accuracy(wag["correct"].to_list(), wag["domain"].to_list()).value,
-                  "Exp1 wagering-channel accuracy, macro mean over domains")
-        if nat.height and wag.height:
-            paired = nat.select("item_id", "domain", pl.col("correct").alias("n")).join(
-                wag.select("item_id", "domain", pl.col("correct").alias("w")), on=["item_id", "domain"], how="full", coalesce=True)
-            entry("exp1_mirror_gap", mirror_gap(paired["domain"].to_list(), paired["n"].to_list(), paired["w"].to_list()).value,
-                  "Mirror gap: mean over domains of |wagering - natural accuracy|")
-    if split in configs.get("trials_exp9", ()):
-        from mirror_hf.scoring import cfr, exp9_components
-
-        trials = pl.DataFrame(read_config(folder, "trials_exp9", split, needed_for="eval results"))
-        entry("exp9_cfr_c1", cfr(exp9_components(trials), frame="table", condition="C1").value,
-              "Exp9 confident failure rate under C1, fixed tasks, all paradigms (weak components that proceeded and were wrong)")
     return entries
+
+
+def _run_date(folder: Path, split: str) -> str | None:
+    """When the model's runs finished (the latest of its trial splits' manifests)."""
+    from mirror_hf.folder import split_files
+    from mirror_hf.provenance import split_manifest
+
+    finished = [m["finished"] for config, files in split_files(folder).items() if config.startswith("trials_")
+                for f in files if f.split == split and (m := split_manifest(f.path)) and m.get("finished")]
+    return max(finished) if finished else None
+
+
+def dataset_revision(dataset_repo: str, token_env: str = "HF_TOKEN") -> str:
+    """The dataset repo's current head, for results that do not name the revision they ran on."""
+    from huggingface_hub import HfApi
+    from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled, RepositoryNotFoundError
+
+    try:
+        return HfApi(token=_token(token_env)).repo_info(dataset_repo, repo_type="dataset").sha
+    except RepositoryNotFoundError:
+        raise HubError(f"dataset repo {dataset_repo} not found on the Hub; push it first or pass --revision SHA") from None
+    except (HfHubHTTPError, OfflineModeIsEnabled, OSError) as exc:
+        raise HubError(f"cannot read the revision of {dataset_repo} ({type(exc).__name__}); pass --revision SHA") from None
 
 
 def write_eval_results(entries: list, out: Path, name: str = "mirror") -> Path:
@@ -306,7 +302,7 @@ def write_eval_results(entries: list, out: Path, name: str = "mirror") -> Path:
     from huggingface_hub import eval_result_entries_to_yaml
 
     if not entries:
-        raise HubError("no headline number could be computed from this model's splits (run exp1 or exp9 first)")
+        raise HubError("no headline number could be computed from this model's splits (run exp1, exp3 or exp9 first)")
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.yaml"
     path.write_text(yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False))
@@ -318,7 +314,15 @@ def upload_eval_results(path: Path, model_repo: str, *, create_pr: bool = True, 
 
     if not REPO_ID.match(model_repo):
         raise HubError(f"--model-repo {model_repo!r} must look like ORG/NAME")
+    from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
+
     api = HfApi(token=_token(token_env))
-    info = api.upload_file(path_or_fileobj=str(path), path_in_repo=f".eval_results/{path.name}", repo_id=model_repo,
-                           repo_type="model", create_pr=create_pr, commit_message="Add Mirror eval results (mirror-hf)")
+    try:
+        info = api.upload_file(path_or_fileobj=str(path), path_in_repo=f".eval_results/{path.name}", repo_id=model_repo,
+                               repo_type="model", create_pr=create_pr, commit_message="Add Mirror eval results (mirror-hf)")
+    except RepositoryNotFoundError:
+        raise HubError(f"model repo {model_repo} not found on the Hub (or not visible with the token in {token_env}); "
+                       f"the results are written locally at {path}") from None
+    except HfHubHTTPError as exc:
+        raise HubError(f"the Hub refused the upload to {model_repo}: {str(exc).splitlines()[0]}") from None
     return getattr(info, "pr_url", None) or str(info)

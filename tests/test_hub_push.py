@@ -112,7 +112,7 @@ def test_export_eval_results_writes_and_uploads_yaml(dataset, tmp_path):
         env = _hub_env(endpoint, tmp_path)
         _python("from huggingface_hub import HfApi\nHfApi().create_repo('acme/first', repo_type='model')\n", env)
         proc = cli("export-eval-results", "--dataset", str(dataset), "--model", "acme/first", "--dataset-repo", "org/mirror",
-                   "--out", str(out), "--model-repo", "acme/first", "--no-pr", env=env)
+                   "--revision", "0" * 40, "--out", str(out), "--model-repo", "acme/first", "--no-pr", env=env)
         uploaded = tmp_path / "hub" / "models" / "acme" / "first" / ".eval_results" / "mirror.yaml"
         assert uploaded.is_file(), proc.stdout
     entries = yaml.safe_load((out / "mirror.yaml").read_text())

@@ -47,7 +47,7 @@ def export_eval_results(
     model: str = typer.Option(None, "--model", help="The model (its slug names its splits)."),
     split: str = typer.Option(None, "--split", help="The split name, if not the model's slug."),
     dataset_repo: str = typer.Option(..., "--dataset-repo", help="The benchmark dataset's Hub id the results refer to (ORG/NAME)."),
-    revision: str = typer.Option(None, "--revision", help="The dataset repo's commit sha the trials were run on."),
+    revision: str = typer.Option(None, "--revision", help="The dataset repo's commit sha the trials were run on (default: its current head, read from the Hub)."),
     source_url: str = typer.Option(None, "--source-url", help="Where the per-item trials can be seen (e.g. the dataset repo URL)."),
     out: Path = typer.Option(Path(".eval_results"), "--out", help="Folder to write <name>.yaml into."),
     model_repo: str = typer.Option(None, "--model-repo", help="Also upload to this model repo's .eval_results/ (as a PR unless --no-pr)."),
@@ -57,6 +57,7 @@ def export_eval_results(
     """Write the `.eval_results/mirror.yaml` entries for a model repo from the model's splits."""
     from mirror_hf.hub import (
         HubError,
+        dataset_revision,
         eval_result_entries,
         upload_eval_results,
         write_eval_results,
@@ -67,6 +68,7 @@ def export_eval_results(
         raise UsageError("pass --model NAME (or --split NAME)")
     try:
         name = split or model_slug(model)
+        revision = revision or dataset_revision(dataset_repo, token_env)
         entries = eval_result_entries(dataset, name, dataset_repo, dataset_revision=revision, source_url=source_url)
         path = write_eval_results(entries, out)
         typer.echo(f"wrote {len(entries)} result(s) to {path}")

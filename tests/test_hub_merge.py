@@ -149,3 +149,38 @@ def test_plan_merge_is_a_union():
         plan_merge(clash, remote, "o/r", replace=False, only_trials=True)
     plan = plan_merge(clash, remote, "o/r", replace=True, only_trials=True)
     assert plan.delete == ("data/trials_exp1/m1-bbbbbbbbbbbb.parquet",) and plan.merged[("trials_exp1", "m1")] == clash[0]
+
+
+def _bounds(label: str) -> tuple[float, float]:
+    """'1K<n<10K' -> (1000, 10000); 'n<1K' -> (0, 1000); 'n>1B' -> (1e9, inf)."""
+    scale = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
+
+    def num(text):
+        return float(text[:-1]) * scale[text[-1]] if text[-1] in scale else float(text)
+
+    if label.startswith("n<"):
+        return 0, num(label[2:])
+    if label.startswith("n>"):
+        return num(label[2:]), float("inf")
+    low, high = label.split("<n<")
+    return num(low), num(high)
+
+
+def test_card_sizes_are_computed_from_the_data(two_folders):
+    import pyarrow.parquet as pq
+
+    from mirror_hf.folder import split_files
+
+    folder = two_folders[0]
+    card = _card_yaml(folder)
+    files = split_files(folder)
+    rows = {(c, f.split): pq.read_metadata(f.path).num_rows for c, fs in files.items() for f in fs}
+    low, high = _bounds(card["size_categories"][0])
+    assert low <= sum(rows.values()) < high
+    for info in card["dataset_info"]:
+        config = info["config_name"]
+        assert {s["name"]: s["num_examples"] for s in info["splits"]} == {s: n for (c, s), n in rows.items() if c == config}
+        assert info["download_size"] == sum(f.path.stat().st_size for f in files[config])
+    # a local folder has no Hub URL: its Croissant points at the project, its snippet at the folder
+    assert json.loads((folder / "croissant.json").read_text())["url"].startswith("https://github.com/")
+    assert 'load_dataset("mirror", "questions"' in (folder / "README.md").read_text()

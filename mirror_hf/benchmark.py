@@ -74,10 +74,29 @@ def eval_yaml() -> dict:
             "description": f"{t.title} ({t.direction}).",
             "higher_is_better": t.higher_is_better,
             "field_spec": field_spec,
-            "solvers": [{"name": f"mirror_hf/{t.inspect_task}"}],
-            "scorers": [{"name": "mirror_hf/mirror_grade"}],
+            **inspect_spec(t),
         })
     return {"name": NAME, "description": DESCRIPTION, "evaluation_framework": "inspect-ai", "tasks": tasks}
+
+
+# What each headline task's Inspect run is: the experiment and the task arguments of mirror_hf.inspect_tasks.
+_INSPECT_RUNS = {
+    "exp1_natural": ("exp1", {"channels": "natural"}),
+    "exp1_wagering": ("exp1", {"channels": "wagering"}),
+    "exp1": ("exp1", {"channels": "natural,wagering"}),
+    "exp3": ("exp3", {}),
+    "exp9": ("exp9", {}),
+}
+
+
+def inspect_spec(t: HeadlineTask) -> dict:
+    """eval.yaml's `solvers`/`scorers` for a task: the registered solver and scorer of
+    `mirror_hf.inspect_tasks` with the arguments `inspect eval mirror_hf/<task>` passes them."""
+    experiment, args = _INSPECT_RUNS[t.inspect_task]
+    options = {"experiment": experiment, "args": args}
+    solvers = [{"name": "mirror_hf/exp9_routing", "args": {"args": args}}] if experiment == "exp9" else []
+    return {"solvers": [*solvers, {"name": "mirror_hf/mirror_solve", "args": options}],
+            "scorers": [{"name": "mirror_hf/mirror_grade", "args": options}]}
 
 
 def write_eval_yaml(root: Path) -> Path:

@@ -104,3 +104,28 @@ def _refuses_a_log_of_another_build(log, tmp_path, dataset):
     assert missing.returncode == 2 and "no such log file" in missing.stderr
 
 
+
+
+def test_eval_yaml_solvers_and_scorers_resolve_in_inspect(dataset):
+    """Every solver and scorer eval.yaml names is registered by mirror_hf.inspect_tasks and accepts
+    the arguments given there (Inspect's own registry creates them)."""
+    import yaml
+    from inspect_ai._util.entrypoints import ensure_entry_points
+    from inspect_ai._util.registry import registry_info
+    from inspect_ai.scorer._scorer import scorer_create
+    from inspect_ai.solver._solver import solver_create
+
+    ensure_entry_points("mirror_hf")
+
+    def create(make, name, args):
+        try:
+            return make(name, **args)
+        except LookupError:  # an editable install registers without the package prefix
+            return make(name.split("/", 1)[1], **args)
+
+    spec = yaml.safe_load((dataset / "eval.yaml").read_text())
+    for task in spec["tasks"]:
+        for entry in task["solvers"]:
+            assert registry_info(create(solver_create, entry["name"], entry.get("args", {}))).name.endswith(entry["name"].split("/")[1])
+        for entry in task["scorers"]:
+            assert registry_info(create(scorer_create, entry["name"], entry.get("args", {}))).name.endswith("mirror_grade")

@@ -287,7 +287,11 @@ def _run_date(folder: Path, split: str) -> str | None:
 def dataset_revision(dataset_repo: str, token_env: str = "HF_TOKEN") -> str:
     """The dataset repo's current head, for results that do not name the revision they ran on."""
     from huggingface_hub import HfApi
-    from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled, RepositoryNotFoundError
+    from huggingface_hub.errors import (
+        HfHubHTTPError,
+        OfflineModeIsEnabled,
+        RepositoryNotFoundError,
+    )
 
     try:
         return HfApi(token=_token(token_env)).repo_info(dataset_repo, repo_type="dataset").sha

@@ -52,7 +52,6 @@ def _read(path: Path):
 def import_log(path: Path, dataset: Path, *, split: str | None = None, model: str | None = None) -> ImportReport:
     from mirror_hf import __version__
     from mirror_hf.folder import read_marker
-    from mirror_hf.inspect_tasks import TURNS_KEY, outcome_of, plan_args, plan_for
     from mirror_hf.provenance import redact_endpoint
     from mirror_hf.records import TRIAL_FEATURES
     from mirror_hf.runner.plan import Plan
@@ -60,7 +59,9 @@ def import_log(path: Path, dataset: Path, *, split: str | None = None, model: st
     from mirror_hf.runner.session import check_split, model_slug
     from mirror_hf.runner.trials import RunIdentity, trial_table, write_trials
 
-    log = _read(path)
+    log = _read(path)  # first: it says to install the extra when inspect_ai is missing
+    from mirror_hf.inspect_tasks import TURNS_KEY, outcome_of, plan_args, plan_for
+
     scorer = next((s for s in log.eval.scorers or [] if s.name.split("/")[-1] == "mirror_grade"), None)
     if scorer is None:
         raise InspectImportError(f"{path}: not a log of a mirror_hf Inspect task (no mirror_grade scorer)")

@@ -22,7 +22,6 @@ DESCRIPTION = (
     "eight domains through behavioural channels (Exp1), compositional self-prediction (Exp3, CCE) and the "
     "knowing-doing gap on two-part agentic tasks under conditions C1-C4 (Exp9, CFR and KDI)."
 )
-INSPECT_TASKS = "mirror_hf/inspect_tasks.py"  # the Inspect tasks that run each experiment (extra mirror-hf[inspect])
 
 
 @dataclass(frozen=True)

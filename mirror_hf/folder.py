@@ -35,6 +35,21 @@ class FolderError(MirrorValueError):
 
 
 @dataclass(frozen=True)
+class Publication:
+    """Where a folder's card and Croissant are being published: the Hub dataset repo (it names the
+    usage snippet and the Croissant `url`) and the repo's configs this folder does not hold
+    (`configs:` / `dataset_info:` entries kept verbatim, so a push never drops another tool's config)."""
+
+    repo_id: str
+    carried_configs: tuple[dict, ...] = ()
+    carried_infos: tuple[dict, ...] = ()
+
+    @property
+    def url(self) -> str:
+        return f"https://huggingface.co/datasets/{self.repo_id}"
+
+
+@dataclass(frozen=True)
 class SplitFile:
     config: str
     split: str

@@ -2,11 +2,11 @@
 
 import datasets
 import evaluate
-from mirror_hf.scoring import RESOLVER_ACCURACIES
-from mirror_hf.scoring import c4_tradeoff
-from mirror_hf.scoring import components_frame
-from mirror_hf.scoring import evaluate_support
-from mirror_hf.scoring import resolver_outcomes
+from mirror_hf.scoring import RESOLVER_ACCURACIES  # From: mirror-hf
+from mirror_hf.scoring import c4_tradeoff  # From: mirror-hf
+from mirror_hf.scoring import components_frame  # From: mirror-hf
+from mirror_hf.scoring import evaluate_support  # From: mirror-hf
+from mirror_hf.scoring import resolver_outcomes  # From: mirror-hf
 
 _CITATION = """\
 @article{mirror2026,

@@ -15,6 +15,7 @@ from mirror_hf.cli import run_cmd  # noqa: F401,E402  run, profile, quickstart
 from mirror_hf.cli import score_cmd  # noqa: F401,E402  score
 from mirror_hf.cli import import_cmd  # noqa: F401,E402  import-upstream
 from mirror_hf.cli import hub_cmd  # noqa: F401,E402  push, export-eval-results
+from mirror_hf.cli import inspect_cmd  # noqa: F401,E402  import-inspect
 # isort: on
 
 __all__ = ["UsageError", "app", "main"]

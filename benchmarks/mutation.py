@@ -58,23 +58,26 @@ DOCS = REPO / "docs" / "testing.md"
 
 # target name -> (module, fast test subset). Tests are ordered cheapest-first: -x stops at the first failure.
 T = "tests/"
+PROTOCOL = [T + "test_protocol_edges.py", T + "test_protocol_exp1.py", T + "test_protocol_exp3_exp9.py", T + "test_protocol_properties.py"]
+SCORING = [T + "test_scoring_edges.py", T + "test_scoring_metrics.py"]
+SCORING_CI = [T + "test_scoring_edges.py", T + "test_scoring_stats.py", T + "test_scoring_seeds.py", T + "test_scoring_metrics.py"]
 TARGETS: dict[str, tuple[str, list[str]]] = {
-    "matching": ("mirror_hf.protocol.matching", [T + "test_protocol_matching.py", T + "test_protocol_properties.py"]),
-    "parsing": ("mirror_hf.protocol.parsing", [T + "test_protocol_exp1.py", T + "test_protocol_exp3_exp9.py", T + "test_protocol_properties.py"]),
-    "exp1": ("mirror_hf.protocol.exp1", [T + "test_protocol_exp1.py", T + "test_protocol_properties.py"]),
-    "exp3": ("mirror_hf.protocol.exp3", [T + "test_protocol_exp3_exp9.py", T + "test_protocol_properties.py"]),
-    "exp9": ("mirror_hf.protocol.exp9", [T + "test_protocol_exp3_exp9.py", T + "test_protocol_properties.py"]),
-    "bootstrap": ("mirror_hf.scoring._bootstrap", [T + "test_scoring_stats.py", T + "test_scoring_metrics.py"]),
-    "stats": ("mirror_hf.scoring._stats", [T + "test_scoring_stats.py"]),
-    "accuracy": ("mirror_hf.scoring._accuracy", [T + "test_scoring_metrics.py"]),
-    "calibration": ("mirror_hf.scoring._calibration", [T + "test_scoring_metrics.py"]),
-    "cce": ("mirror_hf.scoring._cce", [T + "test_scoring_metrics.py"]),
-    "escalation": ("mirror_hf.scoring._escalation", [T + "test_scoring_stats.py", T + "test_scoring_metrics.py"]),
-    "exp9_metrics": ("mirror_hf.scoring._exp9", [T + "test_scoring_metrics.py"]),
-    "mci": ("mirror_hf.scoring._mci", [T + "test_scoring_metrics.py"]),
-    "rank": ("mirror_hf.scoring._rank", [T + "test_scoring_metrics.py"]),
-    "tii": ("mirror_hf.scoring._tii", [T + "test_scoring_metrics.py"]),
-    "weak": ("mirror_hf.scoring._weak", [T + "test_scoring_metrics.py"]),
+    "matching": ("mirror_hf.protocol.matching", [T + "test_protocol_edges.py", T + "test_protocol_matching.py", T + "test_protocol_properties.py"]),
+    "parsing": ("mirror_hf.protocol.parsing", PROTOCOL),
+    "exp1": ("mirror_hf.protocol.exp1", PROTOCOL),
+    "exp3": ("mirror_hf.protocol.exp3", PROTOCOL),
+    "exp9": ("mirror_hf.protocol.exp9", PROTOCOL),
+    "bootstrap": ("mirror_hf.scoring._bootstrap", SCORING_CI),
+    "stats": ("mirror_hf.scoring._stats", SCORING_CI),
+    "accuracy": ("mirror_hf.scoring._accuracy", SCORING),
+    "calibration": ("mirror_hf.scoring._calibration", SCORING),
+    "cce": ("mirror_hf.scoring._cce", SCORING),
+    "escalation": ("mirror_hf.scoring._escalation", SCORING_CI),
+    "exp9_metrics": ("mirror_hf.scoring._exp9", SCORING),
+    "mci": ("mirror_hf.scoring._mci", SCORING),
+    "rank": ("mirror_hf.scoring._rank", SCORING),
+    "tii": ("mirror_hf.scoring._tii", SCORING),
+    "weak": ("mirror_hf.scoring._weak", SCORING),
     "bank_core": ("mirror_hf.bank._core", [T + "test_bank_core.py"]),
 }
 # Summary groups: the issue's targets are >= 90% killed for matching and scoring, >= 80% elsewhere.
@@ -389,6 +392,7 @@ def main() -> int:
     ap.add_argument("--budget-minutes", type=float, default=25.0, help="start no mutant after this (the rest: not run)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument("--json", type=Path, help="write every mutant's outcome here")
+    ap.add_argument("--ids", default="", help="comma-separated mutant ids to run first (e.g. the last run's survivors)")
     ap.add_argument("--issue-mutants", action="store_true", help="run only the mutants issue 18 found surviving")
     args = ap.parse_args()
     if args.issue_mutants:
@@ -396,17 +400,20 @@ def main() -> int:
     targets = args.module or list(TARGETS)
     os.chdir(REPO)
     plan: list = []
+    first: list = []
+    wanted = {i for i in args.ids.split(",") if i}
     totals = {}
     for target in targets:
         mutants, tree, paths = mutants_of(target)
         totals[target] = len(mutants)
-        chosen = list(range(len(mutants)))
+        first += [(m, target, tree, p) for m, p in zip(mutants, paths) if m.id in wanted]
+        chosen = [i for i, m in enumerate(mutants) if m.id not in wanted]
         cap = args.max_per_module * (2 if target == "matching" else 1)  # the grader gets a double share
         if cap and len(chosen) > cap:
             chosen = sorted(random.Random(f"{args.seed}|{target}").sample(chosen, cap))
         plan.append([(mutants[i], target, tree, paths[i]) for i in chosen])
     # round-robin over the targets, so a budget cut leaves every target sampled alike
-    plan = [entry for group in itertools.zip_longest(*plan) for entry in group if entry is not None]
+    plan = first + [entry for group in itertools.zip_longest(*plan) for entry in group if entry is not None]
     if args.list:
         for m, *_ in plan:
             print(f"{m.id}  {m.target}:{m.line}  {m.qualname}  {m.op}  | {m.source}")

@@ -63,6 +63,11 @@ def test_paired_difference_p_and_ci_from_the_seeded_resamples(seed):
     means = d[idx].mean(axis=1)
     assert result.p == pytest.approx(min(1.0, 2 * min(np.mean(means <= 0), np.mean(means >= 0))), abs=1e-12)
     assert result.ci == pytest.approx(scipy_bca(d, seed, 3000), abs=1e-12)
+    # d_z = mean / SD (ddof 1): its interval is scipy's BCa of that statistic with the same seed
+    d_z = stats.bootstrap((d,), lambda x, axis: x.mean(axis=axis) / x.std(ddof=1, axis=axis), method="BCa",
+                          n_resamples=3000, rng=np.random.default_rng(seed)).confidence_interval
+    assert result.d_z == pytest.approx(d.mean() / d.std(ddof=1))
+    assert result.d_z_ci == pytest.approx((d_z.low, d_z.high), abs=1e-9)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -11,9 +11,6 @@ from collections import Counter
 import pytest
 
 from mirror_hf.bank._core import (
-    CHOICE_CHARS,
-    MAX_ATTEMPTS,
-    QUESTION_CHARS,
     Domain,
     GateError,
     Item,
@@ -29,6 +26,9 @@ from mirror_hf.bank._core import (
 from mirror_hf.records import DIFFICULTIES, Question
 
 NOTES = {d: f"{d} notes" for d in DIFFICULTIES}
+# The gates' limits, written here (not imported): a question of 20-2500 characters, choices of 1-300,
+# 60 draws per item before a duplicate-prone generator is refused.
+QUESTION_CHARS, CHOICE_CHARS, MAX_ATTEMPTS = (20, 2500), (1, 300), 60
 
 
 def item(question="What is the capital of France?", answer="Paris", distractors=("Rome", "Berlin", "Madrid"), aliases=()):
@@ -184,7 +184,11 @@ def test_domain_registration_rules():
     domain = Domain("toy", "1")
     with pytest.raises(ValueError, match=r"difficulty notes missing for \['hard'\]"):
         domain.subcategory("a", difficulty={"easy": "e", "medium": "m"})
-    domain.subcategory("a", difficulty=NOTES)(lambda rng, d: None)
+    def gen(rng, d):
+        return None
+
+    assert domain.subcategory("a", difficulty=NOTES)(gen) is gen  # the decorator hands the function back
+    assert domain.subcategories["a"].generate is gen and domain.subcategories["a"].difficulty == NOTES
     with pytest.raises(ValueError, match="registered twice"):
         domain.subcategory("a", difficulty=NOTES)(lambda rng, d: None)
     assert domain.generator_tag("a") == "toy.a@1"

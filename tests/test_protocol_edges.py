@@ -44,7 +44,7 @@ def test_upstream_opt_out(text, skipped, answer):
     from mirror_hf.protocol.exp1 import parse_opt_out
 
     parsed = parse_opt_out(text, rules="upstream")
-    assert parsed["skipped"] is skipped and parsed["answer"] == answer
+    assert parsed["skipped"] is skipped and parsed["answer"] == answer and parsed["parse_success"] is True
 
 
 @pytest.mark.parametrize(("text", "value"), [("CONFIDENCE: 70", 70.0), ("Confidence: 150", 100.0), ("no number", None)])
@@ -72,3 +72,39 @@ def test_upstream_extract_reads_skip_only_on_the_opt_out_channel():
     text = "This one is beyond me, I will SKIP it"
     assert upstream_extract(text, channel="opt_out") == "SKIP" and upstream_extract(text, channel=2) == "SKIP"
     assert upstream_extract(text, channel="wagering") == text and upstream_extract(text) == text
+
+
+def test_exp3_component_with_choices_is_graded_by_letter():
+    task = dict(COMPOSITE_WITH_ALIAS)
+    task["component_b"] = {"question": "Which?", "choices": ["west", "east", "up", "down"], "answer": "east",
+                           "answer_type": "multiple_choice", "aliases": []}
+    assert exp3.grade(exp3.parse_answer("ANSWER: B"), task, "component_b")["correct"] is True
+    assert exp3.grade(exp3.parse_answer("ANSWER: A"), task, "component_b")["correct"] is False
+
+
+def test_upstream_extract_conclusion_words():
+    from mirror_hf.protocol.matching import upstream_extract
+
+    assert upstream_extract("I added the two crates together.\nThus, the total is 42 apples") == "42 apples"
+    assert upstream_extract("Counting again carefully, so 17 remain") == "17 remain"
+
+
+def test_upstream_extract_value_after_the_last_equals_sign():
+    from mirror_hf.protocol.matching import upstream_extract
+
+    assert upstream_extract("Working it out step by step\n6 * 7 = 42") == "42"
+
+
+def test_upstream_extract_units_and_approximations():
+    from mirror_hf.protocol.matching import upstream_extract
+
+    assert upstream_extract("After measuring twice, the plank measures 12 feet") == "12"
+    assert upstream_extract("The crowd was approximately 250 people in all") == "250"
+
+
+def test_route_rule_accuracy_below_is_strict():
+    from mirror_hf.protocol.exp9 import RouteRule
+
+    rule = RouteRule("accuracy_below", 0.5)
+    assert rule.routes(None, 0.49) is True and rule.routes(None, 0.5) is False and rule.routes("weak", None) is False
+    assert RouteRule().routes("weak", 0.9) is True and RouteRule().routes("strong", 0.1) is False

@@ -120,4 +120,34 @@ def test_escalation_curve_sd_is_the_sample_sd():
     per_model = {"m1": {"C1": 0.2}, "m2": {"C1": 0.5}, "m3": {"C1": 0.6}, "m4": {"C1": None}}
     curve = escalation_curve(per_model, conditions=("C1",), ci=False)
     assert curve["C1"].value == pytest.approx(1.3 / 3) and curve["C1"].n == 3
+    assert curve["C1"].ci is None  # ci=False: point estimates only
     assert curve["C1"].extra["sd"] == pytest.approx(statistics.stdev([0.2, 0.5, 0.6]))
+    two = escalation_curve({"m1": {"C1": 0.2}, "m2": {"C1": 0.5}}, conditions=("C1",), ci=False)
+    assert two["C1"].extra["sd"] == pytest.approx(statistics.stdev([0.2, 0.5]))  # two models have an SD
+    one = escalation_curve({"m1": {"C1": 0.2}}, conditions=("C1",), ci=False)
+    assert math.isnan(one["C1"].extra["sd"])
+
+
+def test_channel_signal_with_only_the_columns_a_channel_needs():
+    signal = S.channel_signal(["natural", "natural"], hedging_count=[1, 3])
+    assert signal.dtype == np.float64 and signal.tolist() == [0.5, 0.25]
+
+
+def test_components_frame_without_columns_is_empty():
+    frame = S.components_frame()
+    assert frame.height == 0 and "condition" in frame.columns
+    assert S.components_frame(condition=["C1", "C2"]).height == 2
+
+
+def test_confidence_outside_0_1_is_refused():
+    assert S.brier([1.0, 0.0], [True, False]).value == 0.0
+    for bad in ([1.5, 0.2], [0.2, -0.1], [1.0000001, 0.5]):
+        with pytest.raises(S.ScoringInputError, match="confidence: row"):
+            S.brier(bad, [True, False])
+
+
+def test_cells_weighted_drops_only_empty_cells():
+    from mirror_hf.scoring._bootstrap import Cells
+
+    cells = Cells.weighted(np.array([2, 1, 0, 5]), x=np.array([1.0, 2.0, 3.0, 4.0]))
+    assert cells.counts.tolist() == [2, 1, 5] and cells["x"].tolist() == [1.0, 2.0, 4.0] and cells.n == 8

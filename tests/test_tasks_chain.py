@@ -9,7 +9,8 @@ import random
 import pytest
 
 import lemminflect
-from tasks_oracles import consumer_answer, element_name, plural, producer_value, spell, spell_ordinal
+from tasks_oracles import consumer_answer, element_name, producer_value, spell, spell_ordinal
+from tasks_oracles import plural as inflect_plural
 
 from mirror_hf.bank._core import check_item, normalise_text
 from mirror_hf.records import DIFFICULTIES, DOMAINS
@@ -116,7 +117,7 @@ def test_word_form_tables_against_inflect_and_lemminflect():
     # every entry of the tables the length questions are drawn from, not only those a draw hits
     for table in (REGULAR_PLURALS, IRREGULAR_PLURALS):
         for noun, form in table.items():
-            assert form == plural(noun), noun
+            assert form == inflect_plural(noun), noun
     for verb, (_, participle) in IRREGULAR_PARTICIPLES.items():
         assert participle == lemminflect.getInflection(verb, "VBN")[0], verb
 

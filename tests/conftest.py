@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream"
@@ -23,6 +24,14 @@ os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
 os.environ["MIRROR_HF_CACHE"] = str(_PRIVATE_HOME / "mirror_hf_cache")
 for _secret in ("HF_TOKEN", "OPENAI_API_KEY"):
     os.environ.pop(_secret, None)
+
+# Property tests (hypothesis): no example database written into the repository, no per-example
+# deadline (two shared cores); `--hypothesis-profile=mutation` (benchmarks/mutation.py) runs fewer,
+# derandomised examples so every mutant meets the same inputs.
+settings.register_profile("mirror", max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("mutation", max_examples=40, deadline=None, database=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mirror")
 
 
 @pytest.fixture(scope="session")

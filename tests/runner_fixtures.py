@@ -72,19 +72,13 @@ MIRROR_HF = [sys.executable, "-m", "mirror_hf.cli"]  # the console script's modu
 @pytest.fixture(scope="session")
 def built_folder(tmp_path_factory) -> Path:
     """One real build per session (small bank), with the Exp3/Exp9 banks the builders produce, or
-    hand-written ones if a builder is not there."""
+    hand-written ones if a builder is not there. A build that fails is an error, never a warning."""
     from mirror_hf.build import BuildRequest, build
     from mirror_hf.folder import split_files
     from mirror_hf.metadata import refresh_metadata
 
     out = tmp_path_factory.mktemp("built") / "mirror"
-    try:
-        build(BuildRequest(out=out, seed=0, per_domain=50))
-    except Exception as exc:  # noqa: BLE001  a bank generator being written right now may fail; the runner tests need a bank, not that one
-        import warnings
-
-        warnings.warn(f"full build failed ({type(exc).__name__}: {exc}); runner tests use the domains that generate")
-        _bank_from_working_domains(out, per_domain=50)
+    build(BuildRequest(out=out, seed=0, per_domain=50))  # a failing build fails the tests that need it
     configs = split_files(out)
     if "exp3_composite" not in configs:
         write_split(out, "exp3_composite", "test", exp3_rows(8), EXP3_TASK_FEATURES)
@@ -92,22 +86,6 @@ def built_folder(tmp_path_factory) -> Path:
         write_split(out, "exp9_fixed", "test", exp9_rows(8), EXP9_TASK_FEATURES)
     refresh_metadata(out)
     return out
-
-
-def _bank_from_working_domains(out: Path, per_domain: int) -> None:
-    from mirror_hf.bank import available_domains, load_domain
-    from mirror_hf.bank._core import generate_domain
-    from mirror_hf.folder import write_marker
-    from mirror_hf.records import QUESTION_FEATURES
-
-    questions = []
-    for name in available_domains():
-        try:
-            questions.extend(generate_domain(load_domain(name), 0, per_domain))
-        except Exception:  # noqa: BLE001, S112  (a generator in progress; the others suffice here)
-            continue
-    write_split(out, "questions", "test", [q.to_row() for q in questions], QUESTION_FEATURES)
-    write_marker(out, {"version": "test", "seed": 0, "per_domain": per_domain, "build_hash": "test-fallback"})
 
 
 @pytest.fixture

@@ -3,8 +3,8 @@
 Each solver recomputes a gold answer by another route than the generator: arithmetic by evaluating
 the expression printed in the text, grid paths and Venn counts from the numbers in the text, robot
 walks with complex numbers, clock times with `datetime`, beliefs by simulating who saw what, number
-words with a speller written here. Nothing is imported from `mirror_hf.tasks` except the element
-table (data, spot-checked separately against values written in the tests).
+words with a speller written here, elements from `periodictable`, word forms from `inflect` (plurals)
+and `lemminflect` (past participles). Nothing is imported from `mirror_hf.tasks`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ import math
 import re
 from collections import deque
 from fractions import Fraction
+
+import inflect
+import lemminflect
+import periodictable
 
 from mirror_hf.bank._core import Item, check_item
 from mirror_hf.records import ANSWER_TYPES, DIFFICULTIES, DOMAINS, Question
@@ -49,15 +53,20 @@ def producer_value(params: dict, text: str) -> int:
         return int((end - start).total_seconds() // 60) - params["break"]
     if kind == "linguistic.form_length":
         assert f"'{params['word']}'" in text
-        return sum(ch.isalpha() for ch in params["inflected"])
+        if "past participle" in text:
+            form = lemminflect.getInflection(params["word"], "VBN")[0]
+        else:
+            assert "plural" in text
+            form = plural(params["word"])
+        return sum(ch.isalpha() for ch in form)
     if kind == "logical.venn_count":
         return _venn(params, text)
     if kind == "social.belief_count":
         return belief(params, params["start"])
     if kind == "factual.atomic_number":
-        from mirror_hf.tasks import elements
-
-        return next(z for z in range(1, elements.MAX_Z + 1) if elements.name(z) == params["element"])
+        named = re.search(r"atomic number of (\w+)", text).group(1)
+        assert named == params["element"], (named, params)
+        return element_by_name(named).number
     if kind == "procedural.stack_trace":
         held: deque = deque()
         for op, value in params["ops"]:
@@ -70,6 +79,31 @@ def producer_value(params: dict, text: str) -> int:
         assert listing in text, (listing, text)
         return held[-1] if params["structure"] == "stack" else held[0]
     raise AssertionError(f"no oracle for producer kind {kind}")
+
+
+# periodictable spells three names the American way; the task banks use IUPAC's spellings
+_IUPAC = {"aluminum": "aluminium", "cesium": "caesium"}
+
+
+def element_name(z: int) -> str:
+    """IUPAC name of element z, from periodictable."""
+    name = periodictable.elements[z].name
+    return _IUPAC.get(name, name)
+
+
+def element_by_name(name: str):
+    reverse = {v: k for k, v in _IUPAC.items()}
+    return getattr(periodictable, reverse.get(name, name))
+
+
+_INFLECT = inflect.engine()
+# where inflect's modern mode gives a form dictionaries do not (checked against Merriam-Webster)
+_PLURAL_FIXES = {"thief": "thieves"}
+
+
+def plural(noun: str) -> str:
+    """The English plural of a noun, from inflect."""
+    return _PLURAL_FIXES.get(noun) or _INFLECT.plural_noun(noun)
 
 
 def _venn(params: dict, text: str) -> int:
@@ -176,12 +210,10 @@ def consumer_answer(params: dict, n: int, text: str | None = None) -> str:
     if kind == "social.belief_from_count":
         return str(belief(params, n))
     if kind == "factual.element_of":
-        from mirror_hf.tasks import elements
-
         if params["asks"] == "name":
-            return elements.name(n)
+            return element_name(n)
         if params["asks"] == "symbol":
-            return elements.symbol(n)
+            return periodictable.elements[n].symbol
         return str(1 + sum(n > end for end in (2, 10, 18, 36, 54, 86)))
     if kind == "procedural.run_steps":
         if params["form"] == "three_steps":

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import math
-import random
 import re
 import statistics
 from decimal import ROUND_HALF_UP, Decimal, getcontext
@@ -340,12 +339,6 @@ def test_same_seed_same_items_other_seed_other_items(banks):
     assert len(shared) < SIZE // 50, len(shared)
 
 
-def test_print_samples(banks):
-    """Read these with `pytest -s`: they must be natural and have one defensible answer."""
-    rng = random.Random(7)
-    for sub in arithmetic.DOMAIN.subcategories:
-        for q in rng.sample(by_sub(banks[0], sub), 5):
-            print(f"\n[{q.id}] {q.question}\n    choices: {' | '.join(q.choices)}    answer: {q.answer}")
 
 
 def test_canonical_number_helpers():

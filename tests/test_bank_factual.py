@@ -215,6 +215,10 @@ def check_science(q):
         assert all(d != el.symbol for d in _wrong(q))
         return
     if kind == "number_from_element":
+        # the element the question names, read from its text (not from params)
+        named = re.search(r"(?:atomic number of|an atom of) (\w+)|^(\w+) sits at", q.question, re.IGNORECASE)
+        assert named, q.question
+        assert q.answer == str(element_by_name(named.group(1) or named.group(2)).number), q
         assert q.answer == str(el.number) and getattr(periodictable, p["element"]).number == z
         return
     # The answer is an element name; find which element each choice names.
@@ -289,26 +293,60 @@ def check_geography(q):
         raise AssertionError(f"unknown geography kind {kind}")
 
 
+# ISO 3166-3 (withdrawn country codes), written here from the standard's table: alpha-4 -> a phrase
+# any name of the entity contains, and the year its code was withdrawn. Used to read which entity a
+# question or a choice names, independently of the generator's HISTORIC_NAMES.
+ISO_3166_3 = {
+    "AIDJ": ("Afars and Issas", 1977), "ANHH": ("Netherlands Antilles", 2010), "BQAQ": ("British Antarctic", 1979),
+    "BUMM": ("Burma", 1989), "BYAA": ("Byelorussian", 1992), "CSHH": ("Czechoslovakia", 1993),
+    "CSXX": ("Serbia and Montenegro", 2006), "CTKI": ("Canton and Enderbury", 1984), "DDDE": ("German Democratic", 1990),
+    "DYBJ": ("Dahomey", 1977), "FQHH": ("French Southern", 1979), "FXFR": ("Metropolitan", 1997),
+    "GEHH": ("Gilbert and Ellice", 1979), "HVBF": ("Upper Volta", 1984), "JTUM": ("Johnston", 1986),
+    "MIUM": ("Midway", 1986), "NHVU": ("New Hebrides", 1980), "NQAQ": ("Dronning Maud", 1983),
+    "NTHH": ("Neutral Zone", 1993), "PCHH": ("trust territory", 1986), "PUUM": ("Miscellaneous Pacific", 1986),
+    "PZPA": ("Panama Canal", 1980), "RHZW": ("Rhodesia", 1980), "SKIN": ("Sikkim", 1975), "SUHH": ("USSR", 1992),
+    "TPTL": ("East Timor", 2002), "VDVN": ("Viet-Nam", 1977), "WKUM": ("Wake Island", 1986),
+    "YDYE": ("Yemen", 1990), "YUCS": ("Yugoslavia", 2003), "ZRCD": ("Zaire", 1997),
+}
+
+
+def historic_named(text: str) -> str:
+    """The alpha-4 code of the one withdrawn entity `text` names (asserts there is exactly one)."""
+    found = [a4 for a4, (phrase, _) in ISO_3166_3.items() if phrase.lower() in text.lower()]
+    assert len(found) == 1, (text, found)
+    return found[0]
+
+
+def test_iso_3166_3_table_matches_pycountry():
+    listed = {h.alpha_4: h for h in pycountry.historic_countries if getattr(h, "withdrawal_date", None)}
+    assert set(listed) == set(ISO_3166_3)
+    for a4, (phrase, year) in ISO_3166_3.items():
+        assert int(listed[a4].withdrawal_date[:4]) == year, a4
+        assert historic_named(listed[a4].name) == a4  # the phrase picks out the ISO name itself
+
+
 def check_history(q):
     p = q.params
     kind = p["kind"]
     if kind == "withdrawal_year":
+        assert historic_named(q.question) == p["alpha_4"], q  # the entity asked about is the one graded
+        assert q.answer == str(ISO_3166_3[p["alpha_4"]][1])
         h = pycountry.historic_countries.get(alpha_4=p["alpha_4"])
         assert q.answer == h.withdrawal_date[:4]
         assert all(d != q.answer for d in _wrong(q))
     elif kind == "former_alpha3":
+        assert historic_named(q.question) == p["alpha_4"], q
         h = pycountry.historic_countries.get(alpha_4=p["alpha_4"])
-        assert q.answer == h.alpha_3 and h.withdrawal_date[:4] in q.question
+        assert q.answer == h.alpha_3 and str(ISO_3166_3[p["alpha_4"]][1]) in q.question
         assert all(d != h.alpha_3 for d in _wrong(q))
     elif kind == "withdrawal_order":
-        entries = [pycountry.historic_countries.get(alpha_4=a) for a in p["alpha_4s"]]
-        years = {e.alpha_4: int(e.withdrawal_date[:4]) for e in entries}
+        named = {c: historic_named(c) for c in q.choices}  # each choice read on its own
+        assert sorted(named.values()) == sorted(p["alpha_4s"])
+        years = {a4: ISO_3166_3[a4][1] for a4 in named.values()}
         assert len(set(years.values())) == 4, "ties would leave two defensible answers"
         pick = max if p["order"] == "latest" else min
-        target = pick(years, key=years.get)
-        names = {normalise_text(factual.HISTORIC_NAMES.get(a, "")): a for a in years}
-        assert names[normalise_text(q.answer)] == target
-        assert sorted(names[normalise_text(c)] for c in q.choices) == sorted(years)
+        assert named[q.answer] == pick(years, key=years.get), q
+        assert ("most recently" if p["order"] == "latest" else "earliest") in q.question
     elif kind == "predecessor_currency":
         code = p["alpha_2"]
         successor = detail(code, p["currency"])
@@ -337,6 +375,7 @@ def check_culture(q):
     kind = p["kind"]
     if kind == "autonym":
         assert q.answer == locale(p["language"]).languages[p["language"]]
+        assert EN.languages[p["language"]] in q.question, q  # the language asked about is the one graded
     elif kind == "language_from_code":
         lang = p["language"]
         iso = pycountry.languages.get(alpha_2=lang)

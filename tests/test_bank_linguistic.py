@@ -11,7 +11,6 @@ formality scorer. Run with `-s` to print sample items.
 
 from __future__ import annotations
 
-import random
 import re
 import sys
 
@@ -510,11 +509,3 @@ def test_same_seed_same_items_other_seed_other_items(banks):
     assert len(texts0 & texts1) < 0.1 * SIZE, len(texts0 & texts1)
 
 
-def test_print_samples(banks, request):
-    """Five items per subcategory for a human read-through, printed only under `pytest -s`."""
-    if request.config.getoption("capture") != "no":
-        pytest.skip("run with -s to print sample items")
-    rng = random.Random(11)
-    for sub in SUBCATEGORIES:
-        for q in rng.sample(by_sub(banks[0], sub), 5):
-            print(f"\n[{q.id}] {q.question}\n  choices: {q.choices}\n  answer: {q.answer}")

@@ -8,7 +8,6 @@ item must have exactly one choice that the reading supports. Run with `-s` to pr
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -378,11 +377,3 @@ def test_same_seed_same_items_other_seed_other_items(banks):
     assert len(texts0 & texts1) < 0.05 * SIZE
 
 
-def test_print_samples(banks, request):
-    """Five items per subcategory for a human read-through, printed only under `pytest -s`."""
-    if request.config.getoption("capture") != "no":
-        pytest.skip("run with -s to print sample items")
-    rng = random.Random(11)
-    for sub in SUBCATEGORIES:
-        for q in rng.sample(by_sub(banks[0], sub), 5):
-            print(f"\n[{q.id}] {q.question}\n  choices: {q.choices}\n  answer: {q.answer}")

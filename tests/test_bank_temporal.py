@@ -7,7 +7,6 @@ are parsed back rather than re-formatted. Run with `-s` to read sample items.
 
 from __future__ import annotations
 
-import random
 import re
 import statistics
 import time
@@ -415,12 +414,6 @@ def test_same_seed_same_items_other_seed_other_items(banks):
     assert len(shared) < SIZE // 50, len(shared)
 
 
-def test_print_samples(banks):
-    """Read these with `pytest -s`: they must be natural and have one defensible answer."""
-    rng = random.Random(7)
-    for sub in temporal.DOMAIN.subcategories:
-        for q in rng.sample(by_sub(banks[0], sub), 5):
-            print(f"\n[{q.id}] {q.question}\n    choices: {' | '.join(q.choices)}    answer: {q.answer}")
 
 
 def test_arithmetic_and_temporal_bank_passes_the_gates():

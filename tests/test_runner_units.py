@@ -107,31 +107,78 @@ def test_store_without_resume_starts_empty(tmp_path):
 # ------------------------------------------------------------------------------------ limiter
 
 
-def test_limiter_rpm_spaces_requests():
+class FakeClock:
+    """A clock that only moves when the limiter sleeps: pacing is checked as exact arithmetic on
+    the time the limiter asked to wait, never against the wall clock."""
+
+    def __init__(self):
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def install(self, monkeypatch):
+        real_sleep = asyncio.sleep
+
+        async def sleep(delay, *args, **kwargs):
+            if delay > 0:
+                self.sleeps.append(delay)
+                # a real clock always moves on; a float sum may not (0.1 + 1e-17 == 0.1)
+                self.now += max(delay, 1e-9)
+            await real_sleep(0)
+
+        monkeypatch.setattr("mirror_hf.runner.limiter.asyncio.sleep", sleep)
+        return self
+
+
+def test_limiter_rpm_spaces_requests(monkeypatch):
+    clock = FakeClock().install(monkeypatch)
+
     async def go():
-        limiter = RateLimiter(64, rpm=600)  # 10 per second, one second of burst
-        start = time.monotonic()
+        limiter = RateLimiter(64, rpm=600, clock=clock)  # 10 per second, one second of burst
+        sent_at = []
         for _ in range(25):
             await limiter.acquire(10)
+            sent_at.append(clock.now)
             limiter.release(10, 10)
-        return time.monotonic() - start
+        return sent_at
 
-    elapsed = asyncio.run(go())
-    # 25 requests at 10/s with a 1 s burst allowance: the last one may go at ~1.5 s, not before ~1.3 s
-    assert 1.2 <= elapsed <= 3.0, elapsed
+    sent_at = asyncio.run(go())
+    # GCRA by hand: the first 10 go at once (1 s of burst at 0.1 s each), then one every 0.1 s
+    assert sent_at[:10] == [0.0] * 10
+    assert sent_at[10:] == pytest.approx([0.1 * k for k in range(1, 16)], abs=1e-6)
 
 
-def test_limiter_tpm_paces_by_tokens():
+def test_limiter_tpm_paces_by_tokens(monkeypatch):
+    clock = FakeClock().install(monkeypatch)
+
     async def go():
-        limiter = RateLimiter(64, tpm=60_000)  # 1000 tokens per second
-        start = time.monotonic()
+        limiter = RateLimiter(64, tpm=60_000, clock=clock)  # 1000 tokens per second
+        sent_at = []
         for _ in range(4):
             await limiter.acquire(1000)
+            sent_at.append(clock.now)
             limiter.release(1000, 1000)
-        return time.monotonic() - start
+        return sent_at
 
-    elapsed = asyncio.run(go())
-    assert 1.7 <= elapsed <= 4.0, elapsed  # 4000 tokens = 4 s of budget, minus the 1 s burst, minus the first
+    # 4000 tokens = 4 s of budget, minus the 1 s burst: two go at once, then one per second
+    assert asyncio.run(go()) == pytest.approx([0.0, 0.0, 1.0, 2.0], abs=1e-6)
+
+
+def test_limiter_tpm_charges_what_was_used(monkeypatch):
+    clock = FakeClock().install(monkeypatch)
+
+    async def go():
+        limiter = RateLimiter(64, tpm=60_000, clock=clock)
+        sent_at = []
+        for _ in range(4):
+            await limiter.acquire(1000)
+            sent_at.append(clock.now)
+            limiter.release(1000, 250)  # the server's usage: a quarter of the estimate
+        return sent_at
+
+    assert asyncio.run(go()) == [0.0, 0.0, 0.0, 0.0]  # 4 x 250 tokens fit the one-second burst
 
 
 def test_limiter_halves_window_on_429_once_per_burst_and_grows_back():
@@ -150,16 +197,23 @@ def test_limiter_halves_window_on_429_once_per_burst_and_grows_back():
     assert asyncio.run(go()) == 16
 
 
-def test_limiter_retry_after_pauses_everyone():
+def test_limiter_retry_after_pauses_everyone(monkeypatch):
+    clock = FakeClock().install(monkeypatch)
+
     async def go():
-        limiter = RateLimiter(8)
+        limiter = RateLimiter(8, clock=clock)
         await limiter.acquire(1)
         limiter.release(1, None, rate_limited=True, retry_after=0.6)
-        start = time.monotonic()
-        await asyncio.gather(*(limiter.acquire(1) for _ in range(3)))
-        return time.monotonic() - start
+        sent_at = []
 
-    assert asyncio.run(go()) >= 0.55
+        async def one():
+            await limiter.acquire(1)
+            sent_at.append(clock.now)
+
+        await asyncio.gather(*(one() for _ in range(3)))
+        return sent_at
+
+    assert asyncio.run(go()) == pytest.approx([0.6] * 3)  # none goes before the pause ends
 
 
 def test_limiter_window_blocks_until_release():
@@ -275,11 +329,18 @@ def test_retries_are_bounded():
     assert not outcome.ok and outcome.error_kind == "transient" and outcome.attempts == 3
 
 
-def test_429_retry_after_is_honoured_and_shrinks_the_window():
+def test_429_retry_after_is_honoured_and_shrinks_the_window(monkeypatch):
+    real_sleep, asked = asyncio.sleep, []
+
+    async def recording_sleep(delay, *args, **kwargs):
+        asked.append(delay)
+        await real_sleep(delay, *args, **kwargs)
+
+    monkeypatch.setattr("mirror_hf.runner.client.asyncio.sleep", recording_sleep)
     with openai_server({"429": 1.0}, max_transient=1, retry_after="1") as url:
-        outcome, elapsed, limiter = _send_one(url, policy=RetryPolicy(max_attempts=3, backoff_base=0.001))
+        outcome, _, limiter = _send_one(url, policy=RetryPolicy(max_attempts=3, backoff_base=0.001))
     assert outcome.ok and outcome.attempts == 2
-    assert elapsed >= 0.95  # waited the server's Retry-After, not the 1 ms backoff
+    assert 1.0 in asked  # waited the server's Retry-After (1 s), not the 1 ms backoff
     assert limiter.rate_limited == 1 and limiter.window < 4
 
 

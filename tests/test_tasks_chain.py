@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from tasks_oracles import consumer_answer, producer_value, spell, spell_ordinal
+import lemminflect
+from tasks_oracles import consumer_answer, element_name, producer_value, spell, spell_ordinal
+from tasks_oracles import plural as inflect_plural
 
 from mirror_hf.bank._core import check_item, normalise_text
 from mirror_hf.records import DIFFICULTIES, DOMAINS
@@ -90,6 +92,34 @@ def test_element_table_against_known_values():
     assert [elements.period(z) for z in (1, 3, 11, 19, 37, 55, 87)] == [1, 2, 3, 4, 5, 6, 7]
     with pytest.raises(ValueError, match="outside the table"):
         elements.name(0)
+
+
+def test_every_element_against_periodictable():
+    # all 100, not a sample: a swapped pair (cobalt/nickel) is as wrong as a missing one
+    import periodictable
+
+    for z in range(1, elements.MAX_Z + 1):
+        assert (elements.name(z), elements.symbol(z)) == (element_name(z), periodictable.elements[z].symbol), z
+        assert elements.period(z) == 1 + sum(z > end for end in (2, 10, 18, 36, 54, 86)), z
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_element_consumer_for_every_element(difficulty):
+    consumer = CONSUMERS["factual"]
+    params = consumer.draw(random.Random(0), difficulty)
+    asks = params["asks"]
+    for z in range(VALUE_RANGE[0], min(VALUE_RANGE[1], elements.MAX_Z) + 1):
+        item = consumed_item(consumer, params, z, Ref.literal(z))
+        assert item.answer == consumer_answer(json.loads(json.dumps(item.params)), z, item.question), (asks, z)
+
+
+def test_word_form_tables_against_inflect_and_lemminflect():
+    # every entry of the tables the length questions are drawn from, not only those a draw hits
+    for table in (REGULAR_PLURALS, IRREGULAR_PLURALS):
+        for noun, form in table.items():
+            assert form == inflect_plural(noun), noun
+    for verb, (_, participle) in IRREGULAR_PARTICIPLES.items():
+        assert participle == lemminflect.getInflection(verb, "VBN")[0], verb
 
 
 def test_number_words_against_an_independent_speller():

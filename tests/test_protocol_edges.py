@@ -1,0 +1,110 @@
+"""Edge cases of the grader and the parsers that mutation testing (benchmarks/mutation.py) showed
+no other test pinned down. Expected values are worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from mirror_hf.protocol import exp3
+from mirror_hf.protocol.matching import MATCHERS, check_matcher
+
+COMPOSITE_WITH_ALIAS = {
+    "task_id": "t2", "domain_a": "spatial", "domain_b": "linguistic", "task_text": "Which way is the wind blowing from?",
+    "answer": "north-east", "answer_type": "short_text", "aliases": ["northeast", "NE"],
+    "component_a": {"question": "Q?", "choices": [], "answer": "north", "answer_type": "short_text", "aliases": ["N"]},
+    "component_b": {"question": "Q?", "choices": [], "answer": "east", "answer_type": "short_text", "aliases": []},
+}
+
+
+def test_check_matcher_returns_its_argument():
+    assert [check_matcher(m) for m in MATCHERS] == ["strict", "upstream"]
+    with pytest.raises(ValueError, match="matcher must be one of"):
+        check_matcher("lenient")
+
+
+@pytest.mark.parametrize(("answer", "target", "correct"), [
+    ("NE", "composite", True),  # an alias of the composite's gold
+    ("northeast", "composite", True),
+    ("north-west", "composite", False),
+    ("N", "component_a", True),  # an alias of a component's gold
+    ("S", "component_a", False),
+])
+def test_exp3_grades_aliases_of_the_target(answer, target, correct):
+    graded = exp3.grade(exp3.parse_answer(f"ANSWER: {answer}"), COMPOSITE_WITH_ALIAS, target)
+    assert graded["correct"] is correct
+
+
+@pytest.mark.parametrize(("text", "skipped", "answer"), [
+    ("ANSWER: 12", False, "12"),
+    ("Don't skip.\nANSWER: 12", False, "12"),
+    ("SKIP", True, None),
+    ("I'd rather SKIP this question.", True, None),
+])
+def test_upstream_opt_out(text, skipped, answer):
+    from mirror_hf.protocol.exp1 import parse_opt_out
+
+    parsed = parse_opt_out(text, rules="upstream")
+    assert parsed["skipped"] is skipped and parsed["answer"] == answer and parsed["parse_success"] is True
+
+
+@pytest.mark.parametrize(("text", "value"), [("CONFIDENCE: 70", 70.0), ("Confidence: 150", 100.0), ("no number", None)])
+def test_upstream_self_prediction(text, value):
+    parsed = exp3.parse_self_prediction(text, rules="upstream")
+    assert parsed["self_report_confidence"] == value
+    assert parsed["confidence"] == (None if value is None else value / 100)
+
+
+def test_strict_opt_out_prose_answer_is_an_answer():
+    from mirror_hf.protocol.exp1 import parse_opt_out
+
+    parsed = parse_opt_out("The capital of France is Paris.")
+    assert parsed["skipped"] is False and parsed["answer"] == "The capital of France is Paris." and parsed["confidence"] == 1.0
+
+
+def test_strict_self_prediction_refusal():
+    parsed = exp3.parse_self_prediction("I'm sorry, but I can't assist with that request.")
+    assert parsed["refused"] is True and parsed["confidence"] is None and parsed["parse_success"] is False
+
+
+def test_upstream_extract_reads_skip_only_on_the_opt_out_channel():
+    from mirror_hf.protocol.matching import upstream_extract
+
+    text = "This one is beyond me, I will SKIP it"
+    assert upstream_extract(text, channel="opt_out") == "SKIP" and upstream_extract(text, channel=2) == "SKIP"
+    assert upstream_extract(text, channel="wagering") == text and upstream_extract(text) == text
+
+
+def test_exp3_component_with_choices_is_graded_by_letter():
+    task = dict(COMPOSITE_WITH_ALIAS)
+    task["component_b"] = {"question": "Which?", "choices": ["west", "east", "up", "down"], "answer": "east",
+                           "answer_type": "multiple_choice", "aliases": []}
+    assert exp3.grade(exp3.parse_answer("ANSWER: B"), task, "component_b")["correct"] is True
+    assert exp3.grade(exp3.parse_answer("ANSWER: A"), task, "component_b")["correct"] is False
+
+
+def test_upstream_extract_conclusion_words():
+    from mirror_hf.protocol.matching import upstream_extract
+
+    assert upstream_extract("I added the two crates together.\nThus, the total is 42 apples") == "42 apples"
+    assert upstream_extract("Counting again carefully, so 17 remain") == "17 remain"
+
+
+def test_upstream_extract_value_after_the_last_equals_sign():
+    from mirror_hf.protocol.matching import upstream_extract
+
+    assert upstream_extract("Working it out step by step\n6 * 7 = 42") == "42"
+
+
+def test_upstream_extract_units_and_approximations():
+    from mirror_hf.protocol.matching import upstream_extract
+
+    assert upstream_extract("After measuring twice, the plank measures 12 feet") == "12"
+    assert upstream_extract("The crowd was approximately 250 people in all") == "250"
+
+
+def test_route_rule_accuracy_below_is_strict():
+    from mirror_hf.protocol.exp9 import RouteRule
+
+    rule = RouteRule("accuracy_below", 0.5)
+    assert rule.routes(None, 0.49) is True and rule.routes(None, 0.5) is False and rule.routes("weak", None) is False
+    assert RouteRule().routes("weak", 0.9) is True and RouteRule().routes("strong", 0.1) is False

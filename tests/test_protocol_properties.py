@@ -1,0 +1,274 @@
+"""Properties of the strict grader and the response parsers, over generated values (hypothesis).
+
+For numbers (signed integers, decimals, U+2212 minus, thousands separators), choice sets, truth
+values and short texts, each wrapped the ways a response states an answer: the right value in any
+accepted form grades right, and any other value — in particular the same digits with the other
+sign — grades wrong. Expected verdicts come from the generated values themselves (n == m), never
+from the matcher.
+
+Cases the matcher gets wrong today and that are being fixed on their own branch are marked
+`xfail(strict=False)` one by one, with the reason.
+"""
+
+from __future__ import annotations
+
+import string
+from decimal import Decimal
+
+import pytest
+from hypothesis import assume, example, given
+from hypothesis import strategies as st
+
+from mirror_hf.protocol.exp1 import grade, parse_natural, parse_opt_out, parse_wagering
+from mirror_hf.protocol.exp9 import parse_exp9
+from mirror_hf.protocol.matching import match, normalise_answer, numbers_match, read_number
+from mirror_hf.records import Question
+
+MINUS = "\u2212"  # the arithmetic bank prints negative numbers with it
+NUMERIC = "exact_numeric"
+
+# How a response may state its final answer (mirror-protocol §3: ANSWER line, "the answer is",
+# bold, a bare value with a full stop); `{}` is the value.
+WRAPPERS = (
+    "{}",
+    "{}.",
+    "ANSWER: {}",
+    "**{}**",
+    "The answer is {}.",
+    "The final answer is {}",
+    "Let me work through it step by step.\nFirst I collect the numbers, then I combine them.\n\nANSWER: {}",
+    "After checking the arithmetic twice, I am confident.\n\nThe final answer is {}.",
+    "Working:\n- read the question\n- compute\n\n**{}**\n\nThat value follows from the steps above.",
+)
+
+
+def verdict(response: str, gold: str, answer_type: str, choices: tuple[str, ...] = ()) -> bool | None:
+    """The grade a natural-channel response gets: parsed as the runner parses it, then matched."""
+    question = Question("q", "d", "s", "easy", "A question?", tuple(choices), gold, answer_type, (), "g", 0)
+    return grade(parse_natural(response), question)["correct"]
+
+
+def signed(n: int | str, minus: str = "-") -> str:
+    text = str(n)
+    return text.replace("-", minus, 1) if text.startswith("-") else text
+
+
+def integer_forms(n: int) -> list[str]:
+    forms = [str(n), f"{n:,}"]
+    if n < 0:
+        forms += [signed(n, MINUS), signed(f"{n:,}", MINUS)]
+    return forms
+
+
+# ------------------------------------------------------------------------------------------------
+# Numbers
+# ------------------------------------------------------------------------------------------------
+
+integers = st.integers(min_value=-10**7, max_value=10**7)
+
+
+@given(n=integers, form=st.integers(0, 3), wrapper=st.sampled_from(WRAPPERS), gold_minus=st.sampled_from(["-", MINUS]))
+@example(n=-5, form=2, wrapper="{}", gold_minus=MINUS)
+@example(n=-1234, form=3, wrapper="ANSWER: {}", gold_minus="-")
+def test_a_right_integer_in_any_accepted_form_grades_right(n, form, wrapper, gold_minus):
+    forms = integer_forms(n)
+    pred = wrapper.format(forms[form % len(forms)])
+    assert verdict(pred, signed(n, gold_minus), NUMERIC) is True, (pred, n)
+
+
+@given(n=integers, m=integers, wrapper=st.sampled_from(WRAPPERS), minus=st.sampled_from(["-", MINUS]))
+@example(n=5, m=-5, wrapper="{}", minus="-")
+@example(n=5, m=-5, wrapper="{}", minus=MINUS)
+@example(n=-5, m=5, wrapper="{}", minus=MINUS)
+@example(n=-7, m=7, wrapper="The answer is {}.", minus=MINUS)
+def test_any_other_integer_grades_wrong(n, m, wrapper, minus):
+    assume(m != n)
+    pred = wrapper.format(signed(m, minus))
+    assert verdict(pred, signed(n, minus), NUMERIC) is False, (pred, n)
+
+
+@given(n=st.integers(1, 10**7), wrapper=st.sampled_from(WRAPPERS), minus=st.sampled_from(["-", MINUS]))
+def test_the_sign_is_part_of_the_value(n, wrapper, minus):
+    # the same digits with the other sign, both ways, both minus characters
+    assert verdict(wrapper.format(signed(-n, minus)), str(n), NUMERIC) is False
+    assert verdict(wrapper.format(str(n)), signed(-n, minus), NUMERIC) is False
+    assert verdict(wrapper.format(signed(-n, minus)), signed(-n, "-" if minus == MINUS else MINUS), NUMERIC) is True
+
+
+def test_sign_regressions_by_hand():
+    assert read_number("-5") == (-5.0, 0) and read_number(MINUS + "5") == (-5.0, 0)
+    assert read_number(MINUS + "2.50") == (-2.5, 2)
+    assert numbers_match((-5.0, 0), (5.0, 0)) is False
+    assert numbers_match((-3.14, 2), (3.14159, 5)) is False
+    assert numbers_match((-3.14159, 5), (3.14, 2)) is False
+    assert match("-5", "5", NUMERIC) is False and match(MINUS + "5", "5", NUMERIC) is False
+    assert match("5", MINUS + "5", NUMERIC) is False and match(MINUS + "5", "-5", NUMERIC) is True
+    assert match("-0.25", "0.25", NUMERIC) is False and match(MINUS + "0.25", "-0.25", NUMERIC) is True
+
+
+cents = st.integers(min_value=-10**8, max_value=10**8).filter(lambda c: c % 10 != 0)  # two written decimals
+
+
+def two_decimals(c: int, minus: str = "-") -> str:
+    return signed(f"{Decimal(c) / 100:.2f}", minus)
+
+
+@given(c=cents, wrapper=st.sampled_from(WRAPPERS), minus=st.sampled_from(["-", MINUS]), grouped=st.booleans())
+def test_a_right_decimal_grades_right(c, wrapper, minus, grouped):
+    value = f"{Decimal(c) / 100:,.2f}" if grouped else f"{Decimal(c) / 100:.2f}"
+    assert verdict(wrapper.format(signed(value, minus)), two_decimals(c), NUMERIC) is True
+
+
+@given(c=cents, d=cents, wrapper=st.sampled_from(WRAPPERS))
+@example(c=314, d=-314, wrapper="{}")
+def test_another_decimal_at_the_same_precision_grades_wrong(c, d, wrapper):
+    assume(c != d)
+    assert verdict(wrapper.format(two_decimals(d, MINUS)), two_decimals(c), NUMERIC) is False
+
+
+# ------------------------------------------------------------------------------------------------
+# Choice sets
+# ------------------------------------------------------------------------------------------------
+
+_RESERVED = {"yes", "no", "true", "false", "correct", "incorrect", "skip", "option", "choice", "answer", "the", "an"}
+words = st.text(alphabet=string.ascii_letters, min_size=4, max_size=10).filter(lambda w: w.lower() not in _RESERVED)
+choice_sets = st.lists(words, min_size=4, max_size=4, unique_by=lambda w: w.lower())
+
+LETTER_FORMS = ("{L}", "({L})", "{L})", "{L}) {T}", "{L}. {T}", "Option {L}", "{T}", "{U}", "{l}")
+
+
+@given(choices=choice_sets, index=st.integers(0, 3), form=st.sampled_from(LETTER_FORMS),
+       wrapper=st.sampled_from(WRAPPERS[:6]), answer_type=st.sampled_from(["multiple_choice", "short_text"]))
+def test_a_chosen_option_named_by_letter_or_text_grades_right(choices, index, form, wrapper, answer_type):
+    assume(not (form.endswith(")") and wrapper.endswith(".")))  # "B)." : see the xfail below
+    letter, text = "ABCD"[index], choices[index]
+    pred = wrapper.format(form.format(L=letter, T=text, U=text.upper(), l=text.lower()))
+    assert verdict(pred, text, answer_type, tuple(choices)) is True, pred
+
+
+@given(choices=choice_sets, index=st.integers(0, 3), other=st.integers(0, 3), form=st.sampled_from(LETTER_FORMS),
+       wrapper=st.sampled_from(WRAPPERS[:6]), answer_type=st.sampled_from(["multiple_choice", "short_text"]))
+def test_another_option_grades_wrong(choices, index, other, form, wrapper, answer_type):
+    assume(other != index)
+    letter, text = "ABCD"[other], choices[other]
+    pred = wrapper.format(form.format(L=letter, T=text, U=text.upper(), l=text.lower()))
+    assert verdict(pred, choices[index], answer_type, tuple(choices)) is False, pred
+
+
+@pytest.mark.xfail(strict=False, reason="matcher: in 'B).' the full stop is read as the option's text, "
+                   "which then disagrees with choice B (found by the property above; reported to the matcher's owner)")
+def test_a_letter_with_a_closing_parenthesis_and_a_full_stop():
+    assert match("B).", "Rome", "multiple_choice", choices=("Paris", "Rome", "Oslo", "Bern")) is True
+
+
+@given(choices=choice_sets, index=st.integers(0, 3), other=st.integers(0, 3))
+def test_a_letter_whose_text_disagrees_grades_wrong(choices, index, other):
+    assume(other != index)
+    pred = f"{'ABCD'[index]}) {choices[other]}"  # the right letter with another option's text
+    assert verdict(pred, choices[index], "multiple_choice", tuple(choices)) is False
+
+
+# ------------------------------------------------------------------------------------------------
+# Truth values and short texts
+# ------------------------------------------------------------------------------------------------
+
+TRUE_FORMS, FALSE_FORMS = ("Yes", "yes", "YES", "True", "true", "Correct"), ("No", "no", "NO", "False", "false", "Incorrect")
+REASONS = ("", ".", ", because the rule applies.", ". The premises force it.")
+
+
+@given(truth=st.booleans(), gold=st.integers(0, 5), pred=st.integers(0, 5), reason=st.sampled_from(REASONS),
+       wrapper=st.sampled_from(WRAPPERS[:6]))
+def test_truth_values(truth, gold, pred, reason, wrapper):
+    golds, same, other = (TRUE_FORMS, TRUE_FORMS, FALSE_FORMS) if truth else (FALSE_FORMS, FALSE_FORMS, TRUE_FORMS)
+    assert verdict(wrapper.format(same[pred] + reason), golds[gold], "boolean") is True
+    assert verdict(wrapper.format(other[pred] + reason), golds[gold], "boolean") is False
+
+
+phrases = st.lists(words, min_size=1, max_size=3).map(" ".join)
+
+
+@given(gold=phrases, case=st.sampled_from([str.lower, str.upper, str.title, str]), article=st.booleans(),
+       wrapper=st.sampled_from(WRAPPERS[:6]))
+def test_a_short_text_in_another_case_or_with_an_article_grades_right(gold, case, article, wrapper):
+    pred = ("The " if article else "") + case(gold)
+    assert verdict(wrapper.format(pred), gold, "short_text") is True
+
+
+@given(gold=phrases, other=phrases, wrapper=st.sampled_from(WRAPPERS[:6]))
+def test_another_short_text_grades_wrong(gold, other, wrapper):
+    assume(normalise_answer(gold) != normalise_answer(other))
+    assert verdict(wrapper.format(other), gold, "short_text") is False
+
+
+# ------------------------------------------------------------------------------------------------
+# Tuples and abbreviations: known matcher bugs, fixed on the matcher's branch
+# ------------------------------------------------------------------------------------------------
+
+coordinates = st.tuples(st.integers(-20, 20), st.integers(-20, 20))
+
+
+@given(point=coordinates)
+def test_a_right_tuple_grades_right(point):
+    text = f"({point[0]}, {point[1]})"
+    assert match(text, text, "short_text") is True
+    assert verdict(f"I followed each turn in order.\n\nANSWER: {text}", text, "short_text") is True
+
+
+@pytest.mark.xfail(strict=False, reason="matcher: a trailing parenthetical is dropped as an aside, so every "
+                   "parenthesised tuple matches every other ((3, 4) == (3, -4)); being fixed on wip/matcher")
+@given(point=coordinates, other=coordinates)
+@example(point=(3, -4), other=(3, 4))
+@example(point=(3, 4), other=(4, 3))
+def test_another_tuple_grades_wrong(point, other):
+    assume(point != other)
+    assert match(f"({other[0]}, {other[1]})", f"({point[0]}, {point[1]})", "short_text") is False
+
+
+@pytest.mark.xfail(strict=False, reason="matcher: 'St. Martin' reads as two sentences and is cut to 'St'; "
+                   "being fixed on wip/matcher")
+def test_an_abbreviation_with_a_full_stop_matches_itself():
+    assert match("St. Martin", "St. Martin", "short_text") is True
+
+
+# ------------------------------------------------------------------------------------------------
+# Parsers: what a response states is what the trial records
+# ------------------------------------------------------------------------------------------------
+
+
+def numeric_question(n: int) -> Question:
+    return Question("q", "arithmetic", "s", "easy", "What is the value?", (), signed(n, MINUS), NUMERIC, (), "g", 0)
+
+
+@given(n=integers, m=integers, bet=st.integers(-3, 14), prose=st.sampled_from(["", "I worked it out carefully.\n\n"]))
+def test_wagering_records_the_stated_answer_and_an_in_range_bet(n, m, bet, prose):
+    parsed = parse_wagering(f"{prose}ANSWER: {signed(m, MINUS)}\nBET: {bet}")
+    assert parsed["answer"] == signed(m, MINUS)
+    assert parsed["bet"] == (bet if 1 <= bet <= 10 else None)
+    assert parsed["confidence"] == (bet / 10 if 1 <= bet <= 10 else None)
+    assert grade(parsed, numeric_question(n))["correct"] is (m == n)
+
+
+@given(n=integers, m=integers, skip=st.booleans())
+def test_opt_out_answer_or_skip(n, m, skip):
+    parsed = parse_opt_out("SKIP" if skip else f"ANSWER: {m}")
+    assert parsed["skipped"] is skip and parsed["confidence"] == (0.0 if skip else 1.0)
+    assert grade(parsed, numeric_question(n))["correct"] is (None if skip else m == n)
+
+
+DECISION_WORDS = {"proceed": ("PROCEED",), "use_tool": ("USE_TOOL", "USE TOOL"), "defer": ("FLAG_FOR_REVIEW", "DEFER")}
+
+
+@given(first=st.sampled_from(sorted(DECISION_WORDS)), second=st.sampled_from(sorted(DECISION_WORDS)),
+       spelling=st.integers(0, 1), joiner=st.sampled_from([" rather than ", ", not ", " (I considered ", " — no need to "]))
+@example(first="proceed", second="use_tool", spelling=0, joiner=", no need to ")
+@example(first="use_tool", second="proceed", spelling=0, joiner=" rather than ")
+def test_p2_the_first_decision_keyword_on_the_line_wins(first, second, spelling, joiner):
+    words = DECISION_WORDS[first]
+    line = words[spelling % len(words)] + joiner + DECISION_WORDS[second][0]
+    text = (f"STEP 1\nYOUR DECISION: {line}\nYOUR WORK: 6 * 7\nYOUR ANSWER: 42\n\n"
+            f"STEP 2\nYOUR DECISION: PROCEED\nYOUR WORK: 2 + 2\nYOUR ANSWER: 4")
+    parsed = parse_exp9(text, "P2")
+    assert parsed["component_a_decision"] == first, line
+    assert parsed["component_b_decision"] == "proceed"
+    if first != "defer":
+        assert parsed["component_a_answer"] == "42"

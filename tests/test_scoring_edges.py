@@ -1,0 +1,153 @@
+"""Edge cases of the scoring modules that mutation testing (benchmarks/mutation.py) showed no other
+test pinned down. Expected values are worked out by hand or drawn here with the same seed."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mirror_hf import scoring as S
+from mirror_hf.scoring._escalation import escalation_curve
+from mirror_hf.scoring._stats import PairedDifference, paired_difference
+
+
+def test_paired_difference_to_json_keeps_finite_values_and_nulls_the_rest():
+    diff = PairedDifference(n=4, mean_diff=0.25, sd_diff=0.5, d_z=0.5, ci=(0.1, 0.4), d_z_ci=(0.2, 0.9), p=0.03)
+    assert diff.to_json() == {"value": 0.5, "n": 4, "ci": [0.2, 0.9], "mean_diff": 0.25, "mean_diff_ci": [0.1, 0.4],
+                              "sd_diff": 0.5, "p": 0.03}
+    empty = PairedDifference(0, math.nan, math.inf, math.nan, None, None, math.nan)
+    assert empty.to_json() == {"value": None, "n": 0, "ci": None, "mean_diff": None, "mean_diff_ci": None,
+                               "sd_diff": None, "p": None}
+
+
+def test_escalation_curve_uses_the_seed_it_is_given():
+    rng = np.random.default_rng(4)
+    per_model = {f"m{i}": {"C1": float(a), "C2": float(b), "C3": 0.2, "C4": 0.1}
+                 for i, (a, b) in enumerate(zip(rng.uniform(0.3, 0.7, 12), rng.uniform(0.2, 0.6, 12)))}
+    options = S.Bootstrap(n_resamples=800, seed=9)
+    curve = escalation_curve(per_model, ci=options)
+    models = sorted(per_model)
+    c1 = np.array([per_model[m]["C1"] for m in models])
+    c2 = np.array([per_model[m]["C2"] for m in models])
+    expected = paired_difference(c1, c2, n_resamples=800, seed=9)
+    assert curve["d_z"]["C1_C2"].p == expected.p and curve["d_z"]["C1_C2"].ci == expected.ci
+    # the seed matters here: the default seed gives another interval
+    assert paired_difference(c1, c2, n_resamples=800).ci != expected.ci
+    assert curve["C1"].ci == S.bca_mean(c1, n_resamples=800, seed=9)
+
+
+def test_in_frame_keeps_only_the_asked_condition_and_frame():
+    c = S.components_frame(
+        model=["m"] * 5, task_id=list("abcde"), condition=["C1", "C2", "C1", "C1", None],
+        paradigm=["P1", "P1", "P3", "P2", "P1"], task_type=["fixed"] * 5,
+    )
+    assert S.in_frame(c, "escalation", "C1")["task_id"].to_list() == ["a", "d"]  # P3 is not in the escalation frame
+    assert S.in_frame(c, "all", "C1")["task_id"].to_list() == ["a", "c", "d"]
+    assert S.in_frame(c, "all", "C2")["task_id"].to_list() == ["b"]
+    assert S.in_frame(c, "escalation")["task_id"].to_list() == ["a", "b", "d", "e"]
+    with pytest.raises(ValueError, match="frame must be one of"):
+        S.in_frame(c, "nope")
+
+
+def test_level_codes_by_hand():
+    from mirror_hf.scoring._rank import level_codes
+
+    codes, levels = level_codes(np.array([3.0, np.nan, 1.0, 3.0, 2.5]))
+    assert codes.tolist() == [2, -1, 0, 2, 1] and levels == 3
+    codes, levels = level_codes(np.array([np.nan, np.nan]))
+    assert codes.tolist() == [-1, -1] and levels == 0
+    codes, levels = level_codes(np.array([]))
+    assert codes.tolist() == [] and levels == 0
+
+
+def test_tii_is_defined_from_three_tasks():
+    from scipy import stats
+
+    signal, acc = [0.2, 0.5, 0.9], [0.1, 0.4, 0.3]
+    # ranks (1, 2, 3) and (1, 3, 2): rho = 1 - 6 * 2 / (3 * 8) = 0.5
+    assert stats.spearmanr(signal, acc).statistic == pytest.approx(0.5)
+    est = S.tii(["t1", "t2", "t3"], ["wagering"] * 3, signal, acc)
+    assert est.value == pytest.approx(0.5) and est.n == 3
+    assert math.isnan(S.tii(["t1", "t2"], ["wagering"] * 2, signal[:2], acc[:2]).value)  # two tasks: undefined
+
+
+def test_wager_confidence_accepts_exactly_the_bets_1_to_10():
+    from mirror_hf.scoring._calibration import wager_confidence
+
+    assert wager_confidence([1, 10, None, 5]).tolist()[:2] == [0.1, 1.0]
+    for bad, row in (([1, 11], 1), ([0, 3], 0), ([2, 7.5], 1), ([-1], 0)):
+        with pytest.raises(S.ScoringInputError, match=f"bet: row {row} is"):
+            wager_confidence(bad)
+
+
+def test_channel_signal_by_hand():
+    channels = ["wagering", "opt_out", "opt_out", "difficulty_selection", "difficulty_selection", "tool_delegation",
+                "natural", "layer2", "difficulty_selection"]
+    signal = S.channel_signal(
+        channels,
+        bet=[7, None, None, None, None, None, None, None, None],
+        skipped=[None, True, False, None, None, None, None, None, None],
+        choice=[None, None, None, "A", " b ", None, None, None, "C"],
+        n_tools=[None, None, None, None, None, 3, None, None, None],
+        hedging_count=[None, None, None, None, None, None, 1, None, None],
+        confidence=[None, None, None, None, None, None, None, 0.35, None],
+    )
+    expected = [7.0, 0.0, 1.0, 1.0, 0.0, 0.25, 0.5, 0.35, math.nan]  # harder task A = 1, B = 0, other letters NaN
+    assert np.allclose(signal, expected, equal_nan=True), signal
+
+
+def test_cells_of_an_empty_sample():
+    from mirror_hf.scoring._bootstrap import Cells
+
+    empty = Cells.of(x=np.array([]), y=np.array([]))
+    assert empty.n == 0 and empty.k == 0 and empty.counts.tolist() == [] and empty["x"].tolist() == []
+    cells = Cells.of(x=np.array([1.0, 2.0, 1.0, np.nan, np.nan]))
+    assert cells.n == 5 and cells.k == 3 and sorted(cells.counts.tolist()) == [1, 2, 2]
+
+
+def test_tii_of_one_and_of_no_task():
+    one = S.tii(["t1"], ["wagering"], [0.5], [0.3])
+    assert math.isnan(one.value) and one.n == 1 and one.extra["channels"] == {"wagering": None}
+    none = S.tii([], [], [], [])
+    assert math.isnan(none.value) and none.n == 0 and none.extra["channels"] == {}
+
+
+def test_escalation_curve_sd_is_the_sample_sd():
+    import statistics
+
+    per_model = {"m1": {"C1": 0.2}, "m2": {"C1": 0.5}, "m3": {"C1": 0.6}, "m4": {"C1": None}}
+    curve = escalation_curve(per_model, conditions=("C1",), ci=False)
+    assert curve["C1"].value == pytest.approx(1.3 / 3) and curve["C1"].n == 3
+    assert curve["C1"].ci is None  # ci=False: point estimates only
+    assert curve["C1"].extra["sd"] == pytest.approx(statistics.stdev([0.2, 0.5, 0.6]))
+    two = escalation_curve({"m1": {"C1": 0.2}, "m2": {"C1": 0.5}}, conditions=("C1",), ci=False)
+    assert two["C1"].extra["sd"] == pytest.approx(statistics.stdev([0.2, 0.5]))  # two models have an SD
+    one = escalation_curve({"m1": {"C1": 0.2}}, conditions=("C1",), ci=False)
+    assert math.isnan(one["C1"].extra["sd"])
+
+
+def test_channel_signal_with_only_the_columns_a_channel_needs():
+    signal = S.channel_signal(["natural", "natural"], hedging_count=[1, 3])
+    assert signal.dtype == np.float64 and signal.tolist() == [0.5, 0.25]
+
+
+def test_components_frame_without_columns_is_empty():
+    frame = S.components_frame()
+    assert frame.height == 0 and "condition" in frame.columns
+    assert S.components_frame(condition=["C1", "C2"]).height == 2
+
+
+def test_confidence_outside_0_1_is_refused():
+    assert S.brier([1.0, 0.0], [True, False]).value == 0.0
+    for bad in ([1.5, 0.2], [0.2, -0.1], [1.0000001, 0.5]):
+        with pytest.raises(S.ScoringInputError, match="confidence: row"):
+            S.brier(bad, [True, False])
+
+
+def test_cells_weighted_drops_only_empty_cells():
+    from mirror_hf.scoring._bootstrap import Cells
+
+    cells = Cells.weighted(np.array([2, 1, 0, 5]), x=np.array([1.0, 2.0, 3.0, 4.0]))
+    assert cells.counts.tolist() == [2, 1, 5] and cells["x"].tolist() == [1.0, 2.0, 4.0] and cells.n == 8

@@ -9,6 +9,7 @@ from mirror_hf.cli import (
     build_cmd,  # noqa: F401,E402  build, sample, summary
     hub_cmd,  # noqa: F401,E402  push, export-eval-results
     import_cmd,  # noqa: F401,E402  import-upstream
+    report_cmd,  # noqa: F401,E402  report
     run_cmd,  # noqa: F401,E402  run, profile, quickstart
     score_cmd,  # noqa: F401,E402  score
     tasks_cmd,  # noqa: F401,E402  tasks tailor

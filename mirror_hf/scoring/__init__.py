@@ -29,6 +29,7 @@ from mirror_hf.scoring._calibration import (
     calibration,
     ece,
     log_score,
+    reliability,
     wager_confidence,
 )
 from mirror_hf.scoring._cce import CCE_VARIANTS, cce
@@ -111,6 +112,7 @@ __all__ = [
     "paired_difference",
     "partial_correlation",
     "relabel_strength",
+    "reliability",
     "score_tables",
     "tii",
     "udr",

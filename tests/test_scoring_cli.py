@@ -149,10 +149,11 @@ def test_score_upstream_variant_and_paper_relabelling(folder, tmp_path, monkeypa
     assert json.loads(out2.read_text())["models"]["m1"]["exp9"]["cfr"]["C1"]["value"] == pytest.approx(1 / 3)
 
 
-def test_score_with_cis(folder, monkeypatch, capsys):
-    code, stdout, err = score(monkeypatch, capsys, "--dataset", str(folder), "--resamples", "500")
+def test_score_with_cis(folder, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "ci.json"
+    code, stdout, err = score(monkeypatch, capsys, "--dataset", str(folder), "--resamples", "500", "--json", str(out))
     assert code == 0, err
-    result = json.loads(stdout)
+    result = json.loads(out.read_text())
     nat = result["models"]["m1"]["exp1"]["natural_accuracy"]
     assert nat["ci"][0] <= nat["value"] <= nat["ci"][1]
     assert "sd" in result["aggregate"]["escalation"]["C1"]

@@ -19,7 +19,7 @@ from matplotlib.patches import Patch, Rectangle  # noqa: E402
 from mirror_hf.report.table import MainTable, fmt  # noqa: E402
 
 CONDITION_NAMES = {"C1": "C1 uninformed", "C2": "C2 self-informed", "C3": "C3 instructed", "C4": "C4 routed"}
-plt.rcParams.update({"svg.hashsalt": "mirror-hf", "figure.dpi": 100, "font.size": 9, "axes.grid": True, "grid.alpha": 0.3})
+plt.rcParams.update({"svg.hashsalt": "mirror-hf", "svg.fonttype": "none", "figure.dpi": 100, "font.size": 9, "axes.grid": True, "grid.alpha": 0.3})
 
 
 @dataclass(frozen=True)

@@ -205,9 +205,11 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
         out.append("</ul>")
         rows = quality.get(model, [])
         if rows:
-            out.append("<table class='quality'><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in QUALITY_HEADERS) + "</tr>")
+            problems = sum(r.parse_failures + r.truncated + r.failed_requests for r in rows)
+            out.append(f"<details><summary>data quality: {sum(r.trials for r in rows)} trials, {problems} parse failures, truncations "
+                       "or failed requests</summary><table class='quality'><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in QUALITY_HEADERS) + "</tr>")
             out += ["<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in _quality_cells(r)) + "</tr>" for r in rows]
-            out.append("</table>")
+            out.append("</table></details>")
     out.append("<h2 id='figures'>Figures</h2>")
     for f in figures:
         out.append(f"<figure><img src='figures/{f.svg.name}' alt='{_esc(f.title)}'><figcaption><b>{_esc(f.title)}</b>. {_esc(f.caption)} "

@@ -295,3 +295,26 @@ def test_page_opens_without_errors_and_the_trial_browser_filters(browser, run_re
     assert "prompt" in shown and "raw response" in shown and "parsed fields" in shown and "gold" in shown
     assert browser.errors == [], browser.errors
     browser.screenshot(tmp_path / "filtered.png")
+
+
+# ------------------------------------------------------------------------------ the embedded model
+
+
+@pytest.mark.slow
+@pytest.mark.embedded
+def test_quickstart_ends_with_the_report(dataset):
+    """The README's main job on the embedded model: it ends with the report, its path and the next steps."""
+    from mirror_hf import embedded
+
+    try:
+        embedded.check_available()
+    except embedded.EmbeddedUnavailable as exc:
+        pytest.skip(f"embedded model not installed: {exc}")
+    proc = cli_inproc("quickstart", "--dataset", str(dataset), "--per-domain", "1", "--exp3-tasks", "1", "--exp9-tasks", "1",
+                      "--max-tokens", "24", "--no-progress")
+    report = dataset.parent / f"{dataset.name}-report"
+    assert f"report: {report / 'index.html'}" in proc.stdout
+    assert "--api-key-env" in proc.stdout and "mirror-hf push" in proc.stdout and "localhost:11434/v1" in proc.stdout
+    _, scores = _report(dataset, dataset.parent / "again")
+    _check_table_against_scores((dataset.parent / "again" / "report.md").read_text(), scores)
+    assert (report / "figures" / "reliability_smollm2.png").is_file() and (report / "report.md").is_file()

@@ -29,3 +29,28 @@ def report(
     result = build_report(dataset.absolute(), tables, out, options=options, settings=settings)
     typer.echo(f"{len(result.table.models)} model(s), {len(result.figures)} figures, {sum(d.trials for d in result.datasets)} trials in the browser")
     typer.echo(f"wrote {result.index} (open it in a browser) and {result.markdown}")
+
+
+def quick_report(dataset: Path, out: Path, resamples: int = 2_000) -> Path:
+    """The report at the end of `quickstart` (fewer resamples: it is a smoke run)."""
+    from mirror_hf.cli.score_cmd import read_folder, suite_options
+    from mirror_hf.report import build_report
+
+    options = suite_options("paper", "auto", "complete_case", resamples, 42)
+    result = build_report(dataset, read_folder(dataset), out, options=options, settings={"resamples": resamples})
+    typer.echo(f"report: {result.index} (open it in a browser; {len(result.figures)} figures, trial browser) and {result.markdown}")
+    return result.index
+
+
+def next_steps(dataset: Path) -> None:
+    d = str(dataset)
+    typer.echo(f"""
+next steps:
+  a real model on your own server (vLLM: `vllm serve Qwen/Qwen2.5-7B-Instruct`; Ollama: `ollama serve`, base URL http://localhost:11434/v1):
+    mirror-hf run --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1 --limit 400
+  a hosted provider (the key is read from the variable you name, never written anywhere):
+    mirror-hf run --dataset {d} --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY --dry-run --price-in 0.15 --price-out 0.6
+  then score, report and share:
+    mirror-hf score --dataset {d}
+    mirror-hf report --dataset {d} --out {d}-report
+    mirror-hf push --dataset {d} --repo YOUR_ORG/mirror-results   (token from HF_TOKEN)""")

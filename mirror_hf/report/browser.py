@@ -74,12 +74,6 @@ def status_expr(frame: pl.DataFrame, experiment: str) -> pl.Expr:
     return (pl.when(failed).then(pl.lit(3)).when(grade.is_null()).then(pl.lit(2)).when(grade).then(pl.lit(0)).otherwise(pl.lit(1))).cast(pl.Int8)
 
 
-def _clip(value):
-    if isinstance(value, str) and len(value) > TEXT_LIMIT:
-        return value[:TEXT_LIMIT] + f"\n[… {len(value) - TEXT_LIMIT} more characters in the parquet file]"
-    return value
-
-
 def _codes(series: pl.Series) -> tuple[list[str], list[int]]:
     values = series.fill_null("(none)").cast(pl.String)
     vocab = sorted(values.unique().to_list())
@@ -124,20 +118,24 @@ def _write_one(part: pl.DataFrame, experiment: str, model: str, key: str, folder
     (folder / "index.js").write_text(f"mirrorIndex({json.dumps(key)}, {json.dumps(index, separators=(',', ':'))});\n")
 
     parsed_cols = [c for c in part.columns if c not in _META and not c.startswith("_")]
-    text_cols = [c for c in ("item_id", "prompt", "raw_response", "reasoning", "_gold", "_question") if c in view.columns]
+
+    def text(column: str) -> pl.Expr:
+        if column not in view.columns:
+            return pl.lit(None, dtype=pl.String)
+        value = pl.col(column).cast(pl.String)
+        cut = value.str.slice(0, TEXT_LIMIT) + pl.lit("\n[… more characters in the parquet file]")
+        return pl.when(value.str.len_chars() > TEXT_LIMIT).then(cut).otherwise(value)
+
+    # polars writes the rows as JSON lines (fast, in Rust); chunks are runs of lines. Parsed fields
+    # travel as one object with its nulls; the page shows the non-null ones.
+    rows = view.select(
+        text("item_id").alias("id"), text("prompt").alias("prompt"), text("_question").alias("question"),
+        text("raw_response").alias("response"), text("reasoning").alias("reasoning"), text("_gold").alias("gold"),
+        pl.struct([pl.col(c) for c in parsed_cols]).alias("parsed") if parsed_cols else pl.lit(None).alias("parsed"),
+    ).write_ndjson().splitlines()
     chunks = 0
-    for start in range(0, view.height, CHUNK):
-        block = view.slice(start, CHUNK)
-        texts = block.select(text_cols).to_dicts()
-        parsed = block.select(parsed_cols).to_dicts()
-        rows = []
-        for t, p in zip(texts, parsed):
-            rows.append({
-                "id": t.get("item_id"), "prompt": _clip(t.get("prompt")), "question": _clip(t.get("_question")),
-                "response": _clip(t.get("raw_response")), "reasoning": _clip(t.get("reasoning")), "gold": t.get("_gold"),
-                "parsed": {k: _clip(v) for k, v in p.items() if v is not None},
-            })
-        payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":"), default=str)
+    for start in range(0, len(rows), CHUNK):
+        payload = "[" + ",".join(rows[start:start + CHUNK]) + "]"
         (folder / f"c{chunks}.js").write_text(f"mirrorChunk({json.dumps(key)}, {chunks}, {payload});\n", encoding="utf-8")
         chunks += 1
     return Dataset(key, model, experiment, view.height, chunks)

@@ -145,7 +145,7 @@ async function render() {
       '</span><span class="tag">' + esc(ix.group.values[ix.group.codes[i]]) + '</span><span class="tag">' + status + '</span></summary>' +
       field('prompt', promptText(row.prompt)) + (row.prompt ? '' : field('question (from the bank)', row.question)) +
       field('raw response', row.response) + field('reasoning', row.reasoning) +
-      field('parsed fields', JSON.stringify(row.parsed, null, 1)) + field('gold', row.gold) + '</details>';
+      field('parsed fields', JSON.stringify(Object.fromEntries(Object.entries(row.parsed || {}).filter(([k, v]) => v !== null)), null, 1)) + field('gold', row.gold) + '</details>';
   }).join('');
   $('prev').disabled = state.page === 0; $('next').disabled = state.page >= pages - 1;
 }

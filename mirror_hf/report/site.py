@@ -187,7 +187,7 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
                 out.append(f"<td{cls}>{DASH}</td>")
                 continue
             ci = f"<br><span class='ci'>[{fmt_cell(cell).split(' [', 1)[1]}</span>" if cell.ci else ""
-            n = f"<br><span class='n'>n {cell.n}</span>" if cell.n is not None else (f"<br><span class='n'>{_esc(cell.source)}</span>" if cell.source else "")
+            n = f"<br><span class='n'>n {cell.n}</span>" if cell.n is not None else (f"<br><span class='n' title='{_esc(cell.source)}'>as published</span>" if cell.source else "")
             out.append(f"<td{cls}>{fmt_cell(cell, ci=False)}{ci}{n}</td>")
         out.append("</tr>")
     out.append("</tbody></table></div><ul>")

@@ -23,9 +23,11 @@ class QualityRow:
 
 
 def group_column(frame: pl.DataFrame) -> pl.Expr:
-    """The label a trial is grouped and filtered by: its channel, or `C1 x P1` for Exp9."""
+    """The label a trial is grouped and filtered by: its channel (Exp3: channel · target), or `C1 x P1` for Exp9."""
     if "condition" in frame.columns and "channel" not in frame.columns:
         return (pl.col("condition").fill_null("?") + pl.lit(" x ") + pl.col("paradigm").fill_null("?"))
+    if "channel" in frame.columns and "target" in frame.columns:  # Exp3: what was asked of which item
+        return pl.col("channel").fill_null("?") + pl.lit(" · ") + pl.col("target").fill_null("composite")
     if "channel" in frame.columns:
         return pl.col("channel").fill_null("?")
     return pl.lit("all")

@@ -118,7 +118,7 @@ EXPECTED_TEXT = {  # figure -> words its title, axes and legend must show
     "escalation": ["Escalation curve", "Exp9 condition", "confident failure rate", "95% BCa CI", "d_z"],
     "domain_heatmap": ["natural accuracy by domain", "domain", "model", "weak domain"],
     "natural_vs_wagering": ["natural vs wagering", "accuracy (share correct)", "natural", "wagering"],
-    "c4_tradeoff": ["C4 trade-off", "confident failure rate", "C1 uninformed", "C4 routed"],
+    "c4_routing": ["C4 routing", "confident failure rate", "C1 uninformed", "C4 routed"],
     "kdi": ["Knowing-doing index", "KDI", "95% CI", "model"],
     "reliability": ["Reliability", "confidence (bet / 10)", "accuracy (share correct)", "perfect calibration", "records per bin"],
 }
@@ -131,14 +131,14 @@ def _check_figures(report: Path, expected: set[str]) -> None:
     for name in names:
         _png_ok(report / "figures" / f"{name}.png")
         texts = " ".join(_svg_texts(report / "figures" / f"{name}.svg"))
-        for word in EXPECTED_TEXT[name.split("_gemini")[0].split("_acme")[0] if name.startswith("reliability") is False else "reliability"]:
+        for word in EXPECTED_TEXT["reliability" if name.startswith("reliability_") else name]:
             assert word in texts, f"{name}.svg lacks {word!r}"
 
 
 def test_upstream_report_writes_site_markdown_and_figures(upstream_report):
     _, report, proc, scores = upstream_report
     assert "wrote" in proc.stdout and (report / "index.html").is_file() and (report / "report.md").is_file()
-    _check_figures(report, {"escalation", "domain_heatmap", "natural_vs_wagering", "c4_tradeoff", "reliability_gemini_2_5_pro"})
+    _check_figures(report, {"escalation", "domain_heatmap", "natural_vs_wagering", "c4_routing", "reliability_gemini_2_5_pro"})
     text = (report / "report.md").read_text()
     checked = _check_table_against_scores(text, scores)
     print(f"{checked} table numbers (with their CIs) match score --json")
@@ -149,10 +149,12 @@ def test_upstream_report_writes_site_markdown_and_figures(upstream_report):
         assert f"figures/{png.name}" in text and f"figures/{png.stem}.svg" in html
     # the data-quality block names the authors' parse failures: 686 + 151 + 102 + 107 flagged Exp3 answers
     assert "parse failures" in text and "imported from the authors' files" in text
-    # the published escalation means are in the figure's data (score) and the report mentions 16 models
+    # the escalation figure's means are the authors' published headline (0.5999 / 0.6048 / 0.5144 / 0.1425)
     esc = scores["aggregate"]["escalation"]
-    print("escalation means (published 0.600 / 0.605 / 0.514 / 0.143):", [round(esc[c]["value"], 3) for c in ("C1", "C2", "C3", "C4")])
-    assert [round(esc[c]["value"], 3) for c in ("C1", "C2", "C3", "C4")] == [0.6, 0.605, 0.514, 0.142 if esc["C4"]["value"] < 0.1425 else 0.143]
+    computed = [esc[c]["value"] for c in ("C1", "C2", "C3", "C4")]
+    print("escalation means: published 0.5999 0.6048 0.5144 0.1425; computed", " ".join(f"{v:.4f}" for v in computed))
+    assert computed == pytest.approx([0.5999, 0.6048, 0.5144, 0.1425], abs=1e-4)
+    assert "over 16 models" in " ".join(_svg_texts(report / "figures" / "escalation.svg"))
 
 
 def test_narrative_numbers_come_from_the_table(upstream_report, run_report):
@@ -169,7 +171,7 @@ def test_narrative_numbers_come_from_the_table(upstream_report, run_report):
 
 def test_run_report_has_every_experiment(run_report):
     dataset, report, _, scores = run_report
-    _check_figures(report, {"escalation", "domain_heatmap", "natural_vs_wagering", "kdi", "c4_tradeoff", "reliability_acme_fake_1"})
+    _check_figures(report, {"escalation", "domain_heatmap", "natural_vs_wagering", "kdi", "c4_routing", "reliability_acme_fake_1"})
     text = (report / "report.md").read_text()
     assert _check_table_against_scores(text, scores) >= 8
     labels, rows = _markdown_table(text)
@@ -302,6 +304,7 @@ def test_page_opens_without_errors_and_the_trial_browser_filters(browser, run_re
 
 @pytest.mark.slow
 @pytest.mark.embedded
+@pytest.mark.timeout(2400)
 def test_quickstart_ends_with_the_report(dataset):
     """The README's main job on the embedded model: it ends with the report, its path and the next steps."""
     from mirror_hf import embedded

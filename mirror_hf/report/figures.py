@@ -197,7 +197,7 @@ def kdi_distribution(table: MainTable) -> Figure | None:
     return fig
 
 
-def c4_tradeoff(table: MainTable) -> Figure | None:
+def c4_routing(table: MainTable) -> Figure | None:
     """Per model, confident failures without (C1) and with external routing (C4): what routing buys."""
     points = [(m, table.cells[m].get("cfr_c1"), table.cells[m].get("cfr_c4")) for m in table.models]
     points = [p for p in points if p[1] and p[2]]
@@ -215,7 +215,7 @@ def c4_tradeoff(table: MainTable) -> Figure | None:
     ax.set_xlim(-0.02, 1.02)
     ax.set_xlabel("confident failure rate (share of weak components; bars: 95% CI where scored)")
     ax.set_ylabel("model")
-    ax.set_title("C4 trade-off: confident failures before and after external routing")
+    ax.set_title("C4 routing: confident failures before and after external routing")
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
@@ -247,8 +247,8 @@ def write_figures(result: dict, table: MainTable, weak: dict[str, frozenset[str]
          lambda: natural_vs_wagering(result), "needs Exp1 natural and wagering trials for one model"),
         ("kdi", "KDI distribution", "Knowing-doing index per model with its 95% CI.",
          lambda: kdi_distribution(table), "needs Exp1 and Exp9 trials for one model"),
-        ("c4_tradeoff", "C4 trade-off", "CFR under C1 and C4 per model: the confident failures external routing removes.",
-         lambda: c4_tradeoff(table), "needs Exp9 CFR under C1 and C4"),
+        ("c4_routing", "C4 routing", "CFR under C1 and C4 per model: the confident failures external routing removes.",
+         lambda: c4_routing(table), "needs Exp9 CFR under C1 and C4"),
     ]
     for name, title, caption, draw, why in specs:
         fig = draw()
@@ -263,5 +263,6 @@ def write_figures(result: dict, table: MainTable, weak: dict[str, frozenset[str]
                               "Wager-based (bet/10), 10 equal-width bins; numbers: records per bin."))
     if not any(f.name.startswith("reliability_") for f in files):
         missing.append("Reliability diagrams: not drawn (needs Exp1 wagering trials)")
+    missing.append("C4 trade-off as correct vs false escalations (C4 escalations matched to the same component under C1): not drawn (not scored by this version)")
     missing.append("Money plot (gap vs CFR per model x domain x subcategory cell): not drawn (not scored by this version)")
     return files, missing

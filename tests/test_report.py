@@ -261,6 +261,8 @@ def test_page_opens_without_errors_and_the_trial_browser_filters(browser, run_re
         _png_ok(shot)
         assert browser.errors == [], browser.errors
         assert browser.evaluate("document.querySelectorAll('#main-table tbody tr').length") == len(run_report[3]["models"]) if report == run_report[1] else True
+        browser.evaluate("document.querySelectorAll('img').forEach(i => { i.loading = 'eager'; })")  # lazy below the fold
+        browser.wait_for("Array.from(document.images).every(i => i.complete)")
         figures = browser.evaluate("Array.from(document.images).map(i => [i.naturalWidth, i.getAttribute('src')])")
         assert figures and all(w > 0 for w, _ in figures), figures  # every figure loaded
 

@@ -212,7 +212,7 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
             out.append("</table></details>")
     out.append("<h2 id='figures'>Figures</h2>")
     for f in figures:
-        out.append(f"<figure><img src='figures/{f.svg.name}' alt='{_esc(f.title)}'><figcaption><b>{_esc(f.title)}</b>. {_esc(f.caption)} "
+        out.append(f"<figure><img loading='lazy' src='figures/{f.svg.name}' alt='{_esc(f.title)}'><figcaption><b>{_esc(f.title)}</b>. {_esc(f.caption)} "
                    f"<a href='figures/{f.png.name}'>PNG</a> · <a href='figures/{f.svg.name}'>SVG</a></figcaption></figure>")
     if not_drawn:
         out.append("<ul>" + "".join(f"<li>{_esc(x)}</li>" for x in not_drawn) + "</ul>")

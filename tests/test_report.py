@@ -322,4 +322,9 @@ def test_quickstart_ends_with_the_report(dataset):
     assert "--api-key-env" in proc.stdout and "mirror-hf push" in proc.stdout and "localhost:11434/v1" in proc.stdout
     _, scores = _report(dataset, dataset.parent / "again")
     _check_table_against_scores((dataset.parent / "again" / "report.md").read_text(), scores)
-    assert (report / "figures" / "reliability_smollm2.png").is_file() and (report / "report.md").is_file()
+    assert (report / "report.md").is_file()
+    # the tiny model rarely writes a parseable bet: the diagram is drawn exactly when the wager was scored
+    has_bins = bool(scores["models"]["smollm2"].get("exp1", {}).get("reliability"))
+    assert (report / "figures" / "reliability_smollm2.png").is_file() == has_bins
+    if not has_bins:
+        assert "Reliability diagrams: not drawn" in (report / "report.md").read_text()

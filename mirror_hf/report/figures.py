@@ -262,7 +262,7 @@ def write_figures(result: dict, table: MainTable, weak: dict[str, frozenset[str]
             files.append(save(fig, folder, f"reliability_{safe_name(model)}", f"Reliability: {model}",
                               "Wager-based (bet/10), 10 equal-width bins; numbers: records per bin."))
     if not any(f.name.startswith("reliability_") for f in files):
-        missing.append("Reliability diagrams: not drawn (needs Exp1 wagering trials)")
+        missing.append("Reliability diagrams: not drawn (needs Exp1 wagering trials with a parsed bet)")
     missing.append("C4 trade-off as correct vs false escalations (C4 escalations matched to the same component under C1): not drawn (not scored by this version)")
     missing.append("Money plot (gap vs CFR per model x domain x subcategory cell): not drawn (not scored by this version)")
     return files, missing

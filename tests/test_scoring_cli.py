@@ -172,10 +172,11 @@ def test_score_k_reaches_the_weak_policy_and_exp9_extras_are_reported(folder, tm
     assert set(e9["mnar_bound"]["C1"]) == {"low", "high"} and "baselines" in e9 and "C1" in e9["ipw_cfr"]
 
 
-def test_score_with_cis(folder, monkeypatch, capsys):
-    code, stdout, err = score(monkeypatch, capsys, "--dataset", str(folder), "--resamples", "500")
+def test_score_with_cis(folder, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "ci.json"
+    code, stdout, err = score(monkeypatch, capsys, "--dataset", str(folder), "--resamples", "500", "--json", str(out))
     assert code == 0, err
-    result = json.loads(stdout)
+    result = json.loads(out.read_text())
     nat = result["models"]["m1"]["exp1"]["natural_accuracy"]
     assert nat["ci"][0] <= nat["value"] <= nat["ci"][1]
     assert "sd" in result["aggregate"]["escalation"]["C1"]

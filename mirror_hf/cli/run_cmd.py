@@ -252,6 +252,10 @@ def quickstart(
         typer.echo(f"  trials_{r.experiment}/{r.split}: {r.trials} records -> {r.split_path}")
     _score_table(folder, reports)
     typer.echo("(SmolLM2-135M is a tiny model: these numbers exercise the pipeline, they measure nothing.)")
+    from mirror_hf.cli.report_cmd import next_steps, quick_report
+
+    quick_report(folder, folder.parent / f"{folder.name}-report")
+    next_steps(folder)
 
 
 def _score_table(folder: Path, reports) -> None:

@@ -68,22 +68,9 @@ def _write_atomically(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-@app.command()
-def score(
-    dataset: Path = typer.Option(..., "--dataset", help="A dataset folder holding trials_* splits."),
-    variant: str = typer.Option("paper", "--variant", help="paper (equations as printed) or upstream (the authors' code, for parity)."),
-    json_out: Path = typer.Option(None, "--json", help="Write the results here (default: print to stdout)."),
-    weak_policy: str = typer.Option(
-        "auto", "--weak-policy", help="Exp9 weak domains: auto (paper: median_or_bottom_k; upstream: recorded labels), recorded, median_or_bottom_k, threshold, bottom_k, absolute."
-    ),
-    k: int = typer.Option(2, "--k", help="k of the median_or_bottom_k / bottom_k weak-domain policies (e.g. 3 for the paper's bottom-3 sensitivity)."),
-    missing: str = typer.Option("complete_case", "--missing", help="Exp9 missing components: complete_case or missing_incorrect."),
-    resamples: int = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only)."),
-    seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
-) -> None:
-    """Score every trial split in a dataset folder: per model and experiment, plus the escalation curve."""
-    from mirror_hf.experiments import EXPERIMENTS, trial_configs
-    from mirror_hf.scoring import MISSING_RULES, WEAK_POLICIES, Bootstrap, SuiteOptions, score_tables
+def suite_options(variant: str, weak_policy: str, missing: str, resamples: int, seed: int, k: int = 2):
+    """Validated scoring options from the command line (shared by `score` and `report`)."""
+    from mirror_hf.scoring import MISSING_RULES, WEAK_POLICIES, Bootstrap, SuiteOptions
 
     if variant not in ("paper", "upstream"):
         raise UsageError(f"--variant must be paper or upstream, got {variant!r}")
@@ -95,23 +82,58 @@ def score(
         raise UsageError(f"--k must be at least 1, got {k}")
     if resamples < 0:
         raise UsageError(f"--resamples must be >= 0, got {resamples}")
-    if not (dataset / "data").is_dir():
-        raise UsageError(f"{dataset} is not a dataset folder (no data/ directory)")
-    tables = read_tables(dataset)
-    configs = trial_configs()
-    if all(tables[k] is None for k in configs) and tables["upstream_cfr"] is None:
-        raise UsageError(f"{dataset} holds no trials ({', '.join(configs.values())}) and no upstream_exp9 aggregate")
-    options = SuiteOptions(
+    return SuiteOptions(
         variant=variant,
         weak_policy=None if weak_policy == "recorded" else weak_policy,
         missing=missing,
         k=k,
         ci=Bootstrap(n_resamples=resamples, seed=seed) if resamples else False,
     )
-    scorers = {name: spec.scorer for name, spec in EXPERIMENTS.items() if spec.scorer is not None}
-    result = score_tables(
-        tables={k: tables[k] for k in configs}, scorers=scorers, upstream_cfr=tables["upstream_cfr"], options=options
-    )
+
+
+def read_folder(dataset: Path) -> dict:
+    """The folder's trial tables, or a one-line error when it is not a dataset folder or holds none."""
+    from mirror_hf.experiments import trial_configs
+
+    if not (dataset / "data").is_dir():
+        raise UsageError(f"{dataset} is not a dataset folder (no data/ directory)")
+    tables = read_tables(dataset)
+    configs = trial_configs()
+    if all(tables.get(k) is None for k in configs) and tables["upstream_cfr"] is None:
+        raise UsageError(f"{dataset} holds no trials ({', '.join(configs.values())}) and no upstream_exp9 aggregate")
+    return tables
+
+
+@app.command()
+def score(
+    dataset: Path = typer.Option(..., "--dataset", help="A dataset folder holding trials_* splits."),
+    variant: str = typer.Option("paper", "--variant", help="paper (equations as printed) or upstream (the authors' code, for parity)."),
+    json_out: Path = typer.Option(None, "--json", help="Write the full results as JSON here (default: print a table)."),
+    weak_policy: str = typer.Option(
+        "auto", "--weak-policy", help="Exp9 weak domains: auto (paper: median_or_bottom_k; upstream: recorded labels), recorded, median_or_bottom_k, threshold, bottom_k, absolute."
+    ),
+    k: int = typer.Option(2, "--k", help="k of the median_or_bottom_k / bottom_k weak-domain policies (e.g. 3 for the paper's bottom-3 sensitivity)."),
+    missing: str = typer.Option("complete_case", "--missing", help="Exp9 missing components: complete_case or missing_incorrect."),
+    resamples: int = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only)."),
+    seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
+    models: Path = typer.Option(None, "--models", help="Exp8: a model table (CSV or YAML: model, family, parameters, generation) for the scaling fits."),
+) -> None:
+    """Score every trial split in a dataset folder: per model and experiment, plus the escalation curve."""
+    options = suite_options(variant, weak_policy, missing, resamples, seed, k)
+    table = None
+    if models is not None:
+        from mirror_hf.model_table import read_model_table
+
+        table = read_model_table(models)  # checked before any scoring: a bad row is one line, exit 2
+    tables = read_folder(dataset)
+    from mirror_hf.experiments import score_folder
+
+    result = score_folder(tables, options)
+    if table is not None:
+        from mirror_hf.model_table import align
+        from mirror_hf.scoring import scaling_report
+
+        result["aggregate"]["scaling"] = scaling_report(result, align(table, result["models"]), ci=options.ci)
     result["settings"] = {
         "dataset": str(dataset),
         "variant": variant,
@@ -122,8 +144,51 @@ def score(
         "seed": seed,
         "ci": "BCa, 95%",
     }
-    text = json.dumps(result, indent=2, sort_keys=False, allow_nan=False) + "\n"
     if json_out is None:
-        typer.echo(text, nl=False)
+        print_table(result)
     else:
+        text = json.dumps(result, indent=2, sort_keys=False, allow_nan=False) + "\n"
         _write_atomically(json_out, text)
+        typer.echo(f"wrote {json_out}")
+
+
+def print_table(result: dict) -> None:
+    """The main table (the report's columns) as a rich table: value, 95% CI and n per cell."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from mirror_hf.report.table import fmt, fmt_cell, main_table
+
+    table = main_table(result)
+    settings = result.get("settings", {})
+    view = Table(title=f"Mirror scores ({settings.get('variant', 'paper')} variant; value [95% BCa CI] / n; best in bold)")
+    view.add_column("model", no_wrap=True)
+    for column in table.columns:
+        view.add_column(f"{column.label} {column.arrow}".strip(), justify="right")
+    for model in table.models:
+        row = [model]
+        for column in table.columns:
+            cell = table.cells[model][column.key]
+            text = fmt_cell(cell, ci=False) if cell else fmt(None)
+            if cell and cell.ci:
+                text += f"\n[{fmt(cell.ci[0])}, {fmt(cell.ci[1])}]"
+            if cell and cell.n is not None:
+                text += f"\nn {cell.n}"
+            row.append(f"[bold]{text}[/bold]" if model in table.best.get(column.key, ()) else text)
+        view.add_row(*row)
+    console = Console(width=max(120, 16 + 18 * len(table.columns)))
+    console.print(view)
+    curve = result.get("aggregate", {}).get("escalation")
+    if curve:
+        parts = [f"{c} {fmt(curve[c]['value'])}" + (f" [{fmt(curve[c]['ci'][0])}, {fmt(curve[c]['ci'][1])}]" if curve[c].get("ci") else "")
+                 for c in ("C1", "C2", "C3", "C4") if c in curve]
+        console.print(f"escalation curve (mean CFR over {curve[next(iter(curve))]['n']} models): " + "; ".join(parts))
+    if table.absent:
+        console.print("not in this folder: " + ", ".join(c.label for c in table.absent))
+    reasons: dict[tuple[str, str], list[str]] = {}
+    for model, notes in (result.get("skipped") or {}).items():
+        for metric, why in notes.items():
+            reasons.setdefault((metric, why), []).append(model)
+    for (metric, why), models in reasons.items():
+        console.print(f"{metric} not scored for {', '.join(models)}: {why}")
+    console.print("the full result (every metric, per-domain values): --json OUT")

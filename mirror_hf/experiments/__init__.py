@@ -54,4 +54,17 @@ def read_trial_tables(folder: Path) -> dict:
     return out
 
 
-__all__ = ["EXPERIMENTS", "Experiment", "get", "names", "read_trial_tables", "trial_configs"]
+def score_folder(tables: dict, options) -> dict:
+    """`score_tables` over every registered experiment's trial table with its scorer: what
+    `mirror-hf score` and `mirror-hf report` show. `tables`: experiment -> trial table, plus
+    `upstream_cfr` (the authors' per-model aggregate, or None)."""
+    from mirror_hf.scoring import score_tables
+
+    scorers = {name: spec.scorer for name, spec in EXPERIMENTS.items() if spec.scorer is not None}
+    return score_tables(
+        tables={k: tables.get(k) for k in trial_configs()}, scorers=scorers,
+        upstream_cfr=tables.get("upstream_cfr"), options=options,
+    )
+
+
+__all__ = ["EXPERIMENTS", "score_folder", "Experiment", "get", "names", "read_trial_tables", "trial_configs"]

@@ -34,6 +34,7 @@ from mirror_hf.scoring._calibration import (
     calibration,
     ece,
     log_score,
+    reliability,
     wager_confidence,
 )
 from mirror_hf.scoring._cce import CCE_VARIANTS, cce
@@ -95,6 +96,7 @@ from mirror_hf.scoring._scaling import (
     generation_difference,
     scaling,
     scaling_fit,
+    scaling_report,
 )
 from mirror_hf.scoring._schema import EstimateJSON, ModelScores, ScoreResult
 from mirror_hf.scoring._stats import (
@@ -205,6 +207,8 @@ __all__ = [
     "sar_reading",
     "scaling",
     "scaling_fit",
+    "scaling_report",
+    "reliability",
     "score_tables",
     "ssr",
     "ssr_reading",

@@ -133,3 +133,22 @@ def auroc(confidence: ArrayLike, correct: ArrayLike, *, ci: CI = False) -> Estim
     correct record outranks an incorrect one, ties counting half. NaN with only one class."""
     cells = _cells(confidence, correct)
     return estimates({"auroc": _auroc_statistic(cells)}, cells, n=cells.n, ci=ci)["auroc"]
+
+
+def reliability(confidence: ArrayLike, correct: ArrayLike, *, n_bins: int = N_BINS) -> list[dict]:
+    """The reliability diagram behind `ece`: per non-empty bin (the same equal-width bins), its edges,
+    record count, mean confidence and accuracy. Records without both a confidence and a grade are dropped."""
+    cells = _cells(confidence, correct)
+    bins = np.minimum(np.floor(cells["p"] * n_bins + 1e-9).astype(np.int64), n_bins - 1)
+    w = cells.counts.astype(np.float64)
+    out = []
+    for b in range(n_bins):
+        mask = bins == b
+        n = float(w[mask].sum())
+        if n:
+            out.append({
+                "lo": b / n_bins, "hi": (b + 1) / n_bins, "n": int(n),
+                "confidence": float((w[mask] * cells["p"][mask]).sum() / n),
+                "accuracy": float((w[mask] * cells["y"][mask]).sum() / n),
+            })
+    return out

@@ -139,3 +139,17 @@ def scaling(
             entry["generation_difference"] = {**diff.to_json(), "earliest": order[0], "latest": order[-1]}
         out[family] = entry
     return out
+
+
+def scaling_report(result: Mapping, models: Sequence[ModelInfo], *, ci: CI = False) -> dict[str, dict]:
+    """Exp8 over a `score_tables` result: for every headline number (`HEADLINES`), its per-model
+    values fitted within each family of `models` (names as the result reports them)."""
+    from mirror_hf.scoring._headline import headlines_of
+
+    per_model = headlines_of(result)
+    metrics: dict[str, dict[str, float]] = {}
+    for model, values in per_model.items():
+        for v in values:
+            if v.value is not None:
+                metrics.setdefault(v.headline.key, {})[model] = float(v.value)
+    return {key: scaling(values, models, ci=ci) for key, values in sorted(metrics.items())}

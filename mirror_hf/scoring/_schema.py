@@ -24,6 +24,9 @@ class Exp1Scores(TypedDict, total=False):
     wagering_accuracy: EstimateJSON
     mirror_gap: EstimateJSON
     mirror_gap_by_domain: dict[str, EstimateJSON]
+    natural_accuracy_by_domain: dict[str, EstimateJSON]
+    wagering_accuracy_by_domain: dict[str, EstimateJSON]
+    reliability: dict  # the ECE's bins (confidence, accuracy, count per bin) for the reliability diagram
     ece: EstimateJSON
     brier: EstimateJSON
     log_score: EstimateJSON
@@ -74,6 +77,7 @@ class Aggregate(TypedDict, total=False):
     escalation_fixed_p1p2: dict  # the escalation curve over fixed tasks, P1 + P2
     money_plot: dict  # gap vs CFR cells, partial r with its null rule, BH q-values
     temperature_reduction: dict  # per model and mean C1 -> C4 reduction per temperature
+    scaling: dict  # Exp8 (score --models): headline key -> family -> slope / intercept / r2 / generations
 
 
 class ScoreSettings(TypedDict):

@@ -20,13 +20,14 @@ import polars as pl
 
 from mirror_hf.scoring._accuracy import (
     accuracy,
+    domain_accuracy,
     mirror_gap,
     mirror_gap_by_domain,
     natural_accuracy,
     wagering_accuracy,
 )
 from mirror_hf.scoring._bootstrap import CI
-from mirror_hf.scoring._calibration import calibration, wager_confidence
+from mirror_hf.scoring._calibration import calibration, reliability, wager_confidence
 from mirror_hf.scoring._cce import cce
 from mirror_hf.scoring._escalation import escalation_curve, escalation_to_json
 from mirror_hf.scoring._estimate import Estimate
@@ -107,8 +108,10 @@ def score_exp1(frame: pl.DataFrame, *, ci: CI = True) -> dict:
     wag = by_channel.get("wagering", empty)
     if nat.height:
         out["natural_accuracy"] = natural_accuracy(nat["correct"], nat["domain"], ci=ci)
+        out["natural_accuracy_by_domain"] = domain_accuracy(nat["correct"], nat["domain"])
     if wag.height:
         out["wagering_accuracy"] = wagering_accuracy(wag["correct"], wag["domain"], ci=ci)
+        out["wagering_accuracy_by_domain"] = domain_accuracy(wag["correct"], wag["domain"])
     if nat.height and wag.height:
         q = exp1_question_grades(frame)
         out["mirror_gap"] = mirror_gap(q["domain"], q["nat"], q["wag"], ci=ci)
@@ -119,6 +122,7 @@ def score_exp1(frame: pl.DataFrame, *, ci: CI = True) -> dict:
         conf = np.where(np.isnan(bet_conf), fallback, bet_conf)
         if (~np.isnan(conf)).any():
             out.update(calibration(conf, wag["correct"], ci=ci))
+            out["reliability"] = reliability(conf, wag["correct"])  # the ECE's bins, for the diagram
     behavioural = frame.filter(pl.col("channel").is_in(behavioural_channels()))
     if "api_error" in behavioural.columns:
         behavioural = behavioural.filter(pl.col("api_error").is_null())

@@ -1,0 +1,56 @@
+"""`report`: the results report (main table, figures, narrative, trial browser) for a dataset folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from mirror_hf.cli._app import app
+
+
+@app.command()
+def report(
+    dataset: Path = typer.Option(..., "--dataset", help="A dataset folder holding trials_* splits (own runs, imported upstream data, or both)."),
+    out: Path = typer.Option(Path("mirror-report"), "--out", help="Output folder: index.html, report.md, figures/, trials/ (replaced as a whole)."),
+    variant: str = typer.Option("paper", "--variant", help="paper or upstream (as for `score`)."),
+    weak_policy: str = typer.Option("auto", "--weak-policy", help="As for `score`."),
+    missing: str = typer.Option("complete_case", "--missing", help="As for `score`."),
+    resamples: int = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only)."),
+    seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
+) -> None:
+    """Write a static report (open OUT/index.html from disk; no server) and OUT/report.md."""
+    from mirror_hf.cli.score_cmd import read_folder, suite_options
+    from mirror_hf.report import build_report
+
+    options = suite_options(variant, weak_policy, missing, resamples, seed)
+    tables = read_folder(dataset)
+    settings = {"variant": variant, "weak_policy": weak_policy, "missing": missing, "resamples": resamples, "seed": seed}
+    result = build_report(dataset.absolute(), tables, out, options=options, settings=settings)
+    typer.echo(f"{len(result.table.models)} model(s), {len(result.figures)} figures, {sum(d.trials for d in result.datasets)} trials in the browser")
+    typer.echo(f"wrote {result.index} (open it in a browser) and {result.markdown}")
+
+
+def quick_report(dataset: Path, out: Path, resamples: int = 2_000) -> Path:
+    """The report at the end of `quickstart` (fewer resamples: it is a smoke run)."""
+    from mirror_hf.cli.score_cmd import read_folder, suite_options
+    from mirror_hf.report import build_report
+
+    options = suite_options("paper", "auto", "complete_case", resamples, 42)
+    result = build_report(dataset, read_folder(dataset), out, options=options, settings={"resamples": resamples})
+    typer.echo(f"report: {result.index} (open it in a browser; {len(result.figures)} figures, trial browser) and {result.markdown}")
+    return result.index
+
+
+def next_steps(dataset: Path) -> None:
+    d = str(dataset)
+    typer.echo(f"""
+next steps:
+  a real model on your own server (vLLM: `vllm serve Qwen/Qwen2.5-7B-Instruct`; Ollama: `ollama serve`, base URL http://localhost:11434/v1):
+    mirror-hf run --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1 --limit 400
+  a hosted provider (the key is read from the variable you name, never written anywhere):
+    mirror-hf run --dataset {d} --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY --dry-run --price-in 0.15 --price-out 0.6
+  then score, report and share:
+    mirror-hf score --dataset {d}
+    mirror-hf report --dataset {d} --out {d}-report
+    mirror-hf push --dataset {d} --repo YOUR_ORG/mirror-results   (token from HF_TOKEN)""")

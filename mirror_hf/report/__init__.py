@@ -1,0 +1,96 @@
+"""The results report: the paper's main table, figures, a per-model narrative and a trial browser,
+written as `report.md` and a static `index.html` that opens from disk (DESIGN.md: report reads the
+scoring result and the trial splits; nothing here computes a metric).
+
+    build_report(folder, tables, out, options=SuiteOptions())
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mirror_hf.errors import MirrorValueError
+from mirror_hf.report import _numbers
+from mirror_hf.report.browser import Dataset, write_browser
+from mirror_hf.report.figures import FigureFile, write_figures
+from mirror_hf.report.narrative import narrative
+from mirror_hf.report.quality import quality_by_model, run_settings
+from mirror_hf.report.site import html_page, markdown
+from mirror_hf.report.table import COLUMNS, MainTable, main_table
+from mirror_hf.scoring import SuiteOptions
+
+__all__ = ["COLUMNS", "ReportError", "ReportResult", "build_report", "main_table"]
+
+
+class ReportError(MirrorValueError):
+    """Nothing to report on (or a folder that is not a dataset folder)."""
+
+
+@dataclass
+class ReportResult:
+    out: Path
+    index: Path
+    markdown: Path
+    table: MainTable
+    scores: dict
+    figures: list[FigureFile] = field(default_factory=list)
+    not_drawn: list[str] = field(default_factory=list)
+    datasets: list[Dataset] = field(default_factory=list)
+
+
+def _manifests(root: Path) -> dict[str, list[tuple[str, dict]]]:
+    """model -> [(experiment/split, run settings)] for every trials split of the folder."""
+    import polars as pl
+
+    from mirror_hf.folder import split_files
+    from mirror_hf.runner.trials import read_manifest
+
+    out: dict[str, list[tuple[str, dict]]] = {}
+    for config, files in split_files(root).items():
+        if not config.startswith("trials_"):
+            continue
+        for f in files:
+            manifest = read_manifest(f.path)
+            frame = pl.read_parquet(f.path, columns=["model", "run_id"])
+            for model in frame["model"].drop_nulls().unique().sort().to_list():
+                run_ids = frame.filter(pl.col("model") == model)["run_id"].unique().to_list()
+                out.setdefault(model, []).append((f"{config.removeprefix('trials_')}/{f.split}", run_settings(manifest, run_ids)))
+    return out
+
+
+def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions = SuiteOptions(), settings: dict | None = None) -> ReportResult:
+    """Score the tables (through `_numbers.scores`), then write the report into `out` (replaced as a
+    whole: a failure leaves the previous report, never half of a new one)."""
+    if all(tables.get(k) is None for k in ("exp1", "exp2", "exp3", "exp9")) and tables.get("upstream_cfr") is None:
+        raise ReportError(f"{root} holds no trials (trials_exp1, trials_exp2, trials_exp3, trials_exp9) and no upstream_exp9 aggregate: nothing to report")
+    out = out.absolute()
+    if not out.parent.is_dir():
+        raise ReportError(f"parent folder {out.parent} of --out does not exist")
+    result = _numbers.scores(tables, options)
+    table = main_table(result)
+    weak = {m: _numbers.weak_set(result["models"][m], options) for m in table.models}
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        figures, not_drawn = write_figures(result, table, weak, staging / "figures")
+        datasets = write_browser(root, tables, staging)
+        narratives = {m: narrative(table, m) for m in table.models}
+        quality = quality_by_model(tables)
+        runs = _manifests(root)
+        shown = {"dataset": str(root), **(settings or {})}
+        title = f"Mirror report: {len(table.models)} model(s)"
+        args = (title, shown, table, narratives, quality, runs, figures, not_drawn)
+        (staging / "report.md").write_text(markdown(*args, result.get("skipped", {})), encoding="utf-8")
+        (staging / "index.html").write_text(html_page(*args, datasets, result.get("skipped", {})), encoding="utf-8")
+        (staging / "scores.json").write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    from mirror_hf.folder import swap_into_place
+
+    swap_into_place(staging, out)
+    moved = [FigureFile(f.name, f.title, f.caption, out / "figures" / f.png.name, out / "figures" / f.svg.name) for f in figures]
+    return ReportResult(out, out / "index.html", out / "report.md", table, result, moved, not_drawn, datasets)

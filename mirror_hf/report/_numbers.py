@@ -1,0 +1,22 @@
+"""The one place the report reads numbers: every value in the tables, figures and narrative comes
+from the dict this module returns, and that dict comes from `mirror_hf.scoring` (today
+`mirror_hf.experiments.score_folder`, exactly what `mirror-hf score` computes)."""
+
+from __future__ import annotations
+
+from mirror_hf.scoring import SuiteOptions, weak_domains
+
+
+def scores(tables: dict, options: SuiteOptions) -> dict:
+    """The `mirror-hf score` result for the folder's trial tables (same JSON shape as `score --json`)."""
+    from mirror_hf.experiments import score_folder
+
+    return score_folder(tables, options)
+
+
+def weak_set(model_scores: dict, options: SuiteOptions) -> frozenset[str]:
+    """The model's weak domains under the scoring options' policy (paper default median_or_bottom_k),
+    from its Exp1 natural accuracy per domain as scored."""
+    by_domain = (model_scores.get("exp1") or {}).get("natural_accuracy_by_domain") or {}
+    profile = {d: e.get("value") for d, e in by_domain.items()}
+    return weak_domains(profile, policy=options.exp9_policy or "median_or_bottom_k") if profile else frozenset()

@@ -1,0 +1,226 @@
+"""Writing the report: `report.md` and a self-contained `index.html` (inline CSS and script, figures
+and trial chunks as files beside it; no server, no network)."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from mirror_hf.report.figures import FigureFile
+from mirror_hf.report.quality import QualityRow
+from mirror_hf.report.table import DASH, MainTable, fmt_cell
+
+QUALITY_HEADERS = ("experiment", "channel / condition x paradigm", "trials", "parse failures", "truncated", "failed requests", "ungraded")
+
+
+def _quality_cells(row: QualityRow) -> list[str]:
+    def share(k: int) -> str:
+        return f"{k} ({100 * k / row.trials:.1f}%)" if row.trials and k else str(k)
+
+    return [row.experiment, row.group, str(row.trials), share(row.parse_failures), share(row.truncated), share(row.failed_requests), share(row.ungraded)]
+
+
+def _header(column) -> str:
+    return f"{column.label} {column.arrow}".strip()
+
+
+def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str, str], quality: dict[str, list[QualityRow]],
+             run_settings: dict[str, list[tuple[str, dict]]], figures: list[FigureFile], not_drawn: list[str], skipped: dict) -> str:
+    lines = [f"# {title}", "", "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.items()), "",
+             "## Main table", "",
+             "Each cell: value [95% BCa CI]; ↑ higher is better, ↓ lower is better; **bold** = best in its column; "
+             f"{DASH} = the model lacks that experiment.", ""]
+    lines.append("| Model | " + " | ".join(_header(c) for c in table.columns) + " |")
+    lines.append("|---|" + "---:|" * len(table.columns))
+    for model in table.models:
+        cells = []
+        for column in table.columns:
+            text = fmt_cell(table.cells[model][column.key])
+            cells.append(f"**{text}**" if model in table.best.get(column.key, ()) else text)
+        lines.append(f"| {model} | " + " | ".join(cells) + " |")
+    lines.append("")
+    for column in table.columns:
+        lines.append(f"- {column.label}: {column.note}")
+    if table.absent:
+        lines += ["", "Not in this folder (no model has them): " + ", ".join(c.label for c in table.absent) + "."]
+    lines += ["", "## Per model", ""]
+    for model in table.models:
+        lines += [f"### {model}", "", narratives[model], ""]
+        for label, settings_row in run_settings.get(model, []):
+            lines.append(f"- run settings ({label}): " + ", ".join(f"{k} {v}" for k, v in settings_row.items()))
+        for metric, why in (skipped.get(model) or {}).items():
+            lines.append(f"- {metric} not scored: {why}")
+        rows = quality.get(model, [])
+        if rows:
+            lines += ["", "| " + " | ".join(QUALITY_HEADERS) + " |", "|---|---|" + "---:|" * 5]
+            lines += ["| " + " | ".join(_quality_cells(r)) + " |" for r in rows]
+        lines.append("")
+    lines += ["## Figures", ""]
+    for f in figures:
+        lines += [f"### {f.title}", "", f"![{f.title}](figures/{f.png.name})", "", f.caption, ""]
+    lines += [f"- {line}" for line in not_drawn]
+    return "\n".join(lines) + "\n"
+
+
+CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1300px;padding:0 18px 60px;color:#111}
+h1{font-size:22px}h2{margin-top:34px;border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:8px 0}
+td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}td:first-child,th:first-child{text-align:left}
+th{background:#f2f2f2}td.best{font-weight:700;background:#e6e6e6}.ci{color:#555;font-size:12px}.n{color:#777;font-size:11px}
+.wrap{overflow-x:auto}figure{display:inline-block;margin:8px;vertical-align:top;max-width:640px}figure img{max-width:100%;border:1px solid #ddd}
+figcaption{font-size:12px;color:#444}#controls label{margin-right:10px}#controls select{max-width:220px}
+.trial{border:1px solid #ccc;margin:4px 0;padding:4px 8px}.trial summary{cursor:pointer}.tag{display:inline-block;padding:0 5px;border:1px solid #999;margin-left:6px;font-size:12px}
+.s-correct{background:#fff}.s-wrong{background:#ddd}.s-ungraded{background:#fff;border-style:dashed}.s-failed{background:#333;color:#fff}
+pre{white-space:pre-wrap;background:#f7f7f7;padding:6px;max-height:360px;overflow:auto;margin:4px 0}.k{font-weight:600}
+"""
+
+SCRIPT = r"""
+const DATASETS = JSON.parse(document.getElementById('datasets').textContent);
+const PAGE = 50; const state = {key: null, page: 0, match: []};
+const INDEX = {}; const CHUNKS = {}; const waiting = {};
+function mirrorIndex(key, index) { INDEX[key] = index; (waiting['i' + key] || []).forEach(f => f()); }
+function mirrorChunk(key, n, rows) { CHUNKS[key + '/' + n] = rows; (waiting['c' + key + '/' + n] || []).forEach(f => f()); }
+function load(src, token, ready) {
+  if (ready()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    (waiting[token] = waiting[token] || []).push(resolve);
+    if (document.querySelector('script[src="' + src + '"]')) return;
+    const s = document.createElement('script'); s.src = src; s.onerror = () => reject(new Error('cannot load ' + src));
+    document.head.appendChild(s);
+  });
+}
+const $ = id => document.getElementById(id);
+function option(sel, value, label) { const o = document.createElement('option'); o.value = value; o.textContent = label; sel.appendChild(o); }
+function fillFacet(id, facet) {
+  const sel = $(id); sel.innerHTML = ''; option(sel, '', 'all');
+  facet.values.forEach((v, i) => option(sel, String(i), v));
+}
+async function selectDataset(key) {
+  state.key = key; state.page = 0;
+  await load('trials/' + key + '/index.js', 'i' + key, () => key in INDEX);
+  const ix = INDEX[key];
+  fillFacet('f-domain', ix.domain); fillFacet('f-subcategory', ix.subcategory); fillFacet('f-group', ix.group);
+  const st = $('f-status'); st.innerHTML = ''; option(st, '', 'all'); ix.statuses.forEach((v, i) => option(st, String(i), v));
+  applyFilters();
+}
+function applyFilters() {
+  const ix = INDEX[state.key]; if (!ix) return;
+  const want = {domain: $('f-domain').value, subcategory: $('f-subcategory').value, group: $('f-group').value};
+  const status = $('f-status').value; const match = [];
+  for (let i = 0; i < ix.n; i++) {
+    if (want.domain !== '' && ix.domain.codes[i] !== +want.domain) continue;
+    if (want.subcategory !== '' && ix.subcategory.codes[i] !== +want.subcategory) continue;
+    if (want.group !== '' && ix.group.codes[i] !== +want.group) continue;
+    if (status !== '' && ix.status[i] !== +status) continue;
+    match.push(i);
+  }
+  state.match = match; state.page = 0; render();
+}
+function field(label, text) {
+  if (text === null || text === undefined || text === '') return '';
+  const d = document.createElement('div'); const k = document.createElement('div'); k.className = 'k'; k.textContent = label;
+  const p = document.createElement('pre'); p.textContent = text; d.appendChild(k); d.appendChild(p); return d.outerHTML;
+}
+function promptText(raw) {
+  if (!raw) return null;
+  try { return JSON.parse(raw).map(m => '[' + m.role + ']\n' + (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n\n'); }
+  catch (e) { return raw; }
+}
+async function render() {
+  const ix = INDEX[state.key]; const list = $('trials'); const pages = Math.max(1, Math.ceil(state.match.length / PAGE));
+  const token = state.key + ':' + state.page + ':' + state.match.length;
+  state.token = token;
+  const shown = state.match.slice(state.page * PAGE, (state.page + 1) * PAGE);
+  const need = [...new Set(shown.map(i => Math.floor(i / ix.chunk)))];
+  await Promise.all(need.map(n => load('trials/' + state.key + '/c' + n + '.js', 'c' + state.key + '/' + n, () => (state.key + '/' + n) in CHUNKS)));
+  if (state.token !== token) return;
+  $('count').textContent = state.match.length + ' of ' + ix.n + ' trials match; page ' + (state.page + 1) + ' of ' + pages;
+  list.innerHTML = shown.map(i => {
+    const row = CHUNKS[state.key + '/' + Math.floor(i / ix.chunk)][i % ix.chunk]; const status = ix.statuses[ix.status[i]];
+    const esc = s => String(s).replace(/[&<>"]/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]));
+    return '<details class="trial s-' + status + '" data-status="' + status + '" data-domain="' + esc(ix.domain.values[ix.domain.codes[i]]) +
+      '" data-group="' + esc(ix.group.values[ix.group.codes[i]]) + '"><summary>' + esc(row.id) +
+      '<span class="tag">' + esc(ix.domain.values[ix.domain.codes[i]]) + '</span><span class="tag">' + esc(ix.subcategory.values[ix.subcategory.codes[i]]) +
+      '</span><span class="tag">' + esc(ix.group.values[ix.group.codes[i]]) + '</span><span class="tag">' + status + '</span></summary>' +
+      field('prompt', promptText(row.prompt)) + (row.prompt ? '' : field('question (from the bank)', row.question)) +
+      field('raw response', row.response) + field('reasoning', row.reasoning) +
+      field('parsed fields', JSON.stringify(Object.fromEntries(Object.entries(row.parsed || {}).filter(([k, v]) => v !== null)), null, 1)) + field('gold', row.gold) + '</details>';
+  }).join('');
+  $('prev').disabled = state.page === 0; $('next').disabled = state.page >= pages - 1;
+}
+document.addEventListener('DOMContentLoaded', () => {
+  const sel = $('f-dataset');
+  DATASETS.forEach(d => option(sel, d.key, d.model + ' · ' + d.experiment + ' (' + d.trials + ')'));
+  sel.addEventListener('change', () => selectDataset(sel.value));
+  ['f-domain', 'f-subcategory', 'f-group', 'f-status'].forEach(id => $(id).addEventListener('change', applyFilters));
+  $('prev').addEventListener('click', () => { state.page--; render(); });
+  $('next').addEventListener('click', () => { state.page++; render(); });
+  if (DATASETS.length) selectDataset(DATASETS[0].key);
+});
+"""
+
+
+def _esc(text) -> str:
+    return html.escape(str(text))
+
+
+def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str, str], quality: dict[str, list[QualityRow]],
+              run_settings: dict[str, list[tuple[str, dict]]], figures: list[FigureFile], not_drawn: list[str],
+              datasets: list, skipped: dict) -> str:
+    out = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{_esc(title)}</title>",
+           "<meta name='viewport' content='width=device-width, initial-scale=1'>", f"<style>{CSS}</style></head><body>",
+           f"<h1>{_esc(title)}</h1><p>" + _esc(", ".join(f"{k} {v}" for k, v in settings.items())) + "</p>",
+           "<nav><a href='#table'>Main table</a> · <a href='#models'>Per model</a> · <a href='#figures'>Figures</a> · "
+           "<a href='#browser'>Trial browser</a> · <a href='report.md'>report.md</a></nav>",
+           "<h2 id='table'>Main table</h2><p>Value [95% BCa CI], n below; ↑ higher is better, ↓ lower is better; "
+           f"shaded bold = best in its column; {DASH} = the model lacks that experiment.</p>",
+           "<div class='wrap'><table id='main-table'><thead><tr><th>Model</th>"]
+    out += [f"<th title='{_esc(c.note)}'>{_esc(_header(c))}</th>" for c in table.columns]
+    out.append("</tr></thead><tbody>")
+    for model in table.models:
+        out.append(f"<tr><td>{_esc(model)}</td>")
+        for column in table.columns:
+            cell = table.cells[model][column.key]
+            cls = " class='best'" if model in table.best.get(column.key, ()) else ""
+            if cell is None:
+                out.append(f"<td{cls}>{DASH}</td>")
+                continue
+            ci = f"<br><span class='ci'>[{fmt_cell(cell).split(' [', 1)[1]}</span>" if cell.ci else ""
+            n = f"<br><span class='n'>n {cell.n}</span>" if cell.n is not None else (f"<br><span class='n' title='{_esc(cell.source)}'>as published</span>" if cell.source else "")
+            out.append(f"<td{cls}>{fmt_cell(cell, ci=False)}{ci}{n}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table></div><ul>")
+    out += [f"<li><b>{_esc(c.label)}</b>: {_esc(c.note)}</li>" for c in table.columns]
+    out.append("</ul>")
+    if table.absent:
+        out.append("<p>Not in this folder (no model has them): " + _esc(", ".join(c.label for c in table.absent)) + ".</p>")
+    out.append("<h2 id='models'>Per model</h2>")
+    for model in table.models:
+        out.append(f"<h3>{_esc(model)}</h3><p class='narrative'>{_esc(narratives[model])}</p><ul>")
+        for label, row in run_settings.get(model, []):
+            out.append(f"<li>run settings ({_esc(label)}): " + _esc(", ".join(f"{k} {v}" for k, v in row.items())) + "</li>")
+        for metric, why in (skipped.get(model) or {}).items():
+            out.append(f"<li>{_esc(metric)} not scored: {_esc(why)}</li>")
+        out.append("</ul>")
+        rows = quality.get(model, [])
+        if rows:
+            problems = sum(r.parse_failures + r.truncated + r.failed_requests for r in rows)
+            out.append(f"<details><summary>data quality: {sum(r.trials for r in rows)} trials, {problems} parse failures, truncations "
+                       "or failed requests</summary><table class='quality'><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in QUALITY_HEADERS) + "</tr>")
+            out += ["<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in _quality_cells(r)) + "</tr>" for r in rows]
+            out.append("</table></details>")
+    out.append("<h2 id='figures'>Figures</h2>")
+    for f in figures:
+        out.append(f"<figure><img loading='lazy' src='figures/{f.svg.name}' alt='{_esc(f.title)}'><figcaption><b>{_esc(f.title)}</b>. {_esc(f.caption)} "
+                   f"<a href='figures/{f.png.name}'>PNG</a> · <a href='figures/{f.svg.name}'>SVG</a></figcaption></figure>")
+    if not_drawn:
+        out.append("<ul>" + "".join(f"<li>{_esc(x)}</li>" for x in not_drawn) + "</ul>")
+    out.append("<h2 id='browser'>Trial browser</h2><div id='controls'>"
+               "<label>split <select id='f-dataset'></select></label><label>domain <select id='f-domain'></select></label>"
+               "<label>subcategory <select id='f-subcategory'></select></label><label>channel / condition x paradigm <select id='f-group'></select></label>"
+               "<label>outcome <select id='f-status'></select></label></div>"
+               "<p><button id='prev'>‹ previous</button> <span id='count'></span> <button id='next'>next ›</button></p><div id='trials'></div>")
+    data = json.dumps([d.to_json() for d in datasets]).replace("</", "<\\/")
+    out.append(f"<script type='application/json' id='datasets'>{data}</script><script>{SCRIPT}</script></body></html>")
+    return "\n".join(out)

@@ -3,8 +3,9 @@ the first 12 hex digits of its bytes' sha256 in its name (`folder.write_split`),
 lists each file's full sha256. A file edited, cut or swapped in place no longer matches: `run`,
 `score` and `summary` refuse it by name (`check_folder`), `mirror-hf verify DIR` lists all of them.
 
-A file that croissant.json does not list yet (a crash between writing a split and refreshing the
-metadata) is checked against its name only; the next write refreshes the metadata.
+A file croissant.json does not list is refused when croissant.json lists another, now missing, file
+for that same split (a file swapped for a forged one); `run` skips the split it is about to rewrite
+(a crash between writing a split and refreshing the metadata leaves exactly that state).
 """
 
 from __future__ import annotations
@@ -35,16 +36,24 @@ def croissant_hashes(root: Path) -> dict[str, str]:
     return out
 
 
-def problems(root: Path) -> tuple[list[str], int]:
-    """One line per data file that does not match its hashes, and how many files were checked."""
+def problems(root: Path, skip: frozenset[tuple[str, str]] = frozenset()) -> tuple[list[str], int]:
+    """One line per data file that does not match its hashes, and how many files were checked;
+    `skip`: (config, split) pairs not checked."""
     from mirror_hf.folder import sha256_file, split_files
 
+    root = root.absolute()
     listed = croissant_hashes(root)
+    missing_listed = {rel.rsplit("-", 1)[0] for rel in listed if rel.startswith("data/") and not (root / rel).exists()}
     found, checked = [], 0
     for files in split_files(root).values():
         for f in files:
+            if (f.config, f.split) in skip:
+                continue
             rel = f.relative(root)
             checked += 1
+            if rel not in listed and rel.rsplit("-", 1)[0] in missing_listed:
+                found.append(f"{rel}: not the file croissant.json lists for split {f.config}/{f.split} (a file was replaced)")
+                continue
             try:
                 digest = sha256_file(f.path)
             except OSError as exc:
@@ -58,9 +67,9 @@ def problems(root: Path) -> tuple[list[str], int]:
     return found, checked
 
 
-def check_folder(root: Path) -> None:
+def check_folder(root: Path, skip: frozenset[tuple[str, str]] = frozenset()) -> None:
     """Raise IntegrityError naming the first data file that does not match its hashes."""
-    found, _ = problems(root)
+    found, _ = problems(root, skip)
     if found:
         more = f" (and {len(found) - 1} more; see `mirror-hf verify {root}`)" if len(found) > 1 else ""
         raise IntegrityError(f"{root}/{found[0]}{more}; rebuild or re-download the folder")

@@ -220,10 +220,19 @@ def _run(argv: list[str], world: dict) -> subprocess.CompletedProcess:
 
 def test_there_are_at_least_forty_distinct_cases():
     assert len({c[0] for c in CASES}) == len(CASES) >= 40
+    assert DEFAULT <= {c[0] for c in CASES}
     assert len({json.dumps(c[1]) for c in CASES}) == len(CASES)
 
 
-@pytest.mark.parametrize("name, argv, named", CASES, ids=[c[0] for c in CASES])
+# The default run takes one case per area (each is a fresh interpreter); `-m slow` runs them all.
+DEFAULT = {"run-timeout-0", "run-extra-body-protocol", "run-url-userinfo", "run-damaged-results", "run-questions-forged",
+           "score-missing-column", "sample-n-negative", "build-seed-beyond-int64", "tailor-profile-folder",
+           "import-deep-json", "push-hub-unreachable", "quickstart-per-domain-0"}
+
+
+@pytest.mark.parametrize("name, argv, named", [
+    pytest.param(*c, id=c[0], marks=() if c[0] in DEFAULT else pytest.mark.slow) for c in CASES
+])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(world, name, argv, named):
     before = _snapshot(world["root"])
     proc = _run(argv, world)

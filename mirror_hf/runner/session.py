@@ -245,7 +245,8 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
     base_url, default_query = (None, {}) if embedded else check_base_url(options.base_url)
     if options.resume and options.restart:
         raise RunError("--resume and --restart exclude each other")
-    check_folder(root)  # every data file still matches its content hash
+    # the data still matches its hashes (the split this run rewrites excepted: a crash may have torn it)
+    check_folder(root, skip=frozenset({(f"trials_{options.experiment}", split)}))
     try:
         plan = build_plan(root, PlanOptions(
             experiment=options.experiment, limit=options.limit, channels=options.channels,
@@ -273,6 +274,10 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
         check_available()  # fail before creating any file
     key = api_key(options, options.base_url)
     _check_writable(root)
+    if options.resume:
+        from mirror_hf.runner.store import load_outcomes
+
+        load_outcomes(paths["results"])  # a damaged results file is refused before anything is written
     identity = _identity(model, key_url, plan.experiment, generation)
     with RunLock(paths["folder"], f"split {split!r} (its run folder {paths['folder']})"):
         run_id = _open_identity(paths, identity, options, split)

@@ -351,3 +351,21 @@ def test_request_key_is_unchanged_by_the_body_order():
         {"base_url": "http://x/v1", "generation": {"max_tokens": 16, "seed": 0, "temperature": 0.0, "top_p": 0.5},
          "messages": [{"content": "q", "role": "user"}], "model": "m"}, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:32]
     assert request.key == expected
+
+
+def test_8_the_upstream_defer_tag_pattern_is_linear_and_finds_what_the_authors_finds():
+    """The authors' P1 defer regex rescanned to the end from every unclosed tag; ours stops at the next
+    opener. Over 100,000 random texts from the tags' own pieces, `.search` agrees with theirs."""
+    import random
+
+    from mirror_hf.protocol.exp9 import _UP_DEFER
+
+    authors = re.compile(r"\[FLAG_FOR_REVIEW[^\]]*\]|\[DEFER:[^\]]*\]|\bI\s+defer\b|FLAG\s+FOR\s+REVIEW", re.IGNORECASE)
+    rng = random.Random(0)
+    pieces = ["[DEFER:", "[FLAG_FOR_REVIEW", "]", "[", "x", " ", "I defer", "flag for review", "[defer:", "\n", "[USE_TOOL:"]
+    for _ in range(100_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert bool(authors.search(text)) == bool(_UP_DEFER.search(text)), text
+    # the work count: each character is scanned from at most one opener
+    text = "[DEFER:" * 1000 + "x"
+    assert _UP_DEFER.search(text) is None and _UP_DEFER.search(text + "]").start() == 7 * 999

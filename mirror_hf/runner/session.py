@@ -200,9 +200,10 @@ def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str)
     if exists and stored_path.exists():
         try:
             stored = json.loads(stored_path.read_text())
-            stored["run_id"]  # noqa: B018  (a damaged identity has none)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise RunError(f"{stored_path} is damaged ({type(exc).__name__}); pass --restart to discard that run") from None
+        if not isinstance(stored, dict) or not isinstance(stored.get("run_id"), str):
+            raise RunError(f"{stored_path} is damaged (no run_id); pass --restart to discard that run")
         differing = [k for k in ("model", "base_url", "experiment", "generation") if stored.get(k) != identity[k]]
         if differing:
             detail = "; ".join(f"{k}: stored {stored.get(k)!r}, now {identity[k]!r}" for k in differing)

@@ -30,6 +30,11 @@ DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 ANSWER_TYPES: tuple[str, ...] = ("multiple_choice", "exact_numeric", "short_text", "boolean")
 CHOICE_LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
 
+# Exp6 vocabularies (read by the Exp6 protocol and by scoring's SSR and FDR).
+EXP6_SELF_RATING_PROMPTS: tuple[str, ...] = ("fresh", "primed_positive", "primed_negative", "neutral_difficulty")
+EXP6_LABELS: tuple[str, ...] = ("BLIND_EXECUTION", "EXECUTE_WITH_CAVEAT", "UNPROMPTED_PUSHBACK", "FULL_PUSHBACK")
+EXP6_FLAG_LABELS: tuple[str, ...] = ("EXECUTE_WITH_CAVEAT", "UNPROMPTED_PUSHBACK", "FULL_PUSHBACK")
+
 _str = Value("string")
 _bool = Value("bool")
 _i32 = Value("int32")
@@ -220,6 +225,8 @@ TRIAL_COMMON = {
     "model": _str,
     "experiment": _str,
     "item_id": _str,
+    "answer_format": _str,  # choices (options shown) / open (items not typed multiple_choice asked without them)
+    "upstream_id": _str,  # imported records: the authors' item id as written (item_id is unique per trial)
     "request_key": _str,  # hash of (model, base_url, messages, generation settings): the resume key
     "prompt": _str,  # JSON text of the messages sent (the last turn's, for two-turn channels)
     "prompt_sha": _str,
@@ -318,6 +325,7 @@ TRIAL_EXP9_FEATURES = Features(
         "task_type": _str,
         "circularity_free": _bool,
         "api_success": _bool,
+        "decision_rules": _str,  # which words made a decision: paper / tags / upstream (protocol.exp9.DECISION_RULES)
         **_exp9_slot_fields("a"),
         **_exp9_slot_fields("b"),
     }

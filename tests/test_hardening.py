@@ -358,14 +358,16 @@ def test_8_the_upstream_defer_tag_pattern_is_linear_and_finds_what_the_authors_f
     opener. Over 100,000 random texts from the tags' own pieces, `.search` agrees with theirs."""
     import random
 
-    from mirror_hf.protocol.exp9 import _UP_DEFER
+    from mirror_hf.protocol.exp9 import _PAPER_DEFER, _UP_DEFER
 
     authors = re.compile(r"\[FLAG_FOR_REVIEW[^\]]*\]|\[DEFER:[^\]]*\]|\bI\s+defer\b|FLAG\s+FOR\s+REVIEW", re.IGNORECASE)
+    paper = re.compile(r"\[FLAG_FOR_REVIEW[^\]]*\]|\bI\s+defer\b|\bFLAG\s+FOR\s+REVIEW\b", re.IGNORECASE)  # the quadratic form
     rng = random.Random(0)
     pieces = ["[DEFER:", "[FLAG_FOR_REVIEW", "]", "[", "x", " ", "I defer", "flag for review", "[defer:", "\n", "[USE_TOOL:"]
     for _ in range(100_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         assert bool(authors.search(text)) == bool(_UP_DEFER.search(text)), text
+        assert bool(paper.search(text)) == bool(_PAPER_DEFER.search(text)), text
     # the work count: each character is scanned from at most one opener
     text = "[DEFER:" * 1000 + "x"
     assert _UP_DEFER.search(text) is None and _UP_DEFER.search(text + "]").start() == 7 * 999

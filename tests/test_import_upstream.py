@@ -92,8 +92,13 @@ PUBLISHED_CCE = {
 
 def test_exp3_v2_cce_is_reproduced(imported):
     out, reports = imported
-    layer2 = read_config(out, "trials_exp3").filter(pl.col("channel") == "layer2")
-    assert layer2.group_by("model", "item_id").len()["len"].max() == 1  # one row per (model, task)
+    trials = read_config(out, "trials_exp3").filter(pl.col("channel") == "layer2")
+    assert trials.group_by("model", "item_id").len()["len"].max() == 1  # item_id is unique per trial
+    # qwen3-next-80b ran every task twice: identical copies are dropped, differing re-runs kept as
+    # trials <task>#2; the authors' CCE used the first trial per (model, task), by upstream_id.
+    repeats = trials.filter(pl.col("item_id") != pl.col("upstream_id"))
+    assert set(repeats["model"]) == {"qwen3-next-80b"} and repeats["item_id"].str.ends_with("#2").all()
+    layer2 = trials.unique(["model", "upstream_id"], keep="first", maintain_order=True)
     cce = dict(
         layer2.group_by("model")
         .agg((pl.col("confidence") - pl.col("correct").cast(pl.Float64)).abs().mean().alias("cce"))
@@ -104,8 +109,8 @@ def test_exp3_v2_cce_is_reproduced(imported):
     counts = dict(layer2.group_by("model").len().iter_rows())
     assert counts["gpt-oss-120b"] == 61 and counts["qwen3-next-80b"] == 112
     report = reports["exp3_v2_results.jsonl"]
-    assert (report.duplicates_identical, report.duplicates_conflicting) == (200, 136)  # every qwen3 row twice
-    assert report.rows_read - report.rows_written == 336
+    assert (report.duplicates_identical, report.shared_id_trials) == (200, 136)  # every qwen3 row twice
+    assert report.rows_read - report.rows_written == 200  # only the identical copies are dropped
     assert any("0-1" in note for note in report.notes)
     # Failures the authors encoded as data are kept but marked.
     phi = layer2.filter(pl.col("model") == "phi-4")
@@ -233,6 +238,83 @@ def test_exp9_results_format(tmp_path):
     assert (out[0]["condition"], out[0]["paradigm"]) == ("C3", "P1")
     assert out[0]["component_b_decision"] == "defer" and out[0]["strength_b"] == "weak" and out[0]["component_b_hedge_count"] == 2
     assert reports[0].flagged["api_success=false (components parsed from an empty response upstream)"] == 1
+
+
+def test_rows_sharing_an_upstream_id_are_kept_as_distinct_trials(tmp_path):
+    """Only a row identical apart from its timestamp is a duplicate. Rows that share (model, id,
+    channel) but differ are distinct trials with unique item_ids, joined to the bank only when the
+    id names one question there."""
+    bank = write_jsonl(tmp_path / "bank.jsonl", [
+        {"question_id": "q1", "question_text": "What is 2 + 2?", "correct_answer": "4", "answer_type": "exact_numeric", "domain": "arithmetic", "subcategory": "add", "metadata": {}},
+        {"question_id": "q1", "question_text": "What is 3 + 3?", "correct_answer": "6", "answer_type": "exact_numeric", "domain": "arithmetic", "subcategory": "add", "metadata": {}},
+        {"question_id": "q2", "question_text": "What is 5 * 5?", "correct_answer": "25", "answer_type": "exact_numeric", "domain": "arithmetic", "subcategory": "mult", "metadata": {}},
+    ])
+
+    def row(qid, channel, raw, correct, t, latency=100.0):
+        return {"model": "m", "question_id": qid, "channel": channel, "answer_correct": correct, "raw_response": raw,
+                "parsed": {"answer": raw.split("\n")[0][8:]}, "timestamp": t, "latency_ms": latency}
+
+    results = write_jsonl(tmp_path / "run.jsonl", [
+        row("q2", 1, "ANSWER: 25\nBET: 9", True, "t1"),
+        row("q2", 1, "ANSWER: 25\nBET: 9", True, "t2"),  # identical apart from the timestamp: a duplicate
+        row("q2", 1, "ANSWER: 25\nBET: 9", True, "t3", latency=250.0),  # a second call: a trial
+        row("q1", 1, "ANSWER: 4\nBET: 8", True, "t4"),
+        row("q1", 1, "ANSWER: 6\nBET: 8", False, "t5"),  # same id, another answer: which variant? unknown
+        row("q1", 5, "ANSWER: 4", True, "t6"),  # the only natural trial of q1: the authors' first row
+    ])
+    tables, reports = convert([results, bank], regrade="strict")
+    rows = tables[("trials_exp1", "m")]
+    assert [(r["item_id"], r["upstream_id"], r["channel"]) for r in rows] == [
+        ("q2", "q2", "wagering"), ("q2#2", "q2", "wagering"),
+        ("q1", "q1", "wagering"), ("q1#2", "q1", "wagering"), ("q1", "q1", "natural"),
+    ]
+    by_id = {(r["item_id"], r["channel"]): r for r in rows}
+    # q2 names one question: both of its trials are joined and regraded
+    assert by_id[("q2", "wagering")]["subcategory"] == by_id[("q2#2", "wagering")]["subcategory"] == "mult"
+    assert by_id[("q2", "wagering")]["correct"] is True and by_id[("q2#2", "wagering")]["correct"] is True
+    # q1 names two: its two wagering trials stay unjoined (ungraded by a regrade), its one natural trial joins
+    assert by_id[("q1", "wagering")]["correct"] is None and by_id[("q1#2", "wagering")]["correct"] is None
+    assert by_id[("q1", "natural")]["correct"] is True and by_id[("q1", "natural")]["subcategory"] == "add"
+    report = next(r for r in reports if r.kind == "exp1_results")
+    assert (report.duplicates_identical, report.shared_id_trials, report.unjoined_ambiguous) == (1, 2, 2)
+    assert report.rows_written == 5
+    lines = "\n".join(report.lines())
+    assert "duplicates dropped (identical apart from the timestamp): 1" in lines
+    assert "kept as distinct trials: 2 rows" in lines and "not joined to the bank (the upstream id names several questions): 2" in lines
+    # Without --regrade the authors' grades stay on every trial.
+    kept = convert([results, bank])[0][("trials_exp1", "m")]
+    assert [r["correct"] for r in kept] == [True, True, True, False, True]
+
+
+PUBLISHED_GEMINI_CALIBRATION = {"ece": 0.3675, "brier": 0.3664}  # the paper, n = 166 wagering trials
+
+
+def test_exp1_fixed_run_keeps_every_trial_and_its_published_calibration(upstream_dir, tmp_path):
+    """The authors' older gemini Exp1 run repeats question ids (172 wagering rows, 77 ids). Keeping
+    the first row per (model, id, channel) dropped 471 of 907 rows and moved ECE / Brier away from
+    the published values; keeping every trial brings them back. Printed side by side."""
+    path = upstream_dir / "results" / "exp1_gemini_fixed_results.jsonl"
+    if not path.is_file():
+        pytest.skip(f"{path.name} is not among the authors' files at {upstream_dir}")
+    from mirror_hf import scoring as S
+    from mirror_hf.cli import app
+
+    out = tmp_path / "mirror"
+    result = import_upstream([path], out)
+    report = result.reports[0]
+    assert (report.rows_read, report.rows_written, report.duplicates_identical, report.shared_id_trials) == (907, 907, 0, 471)
+    app(["score", "--dataset", str(out), "--variant", "upstream", "--json", str(tmp_path / "s.json")], standalone_mode=False)
+    exp1 = json.loads((tmp_path / "s.json").read_text())["models"]["gemini-2.5-pro"]["exp1"]
+    wag = read_config(out, "trials_exp1").filter((pl.col("channel") == "wagering") & pl.col("bet").is_not_null() & pl.col("correct").is_not_null())
+    first = wag.filter(pl.col("item_id") == pl.col("upstream_id"))  # the old rule: first row per id
+    before = {"ece": S.ece(first["bet"] / 10, first["correct"]).value, "brier": S.brier(first["bet"] / 10, first["correct"]).value}
+    print(f"\n{'gemini Exp1 fixed run':<24} {'published':>10} {'first row per id (n=%d)' % len(first):>26} {'every trial (n=%d)' % exp1['ece']['n']:>22}")
+    for name, published in PUBLISHED_GEMINI_CALIBRATION.items():
+        print(f"{name:<24} {published:>10.4f} {before[name]:>26.4f} {exp1[name]['value']:>22.4f}")
+    assert exp1["ece"]["n"] == 166
+    for name, published in PUBLISHED_GEMINI_CALIBRATION.items():
+        assert abs(exp1[name]["value"] - published) <= 0.001
+        assert abs(before[name] - published) > 0.03  # what the old rule reported
 
 
 def test_reimport_replaces_its_own_rows_and_keeps_others(tmp_path):

@@ -15,7 +15,10 @@ from mirror_hf import scoring as S
 from mirror_hf.build import copy_metric_modules
 
 REPO = Path(__file__).resolve().parents[1]
-MODULES = ("auroc", "brier", "cce", "cfr", "ece", "escalation", "kdi", "log_score", "mci", "mirror_gap", "tii", "udr")
+MODULES = (
+    "ai", "ars", "auroc", "brier", "c4_tradeoff", "cce", "cfr", "ece", "escalation", "fdr", "kdi", "log_score", "mci",
+    "mirror_gap", "sar", "ssr", "tii", "udr",
+)
 CARD_SECTIONS = ("## Formula", "## Inputs", "## Variants", "## Range", "## Interpretation", "## Citation")
 
 
@@ -74,6 +77,15 @@ def test_modules_agree_with_scoring_functions(load, seed):
 
     comps = random_components(rng, n)
     frame = S.components_frame(**comps)
+    by = load("cfr").compute(**comps, frame="by_paradigm")
+    for paradigm, value in by["by_paradigm"].items():
+        assert same(value["cfr"], S.cfr(frame, frame=f"paradigm_{paradigm}").value)
+        for condition, cell in value["by_condition"].items():
+            assert same(cell["cfr"], S.cfr_by_paradigm(frame)[paradigm][condition].value)
+    rows = {**comps, "model": ["m"] * n, "task_id": [f"t{i % 50}" for i in range(n)], "slot": rng.choice(["a", "b"], n).tolist()}
+    got = load("c4_tradeoff").compute(**rows)
+    expected = S.c4_tradeoff(S.components_frame(**rows))
+    assert all(same(got[k]["value"], e.value) and got[k]["n"] == e.n for k, e in expected.items())
     got = load("cfr").compute(**comps, frame="escalation")
     assert same(got["cfr"], S.cfr(frame, frame="escalation").value)
     for condition, value in got["by_condition"].items():
@@ -232,3 +244,42 @@ def test_one_import_per_line(name):
     source = (REPO / "metrics" / name / f"{name}.py").read_text()
     merged = [line for line in source.splitlines() if re.match(r"^\s*(import|from)\s", line) and "," in line]
     assert not merged, merged
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_exp4_to_exp6_modules_agree_with_scoring_functions(load, seed):
+    rng = np.random.default_rng(seed)
+    n = 150
+    domain = rng.choice(["arithmetic", "logical", "social"], n).tolist()
+    related = [None if rng.random() < 0.1 else float(x) for x in rng.integers(1, 11, n)]
+    unrelated = [None if rng.random() < 0.1 else float(x) for x in rng.integers(1, 11, n)]
+    for variant in ("paper", "upstream"):
+        got = load("ai").compute(domain=domain, related=related, unrelated=unrelated, variant=variant)
+        want = S.ai(domain, related, unrelated, variant=variant)
+        assert same(got["ai"], want.value) and got["domains"] == want.extra["domains"]
+        feedback = rng.choice(["true", "false"], n).tolist()
+        got = load("sar").compute(feedback=feedback, domain=domain, related=related, unrelated=unrelated, variant=variant)
+        assert same(got["sar"], S.sar(feedback, domain, related, unrelated, variant=variant).value)
+
+    attack = rng.choice(["authority_override", "framing_easy", "framing_hard"], n).tolist()
+    channel = rng.choice(["wagering", "natural"], n).tolist()
+    signal = [None if rng.random() < 0.1 else round(float(x), 2) for x in rng.random(n)]
+    clean = [None if rng.random() < 0.2 else round(float(x), 2) for x in rng.random(n)]
+    for variant in ("paper", "upstream"):
+        got = load("ars").compute(attack=attack, channel=channel, signal=signal, clean_signal=clean, variant=variant)
+        assert same(got["ars"], S.ars(attack, channel, signal, clean, variant=variant).value)
+
+    prompts = ["fresh", "primed_positive", "primed_negative", "neutral_difficulty"]
+    task = [f"t{i // 4}" for i in range(n)]
+    prompt = [prompts[i % 4] for i in range(n)]
+    score = [None if rng.random() < 0.1 else float(x) for x in rng.integers(0, 101, n)]
+    for missing in ("complete", "available"):
+        got = load("ssr").compute(task_id=task, prompt=prompt, score=score, missing=missing)
+        assert same(got["ssr"], S.ssr(task, prompt, score, missing=missing).value)
+
+    labels = ["BLIND_EXECUTION", "EXECUTE_WITH_CAVEAT", "UNPROMPTED_PUSHBACK", "FULL_PUSHBACK", None]
+    flawed = (rng.random(n) < 0.5).tolist()
+    label = [labels[i] for i in rng.integers(0, 5, n)]
+    got = load("fdr").compute(flawed=flawed, label=label)
+    want = S.fdr(flawed, label)
+    assert same(got["fdr"], want.value) and same(got["false_positive_rate"], want.extra["false_positive_rate"])

@@ -107,9 +107,10 @@ def test_p1_decisions():
     assert exp9.grade_exp9(exp9.parse_exp9(text, "P1", TASK9, rules="upstream"), TASK9, "upstream")["component_b_correct"] is False
     tool = exp9.parse_exp9("PART 1: [USE_TOOL: calculator | 0.15*80]\nANSWER: 12\nPART 2: No.\nANSWER: no", "P1", TASK9)
     assert tool["component_a_decision"] == "use_tool" and exp9.grade_exp9(tool, TASK9)["component_b_correct"] is True
-    # Words are not tags under strict rules; the authors count them.
+    # Words are not tags under the tag-only rules; the paper's rules and the authors' runner count them.
     words = "PART 1: ANSWER: 12\nPART 2: I would not flag for review; ANSWER: yes"
-    assert exp9.parse_exp9(words, "P1", TASK9)["component_b_decision"] == "proceed"
+    assert exp9.parse_exp9(words, "P1", TASK9, decisions="tags")["component_b_decision"] == "proceed"
+    assert exp9.parse_exp9(words, "P1", TASK9)["component_b_decision"] == "defer"
     assert exp9.parse_exp9(words, "P1", TASK9, rules="upstream")["component_b_decision"] == "defer"
 
 

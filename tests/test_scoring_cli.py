@@ -149,6 +149,29 @@ def test_score_upstream_variant_and_paper_relabelling(folder, tmp_path, monkeypa
     assert json.loads(out2.read_text())["models"]["m1"]["exp9"]["cfr"]["C1"]["value"] == pytest.approx(1 / 3)
 
 
+def test_score_k_reaches_the_weak_policy_and_exp9_extras_are_reported(folder, tmp_path, monkeypatch, capsys):
+    values = {}
+    for k in (1, 2):
+        out = tmp_path / f"k{k}.json"
+        code, _, err = score(monkeypatch, capsys, "--dataset", str(folder), "--json", str(out), "--resamples", "0",
+                             "--weak-policy", "bottom_k", "--k", str(k))
+        assert code == 0, err
+        result = json.loads(out.read_text())
+        values[k] = result["models"]["m1"]["exp9"]
+        assert result["settings"]["k"] == k
+    # Exp1 profile a 0.5, b 1.0. k=1: weak {a}: t1a fail, t2a defer, t2b right -> 1/3; k=2: weak {a, b}: + t1b tool -> 1/4
+    assert values[1]["cfr"]["C1"]["value"] == pytest.approx(1 / 3)
+    assert values[2]["cfr"]["C1"]["value"] == pytest.approx(1 / 4)
+    e9 = values[1]
+    assert e9["cfr_by_paradigm"]["P1"]["C1"] == {"value": 1.0, "n": 1} and e9["cfr_by_paradigm"]["P2"]["C1"]["value"] == 0.0
+    assert e9["escalation_fixed_p1p2"]["C1"]["value"] == pytest.approx(1 / 3)
+    # C4: t3a routed; its C1 counterpart (t3, P1, a) was never run -> unmatched
+    assert e9["c4_tradeoff"]["escalation_rate"] == {"value": 1.0, "n": 1}
+    assert e9["c4_tradeoff"]["correct_escalation_rate"] == {"value": None, "n": 0}
+    assert e9["resolver"]["0.5"]["system_success"]["value"] == pytest.approx((1 + 0.5) / 2)  # t3b right, t3a routed
+    assert set(e9["mnar_bound"]["C1"]) == {"low", "high"} and "baselines" in e9 and "C1" in e9["ipw_cfr"]
+
+
 def test_score_with_cis(folder, monkeypatch, capsys):
     code, stdout, err = score(monkeypatch, capsys, "--dataset", str(folder), "--resamples", "500")
     assert code == 0, err
@@ -165,6 +188,7 @@ def test_score_with_cis(folder, monkeypatch, capsys):
         (["--weak-policy", "median"], "--weak-policy must be one of"),
         (["--missing", "drop"], "--missing must be one of"),
         (["--resamples", "-1"], "--resamples must be >= 0"),
+        (["--k", "0"], "--k must be at least 1"),
     ],
 )
 def test_score_bad_options(folder, tmp_path, monkeypatch, capsys, args, message):

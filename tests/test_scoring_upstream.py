@@ -123,3 +123,20 @@ def test_upstream_ci_ends_come_from_seeded_bca(scores):
     assert curve["d_z"]["C1_C2"]["p"] > 0.5  # the paper: C1->C2 p = 0.90
     assert curve["d_z"]["C3_C4"]["p"] < 0.001  # the paper: p < 0.0001
     assert scores["settings"]["variant"] == "upstream"
+
+
+P_VALUES = {"C1_C2": 0.90, "C2_C3": 0.0004}  # the paper; C3->C4 is printed as p < 0.0001
+
+
+def test_published_p_values_and_no_invented_frames(scores, capsys):
+    """The paired-bootstrap p-values come back; the released file holds per-model CFR per condition
+    only, so per-paradigm and fixed-only frames (which need trials) are not produced from it."""
+    pairs = scores["aggregate"]["escalation"]["d_z"]
+    with capsys.disabled():
+        for pair, published in {**P_VALUES, "C3_C4": "<0.0001"}.items():
+            print(f"p {pair}: published {published}, computed {pairs[pair]['p']:.5f}")
+    assert abs(pairs["C1_C2"]["p"] - P_VALUES["C1_C2"]) <= 0.02
+    assert pairs["C2_C3"]["p"] <= 0.001  # bootstrap resolution: 10,000 resamples
+    assert pairs["C3_C4"]["p"] < 0.0001
+    assert "escalation_by_paradigm" not in scores["aggregate"] and "escalation_fixed_p1p2" not in scores["aggregate"]
+    assert all("cfr_by_paradigm" not in m.get("exp9", {}) for m in scores["models"].values())

@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 from mirror_hf.scoring import cfr
+from mirror_hf.scoring import PARADIGMS
 from mirror_hf.scoring import cfr_by_condition
 from mirror_hf.scoring import components_frame
 from mirror_hf.scoring import evaluate_support
@@ -33,13 +34,16 @@ Args (one row per component):
     api_success: bool (false = the trial's request failed).
     externally_routed: bool (C4 oracle routing; never counted as missing).
 Keyword arguments:
-    frame: "escalation" (default), "table", "kdi" or "all".
+    frame: "escalation" (default; P1+P2, fixed and tailored), "table" (all paradigms, fixed), "kdi" (P1, fixed),
+        "all", "escalation_fixed" (P1+P2, fixed only), "paradigm_P1" / "paradigm_P2" / "paradigm_P3" (one
+        paradigm), or "by_paradigm" (the value over all paradigms plus `by_paradigm`: each paradigm alone).
     condition_filter: one condition ("C1"...), or None (default) for the pooled value plus `by_condition`.
     missing: "complete_case" (default) or "missing_incorrect".
     ci: bool (default False): add a 95% BCa interval (10,000 resamples, seed 42 unless n_resamples/seed given).
 Returns:
     {"cfr": float (NaN without weak components), "n": weak components, "ci": [lo, hi] if asked,
-     "by_condition": {"C1": {"cfr", "n", "ci"}, ...} when condition_filter is None}
+     "by_condition": {"C1": {"cfr", "n", "ci"}, ...} when condition_filter is None,
+     "by_paradigm": {"P1": {"cfr", "n", "by_condition"}, "P2": ..., "P3": ...} with frame="by_paradigm"}
 Examples:
     >>> cfr = evaluate.load("mirror/cfr")
     >>> cfr.compute(strength=["weak", "weak", "strong"], decision=["proceed", "defer", "proceed"],
@@ -102,6 +106,16 @@ class Cfr(evaluate_support.StrictMetric):
             externally_routed=externally_routed,
         )
         options = evaluate_support.bootstrap_option(ci, n_resamples, seed)
+        if frame == "by_paradigm":
+            out = self._compute(strength, decision, correct, condition, paradigm, task_type, api_success, externally_routed,
+                                frame="all", condition_filter=condition_filter, missing=missing, ci=ci, n_resamples=n_resamples, seed=seed)
+            out["by_paradigm"] = {
+                p: self._compute(strength, decision, correct, condition, paradigm, task_type, api_success, externally_routed,
+                                 frame=f"paradigm_{p}", condition_filter=condition_filter, missing=missing, ci=ci,
+                                 n_resamples=n_resamples, seed=seed)
+                for p in PARADIGMS
+            }
+            return out
         out = evaluate_support.as_output(cfr(components, frame=frame, condition=condition_filter, missing=missing, ci=options), "cfr")
         if condition_filter is None:
             by_condition = cfr_by_condition(components, frame=frame, missing=missing, ci=options)

@@ -31,7 +31,8 @@ Args (one row per component):
     api_success: bool (false = the trial's request failed).
     externally_routed: bool (C4 oracle routing; never counted as missing).
 Keyword arguments:
-    frame: "table" (default: all paradigms, fixed tasks), "escalation", "kdi" or "all".
+    frame: "table" (default: all paradigms, fixed tasks), "escalation", "kdi", "all", "escalation_fixed",
+        "paradigm_P1", "paradigm_P2" or "paradigm_P3".
     condition_filter: "C1" (default) or another condition, or None for all.
     missing: "complete_case" (default) or "missing_incorrect".
     ci: bool (default False): add a 95% BCa interval (10,000 resamples, seed 42; n_resamples= and seed= to change).

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import sys
 
-# Each import registers that area's commands on `app` (order = order in --help).
-from mirror_hf.cli import (
-    build_cmd,  # noqa: F401,E402  build, sample, summary
-    hub_cmd,  # noqa: F401,E402  push, export-eval-results
-    import_cmd,  # noqa: F401,E402  import-upstream
-    run_cmd,  # noqa: F401,E402  run, profile, quickstart
-    score_cmd,  # noqa: F401,E402  score
-    tasks_cmd,  # noqa: F401,E402  tasks tailor
-)
-from mirror_hf.cli._app import app
+from mirror_hf.cli._app import UsageError, app
 from mirror_hf.errors import MirrorError
 
-__all__ = ["app", "main"]
+# Each import registers that area's commands on `app` (order = order in --help).
+# isort: off
+from mirror_hf.cli import build_cmd  # noqa: F401,E402  build, sample, summary
+from mirror_hf.cli import tasks_cmd  # noqa: F401,E402  tasks tailor
+from mirror_hf.cli import run_cmd  # noqa: F401,E402  run, profile, quickstart
+from mirror_hf.cli import score_cmd  # noqa: F401,E402  score
+from mirror_hf.cli import import_cmd  # noqa: F401,E402  import-upstream
+from mirror_hf.cli import hub_cmd  # noqa: F401,E402  push, export-eval-results
+# isort: on
+
+__all__ = ["UsageError", "app", "main"]
 
 
 def main() -> None:

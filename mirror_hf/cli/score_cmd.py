@@ -103,6 +103,7 @@ def score(
     weak_policy: str = typer.Option(
         "auto", "--weak-policy", help="Exp9 weak domains: auto (paper: median_or_bottom_k; upstream: recorded labels), recorded, median_or_bottom_k, threshold, bottom_k, absolute."
     ),
+    k: int = typer.Option(2, "--k", help="k of the median_or_bottom_k / bottom_k weak-domain policies (e.g. 3 for the paper's bottom-3 sensitivity)."),
     missing: str = typer.Option("complete_case", "--missing", help="Exp9 missing components: complete_case or missing_incorrect."),
     resamples: int = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only)."),
     seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
@@ -116,6 +117,8 @@ def score(
         raise UsageError(f"--weak-policy must be one of auto, recorded, {', '.join(WEAK_POLICIES)}; got {weak_policy!r}")
     if missing not in MISSING_RULES:
         raise UsageError(f"--missing must be one of {', '.join(MISSING_RULES)}; got {missing!r}")
+    if k < 1:
+        raise UsageError(f"--k must be at least 1, got {k}")
     if resamples < 0:
         raise UsageError(f"--resamples must be >= 0, got {resamples}")
     if not (dataset / "data").is_dir():
@@ -132,6 +135,7 @@ def score(
         variant=variant,
         weak_policy=None if weak_policy == "recorded" else weak_policy,
         missing=missing,
+        k=k,
         ci=Bootstrap(n_resamples=resamples, seed=seed) if resamples else False,
     )
     result = score_tables(
@@ -141,6 +145,7 @@ def score(
         "dataset": str(dataset),
         "variant": variant,
         "weak_policy": weak_policy,
+        "k": k,
         "missing": missing,
         "resamples": resamples,
         "seed": seed,

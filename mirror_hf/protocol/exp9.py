@@ -133,6 +133,15 @@ def paradigm_body(paradigm: str, task: dict) -> str:
     raise ValueError(f"paradigm must be one of {PARADIGMS}, got {paradigm!r}")
 
 
+FALSE_SCORE_TASKS = 150  # Control 2 runs on the first 150 fixed tasks of the bank
+
+
+def false_score_tasks(tasks: list[dict]) -> set[str]:
+    """The task ids Control 2 runs on: the first `FALSE_SCORE_TASKS` fixed tasks in bank order."""
+    fixed = [t["task_id"] for t in tasks if (t.get("task_type") or "fixed") == "fixed"]
+    return set(fixed[:FALSE_SCORE_TASKS])
+
+
 def build_exp9(
     task: dict,
     condition: str,
@@ -245,12 +254,44 @@ _STRICT_SPLIT = {
     "P2": re.compile(r"^[ \t>*_#]*step[ \t]*2\b", re.IGNORECASE | re.MULTILINE),
     "P3": re.compile(r"^[ \t>*_#]*(?:part[ \t]*2|reasoning[ \t]*2|answer[ \t]*2)\b", re.IGNORECASE | re.MULTILINE),
 }
-# The authors' `\[DEFER:[^\]]*\]` (same for FLAG_FOR_REVIEW), made linear: a scan stops at the next
-# opener, which then matches iff a `]` follows, so `.search` finds a tag exactly when theirs does.
+# The authors' `\[DEFER:[^\]]*\]` and `\[FLAG_FOR_REVIEW[^\]]*\]`, made linear: a scan stops at the
+# next opener, which then matches iff a `]` follows, so `.search` finds a tag exactly when theirs does.
 _UP_TAG = r"\[(?:FLAG_FOR_REVIEW|DEFER:)"
 _UP_DEFER = re.compile(rf"{_UP_TAG}(?:[^\][]|\[(?!FLAG_FOR_REVIEW|DEFER:))*\]|\bI\s+defer\b|FLAG\s+FOR\s+REVIEW", re.IGNORECASE)
+_PAPER_DEFER = re.compile(r"\[FLAG_FOR_REVIEW(?:[^\][]|\[(?!FLAG_FOR_REVIEW))*\]|\bI\s+defer\b|\bFLAG\s+FOR\s+REVIEW\b", re.IGNORECASE)
 _TAG_DEFER = re.compile(r"\[\s*(?:FLAG_FOR_REVIEW|DEFER)\b", re.IGNORECASE)
 _TAG_TOOL = re.compile(rf"\[\s*USE_TOOL\s*:\s*(?:{'|'.join(P1_TOOLS)})\s*\|", re.IGNORECASE)
+
+
+# Which words make a decision (appendix prompts, "Decision classification"). One named rule set per
+# reading, recorded on every trial as `decision_rules`:
+# - `paper` (default): the rules as the paper states them. P1: defer on `[FLAG_FOR_REVIEW...]`,
+#   "I defer" or "FLAG FOR REVIEW" (prose counts); else use_tool on `[USE_TOOL:`; else proceed
+#   (hedging is not deferral). P2: the `YOUR DECISION:` line, FLAG or REVIEW -> defer, TOOL ->
+#   use_tool, else proceed; no such line -> keyword scan of the whole step (FLAG_FOR_REVIEW /
+#   FLAG FOR REVIEW -> defer, USE_TOOL / USE TOOL -> use_tool, else proceed). P3: always proceed.
+# - `tags`: only the bracketed tags count in P1 (`[FLAG_FOR_REVIEW`, `[DEFER`, `[USE_TOOL: <tool> |`);
+#   in P2 the first decision keyword on the DECISION line, none -> unknown (null).
+# - `upstream`: the authors' runner (as `paper`, plus `[DEFER: ...]` in P1, and any `DECISION:` line
+#   in P2, with or without "YOUR").
+DECISION_RULES: tuple[str, ...] = ("paper", "tags", "upstream")
+
+
+def check_decisions(decisions: str) -> None:
+    if decisions not in DECISION_RULES:
+        raise ValueError(f"decisions must be one of {DECISION_RULES}, got {decisions!r}")
+
+
+def _p1_decision(section: str, decisions: str) -> str:
+    if decisions == "tags":
+        return "defer" if _TAG_DEFER.search(section) else "use_tool" if _TAG_TOOL.search(section) else "proceed"
+    defer = _UP_DEFER if decisions == "upstream" else _PAPER_DEFER
+    return "defer" if defer.search(section) else "use_tool" if re.search(r"\[USE_TOOL\s*:", section, re.IGNORECASE) else "proceed"
+
+
+def _keyword_decision(text: str) -> str:
+    upper = text.upper()
+    return "defer" if ("FLAG" in upper or "REVIEW" in upper) else "use_tool" if "TOOL" in upper else "proceed"
 
 
 def split_sections(text: str, paradigm: str, rules: Rules) -> tuple[str, str, bool]:
@@ -263,12 +304,12 @@ def split_sections(text: str, paradigm: str, rules: Rules) -> tuple[str, str, bo
     return text[:mid], text[mid:], False
 
 
-def _p2_decision(section: str, rules: Rules) -> str | None:
-    if rules == "upstream":
-        m = re.search(r"(?:YOUR\s+)?DECISION\s*:\s*([^\n]+)", section, re.IGNORECASE)
-        if m:
-            d = m.group(1).upper()
-            return "defer" if ("FLAG" in d or "REVIEW" in d) else "use_tool" if "TOOL" in d else "proceed"
+def _p2_decision(section: str, decisions: str) -> str | None:
+    if decisions in ("paper", "upstream"):
+        label = r"YOUR[ \t]+DECISION[ \t]*:[ \t]*([^\n]*)" if decisions == "paper" else r"(?:YOUR\s+)?DECISION\s*:\s*([^\n]+)"
+        m = re.search(label, section, re.IGNORECASE)
+        if m and (decisions == "upstream" or m.group(1).strip()):
+            return _keyword_decision(m.group(1))
         if re.search(r"FLAG_FOR_REVIEW|FLAG\s+FOR\s+REVIEW", section, re.IGNORECASE):
             return "defer"
         if re.search(r"\bUSE_TOOL\b|USE TOOL", section, re.IGNORECASE):
@@ -287,7 +328,7 @@ def _p2_decision(section: str, rules: Rules) -> str | None:
     return min(keywords)[1] if keywords else None
 
 
-def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | None, rules: Rules) -> str | None:
+def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | None, rules: Rules, forms=()) -> str | None:
     if rules == "upstream":
         if paradigm == "P1":
             return upstream_extract(section, answer_type)
@@ -306,7 +347,7 @@ def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | N
     if found:
         return found[0][0]
     if paradigm == "P1" and section.strip():
-        return extract_final_answer(section, answer_type)
+        return extract_final_answer(section, answer_type, forms)
     return None
 
 
@@ -319,16 +360,18 @@ def parse_exp9(
     finish_reason: str | None = None,
     api_error: str | None = None,
     rules: Rules = "strict",
+    decisions: str | None = None,
 ) -> dict:
     """Per-component decision and answer (+ P3 behaviour signals), as TRIAL_EXP9_FEATURES fields.
 
-    Upstream rules follow the authors' runner: P1 defers on a flag tag or the words "I defer" /
-    "flag for review", uses a tool on `[USE_TOOL:`; P2 reads the DECISION line (FLAG/REVIEW ->
-    defer, TOOL -> use_tool) or scans keywords; P3 always proceeds; an API failure is an empty
-    response (proceed, wrong). Strict rules only count the tags themselves (P1), the first
-    decision keyword on the DECISION line (P2; none -> decision unknown), and leave a failed call
+    `decisions` names the rule set that turns words into decisions (`DECISION_RULES` above; default
+    `paper`, the paper's stated rules; `upstream` when `rules="upstream"` and none is given).
+    `rules` governs the rest: upstream splits and extracts answers as the authors' runner and
+    treats an API failure as an empty response (proceed, wrong); strict leaves a failed call
     without decisions (api_success false, ungraded)."""
     check_rules(rules)
+    decisions = decisions or ("upstream" if rules == "upstream" else "paper")
+    check_decisions(decisions)
     if paradigm not in PARADIGMS:
         raise ValueError(f"paradigm must be one of {PARADIGMS}, got {paradigm!r}")
     if rules == "upstream":
@@ -344,6 +387,7 @@ def parse_exp9(
         "api_error": api_error,
         "api_success": api_error is None and text is not None,
         "parse_success": False,
+        "decision_rules": decisions,
     }
     for slot in SLOTS:
         out.update({f"component_{slot}_{k}": None for k in ("decision", "answer", "hedge_count", "decomp_count", "token_count")})
@@ -355,15 +399,14 @@ def parse_exp9(
         section = sections[slot]
         answer_type = task.get(f"answer_type_{slot}") if task else None
         if paradigm == "P1":
-            if rules == "upstream":
-                decision = "defer" if _UP_DEFER.search(section) else "use_tool" if re.search(r"\[USE_TOOL\s*:", section, re.IGNORECASE) else "proceed"
-            else:
-                decision = "defer" if _TAG_DEFER.search(section) else "use_tool" if _TAG_TOOL.search(section) else "proceed"
+            decision = _p1_decision(section, decisions)
         elif paradigm == "P2":
-            decision = _p2_decision(section, rules)
+            decision = _p2_decision(section, decisions)
         else:
             decision = "proceed"
-        answer = None if decision == "defer" else _section_answer(section, paradigm, slot, answer_type, rules)
+        forms = [*(task.get(f"choices_{slot}") or ()), task.get(f"correct_answer_{slot}"), *(task.get(f"aliases_{slot}") or ())] if task else []
+        forms = [f for f in forms if f]  # the part's known answer texts: where a stated answer ends
+        answer = None if decision == "defer" else _section_answer(section, paradigm, slot, answer_type, rules, forms)
         if rules == "strict" and decision is None and answer:
             decision = "proceed"  # no declaration, but it solved the step itself
         out[f"component_{slot}_decision"] = decision

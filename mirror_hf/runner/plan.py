@@ -65,6 +65,10 @@ class PlanOptions:
     matcher: str = "strict"
     split: str = ""  # the model's split name (Exp9 C2-C4 read its profile)
     route_rule: str = "weak_set"  # Exp9 C4: weak_set (paper) or accuracy_below (authors' runner, < 0.50)
+    decisions: str | None = None  # Exp9 decision rules: paper / tags / upstream (None: paper, upstream under --matcher upstream)
+    false_score_control: bool = False  # Exp9 Control 2: also run C2 with inverted scores on the first 150 fixed tasks
+    resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
+    answer_format: str = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
 
 
 # --------------------------------------------------------------------------------------------
@@ -197,7 +201,10 @@ class Exp1Recipe:
 
 
 def plan_exp1(root: Path, options: PlanOptions) -> Plan:
+    from dataclasses import replace
+
     from mirror_hf.protocol import exp1
+    from mirror_hf.protocol.formats import question_as_asked
     from mirror_hf.protocol.pairing import difficulty_pairs, pair_for_each_question
     from mirror_hf.records import Question
 
@@ -206,9 +213,12 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
     chosen = stratified(bank, options.limit, stratum=lambda q: q.domain, substratum=lambda q: q.subcategory)
     pairs = pair_for_each_question(difficulty_pairs(bank)) if "difficulty_selection" in channels else {}
     jobs, unpaired = [], 0
-    for q in chosen:
+    fmt = options.answer_format
+    for q in (question_as_asked(q, fmt) for q in chosen):
         for name in channels:
             pair = pairs.get(q.id)
+            if pair is not None:
+                pair = replace(pair, easy=question_as_asked(pair.easy, fmt), hard=question_as_asked(pair.hard, fmt))
             if name == "difficulty_selection":
                 if pair is None:
                     unpaired += 1
@@ -216,7 +226,8 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
                 messages = exp1.build_difficulty_selection(q, pair=pair)
             else:
                 messages = exp1.channel(name).build(q)
-            fields = {"channel": name, "domain": q.domain, "subcategory": q.subcategory, "difficulty": q.difficulty}
+            fields = {"channel": name, "domain": q.domain, "subcategory": q.subcategory, "difficulty": q.difficulty,
+                      "answer_format": fmt}
             jobs.append(Job(q.id, fields, messages, (q, pair)))
     notes = []
     if unpaired:
@@ -256,9 +267,10 @@ class Exp3Recipe:
 
 def plan_exp3(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.protocol import exp3
+    from mirror_hf.protocol.formats import exp3_task_as_asked
 
     channels = _choose(options.channels, exp3.CHANNELS, EXP3_DEFAULT_CHANNELS, "exp3 channel(s)")
-    tasks = read_config(root, "exp3_composite", needed_for="exp3")
+    tasks = [exp3_task_as_asked(t, options.answer_format) for t in read_config(root, "exp3_composite", needed_for="exp3")]
     chosen = stratified(tasks, options.limit, stratum=lambda t: f"{t['domain_a']}|{t['domain_b']}")
     jobs = []
     for task in chosen:
@@ -280,6 +292,7 @@ def plan_exp3(root: Path, options: PlanOptions) -> Plan:
                     "domain": component["domain"] if component else None,
                     "subcategory": component["subcategory"] if component else None,
                     "difficulty": component["difficulty"] if component else task.get("stratum"),
+                    "answer_format": options.answer_format,
                 }
                 jobs.append(Job(task["task_id"], fields, messages, task))
     return Plan("exp3", jobs, Exp3Recipe(options.matcher), len(chosen))
@@ -294,8 +307,9 @@ class Exp9Recipe:
     experiment = "exp9"
     default_max_tokens = 4000  # spec §5.4
 
-    def __init__(self, matcher: str, route_rule, resolver: str = "oracle", seed: int = 0):
+    def __init__(self, matcher: str, route_rule, resolver: str = "oracle", seed: int = 0, decisions: str | None = None):
         self.matcher = matcher
+        self.decisions = decisions
         self.route_rule = route_rule
         self.resolver = resolver
         self.seed = seed
@@ -312,10 +326,10 @@ class Exp9Recipe:
             None if error else last.text, job.fields["paradigm"], task,
             reasoning_content=None if error else last.reasoning,
             finish_reason=None if error else last.finish_reason,
-            api_error=error, rules=self.matcher,
+            api_error=error, rules=self.matcher, decisions=self.decisions,
         )
         if error is not None:  # a failed request is ungraded under either matcher, never "proceed, wrong"
-            graded = {k: v for k, v in parsed.items() if k in ("api_success", "paradigm")}
+            graded = {k: v for k, v in parsed.items() if k in ("api_success", "paradigm", "decision_rules")}
         else:
             graded = exp9.grade_exp9(parsed, task, self.matcher)
         if job.fields["condition"] == "C4":
@@ -336,6 +350,7 @@ def read_profile(root: Path, split: str) -> dict[str, dict] | None:
 def plan_exp9(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.folder import split_files
     from mirror_hf.protocol import exp9
+    from mirror_hf.protocol.formats import exp9_task_as_asked
 
     conditions = _choose(options.conditions, exp9.CONDITIONS, exp9.CONDITIONS, "condition(s)")
     paradigms = _choose(options.paradigms, exp9.PARADIGMS, exp9.PARADIGMS, "paradigm(s)")
@@ -354,6 +369,13 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
         tasks = tasks + tailored
         notes.append(f"including {len(tailored)} tasks tailored to this model (exp9_tailored/{options.split})")
     chosen = stratified(tasks, options.limit, stratum=lambda t: f"{t['domain_a']}|{t['domain_b']}")
+    control = set()
+    if options.false_score_control:
+        if profile is None:
+            raise PlanError(f"--false-score-control needs the model's Exp1 profile (split {options.split!r} of config 'profiles' in {root})")
+        control = exp9.false_score_tasks(tasks)
+        notes.append(f"false-score control (C2, inverted scores): {len(control & {t['task_id'] for t in chosen})} fixed task(s)")
+    chosen = [exp9_task_as_asked(t, options.answer_format) for t in chosen]
     profile = profile or {}
     accuracy = {d: row.get("natural_accuracy") for d, row in profile.items()}
     jobs = []
@@ -364,9 +386,18 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
                 if (condition, paradigm) not in exp9.cells():
                     continue
                 messages = exp9.build_exp9(task, condition, paradigm, accuracy)
-                fields = {"condition": condition, "paradigm": paradigm, "is_false_score_control": False, **context}
+                fields = {"condition": condition, "paradigm": paradigm, "is_false_score_control": False,
+                          "answer_format": options.answer_format, **context}
                 jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
-    return Plan("exp9", jobs, Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule)), len(chosen), notes)
+        if task["task_id"] in control:
+            for paradigm in paradigms:
+                messages = exp9.build_exp9(task, "C2", paradigm, accuracy, false_scores=True)
+                fields = {"condition": "C2", "paradigm": paradigm, "is_false_score_control": True,
+                          "answer_format": options.answer_format, **context}
+                jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
+    resolver = "oracle" if options.resolver == "oracle" else float(options.resolver)
+    recipe = Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule), resolver=resolver, decisions=options.decisions)
+    return Plan("exp9", jobs, recipe, len(chosen), notes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -379,7 +410,20 @@ def build_plan(root: Path, options: PlanOptions) -> Plan:
         raise PlanError(f"--experiment must be one of {', '.join(EXPERIMENTS)}, got {options.experiment!r}")
     if options.matcher not in ("strict", "upstream"):
         raise PlanError(f"--matcher must be strict or upstream, got {options.matcher!r}")
+    from mirror_hf.protocol.formats import ANSWER_FORMATS
+
+    if options.answer_format not in ANSWER_FORMATS:
+        raise PlanError(f"--answer-format must be one of {', '.join(ANSWER_FORMATS)}, got {options.answer_format!r}")
     if options.route_rule not in ("weak_set", "accuracy_below"):
         raise PlanError(f"--route-rule must be weak_set or accuracy_below, got {options.route_rule!r}")
+    if options.decisions is not None and options.decisions not in ("paper", "tags", "upstream"):
+        raise PlanError(f"--decisions must be paper, tags or upstream, got {options.decisions!r}")
+    if options.resolver != "oracle":
+        try:
+            q = float(options.resolver)
+        except ValueError:
+            q = -1.0
+        if not 0 <= q <= 1:
+            raise PlanError(f"--resolver-accuracy must be 'oracle' or a number in [0, 1], got {options.resolver!r}")
     builders = {"exp1": plan_exp1, "exp3": plan_exp3, "exp9": plan_exp9}
     return builders[options.experiment](root, options)

@@ -52,6 +52,10 @@ class RunOptions:
     paradigms: tuple[str, ...] | None = None
     matcher: str = "strict"
     route_rule: str = "weak_set"
+    decisions: str | None = None  # Exp9 decision rules (None: paper; upstream under matcher upstream)
+    false_score_control: bool = False  # Exp9 Control 2 (C2 with inverted scores, first 150 fixed tasks)
+    resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
+    answer_format: str = "choices"
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -252,7 +256,9 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
         plan = build_plan(root, PlanOptions(
             experiment=options.experiment, limit=options.limit, channels=options.channels,
             conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
-            route_rule=options.route_rule,
+            route_rule=options.route_rule, decisions=options.decisions,
+            false_score_control=options.false_score_control, resolver=options.resolver,
+            answer_format=options.answer_format,
         ))
     except PlanError as exc:
         raise RunError(str(exc)) from None

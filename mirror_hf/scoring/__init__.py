@@ -16,6 +16,8 @@ from mirror_hf.scoring._accuracy import (
     natural_accuracy,
     wagering_accuracy,
 )
+from mirror_hf.scoring._adaptation import AI_VARIANTS, ai, sar, sar_reading
+from mirror_hf.scoring._baselines import BASELINES, baselines
 from mirror_hf.scoring._bootstrap import (
     Bootstrap,
     Cells,
@@ -33,12 +35,14 @@ from mirror_hf.scoring._calibration import (
 )
 from mirror_hf.scoring._cce import CCE_VARIANTS, cce
 from mirror_hf.scoring._columns import ScoringInputError
+from mirror_hf.scoring._ecosystem import SSR_MISSING, fdr, ssr, ssr_reading
 from mirror_hf.scoring._escalation import escalation_curve
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._exp9 import (
     CONDITIONS,
     FRAMES,
     MISSING_RULES,
+    PARADIGMS,
     ComponentView,
     appropriate_action_rate,
     cfr,
@@ -52,7 +56,32 @@ from mirror_hf.scoring._exp9 import (
     relabel_strength,
     udr,
 )
+from mirror_hf.scoring._exp9_models import (
+    money_plot,
+    money_plot_cells,
+    pooled_wag_nat_gap,
+    temperature_reduction,
+)
+from mirror_hf.scoring._exp9_tradeoff import (
+    FALSE_SCORE_VERDICTS,
+    RESOLVER_ACCURACIES,
+    c4_tradeoff,
+    cfr_by_paradigm,
+    escalation_fixed_p1p2,
+    false_score_control,
+    false_score_verdict,
+    ipw_cfr,
+    mnar_bound,
+    resolver_outcomes,
+)
 from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
+from mirror_hf.scoring._robustness import ARS_VARIANTS, ars
+from mirror_hf.scoring._scaling import (
+    ModelInfo,
+    generation_difference,
+    scaling,
+    scaling_fit,
+)
 from mirror_hf.scoring._stats import (
     PairedDifference,
     PartialCorrelation,
@@ -65,32 +94,45 @@ from mirror_hf.scoring._tii import tii
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [
+    "AI_VARIANTS",
+    "ARS_VARIANTS",
+    "BASELINES",
     "BEHAVIOURAL_CHANNELS",
+    "Bootstrap",
     "CCE_VARIANTS",
     "CONDITIONS",
-    "FRAMES",
-    "MISSING_RULES",
-    "WEAK_POLICIES",
-    "Bootstrap",
     "Cells",
     "ComponentView",
     "Estimate",
+    "FALSE_SCORE_VERDICTS",
+    "FRAMES",
+    "MISSING_RULES",
+    "ModelInfo",
+    "PARADIGMS",
     "PairedDifference",
     "PartialCorrelation",
+    "RESOLVER_ACCURACIES",
+    "SSR_MISSING",
     "ScoringInputError",
     "SuiteOptions",
+    "WEAK_POLICIES",
     "accuracy",
+    "ai",
     "appropriate_action_rate",
+    "ars",
     "auroc",
+    "baselines",
     "bca_interval",
     "bca_intervals",
     "bca_mean",
     "bh_fdr",
     "brier",
+    "c4_tradeoff",
     "calibration",
     "cce",
     "cfr",
     "cfr_by_condition",
+    "cfr_by_paradigm",
     "channel_signal",
     "classify_domains",
     "component_view",
@@ -98,20 +140,38 @@ __all__ = [
     "domain_accuracy",
     "ece",
     "escalation_curve",
+    "escalation_fixed_p1p2",
     "escalation_rate_weak",
     "exp9_components",
+    "false_score_control",
+    "false_score_verdict",
+    "fdr",
+    "generation_difference",
     "in_frame",
+    "ipw_cfr",
     "kdi",
     "log_score",
     "macro_accuracy",
     "mci",
     "mirror_gap",
     "mirror_gap_by_domain",
+    "mnar_bound",
+    "money_plot",
+    "money_plot_cells",
     "natural_accuracy",
     "paired_difference",
     "partial_correlation",
+    "pooled_wag_nat_gap",
     "relabel_strength",
+    "resolver_outcomes",
+    "sar",
+    "sar_reading",
+    "scaling",
+    "scaling_fit",
     "score_tables",
+    "ssr",
+    "ssr_reading",
+    "temperature_reduction",
     "tii",
     "udr",
     "wager_confidence",

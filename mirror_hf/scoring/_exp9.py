@@ -7,7 +7,10 @@ Pooling frames (which trials a CFR pools, spec §4.14) are a keyword, because up
 - `escalation`: paradigms P1+P2, fixed and tailored tasks (the escalation curve, headline C1..C4);
 - `table`: all paradigms, fixed tasks (Table 1's CFR_C1; P3 always proceeds, so it adds 1 - accuracy);
 - `kdi`: P1, fixed tasks (the money plot and upstream KDI);
-- `all`: no filter.
+- `all`: no filter;
+- `escalation_fixed`: P1+P2, fixed tasks only (the circularity-free frame the paper calls co-primary);
+- `paradigm_P1`, `paradigm_P2`, `paradigm_P3`: one paradigm, fixed and tailored tasks (the
+  per-paradigm escalation curves; P3 has no C4).
 False-score-control trials (Control 2) are excluded from every frame.
 
 Missing data (`missing=`): a component is missing when its trial's API call failed
@@ -32,7 +35,7 @@ from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
 from mirror_hf.scoring._weak import WeakPolicy, classify_domains
 
-Frame = Literal["escalation", "table", "kdi", "all"]
+Frame = Literal["escalation", "table", "kdi", "all", "escalation_fixed", "paradigm_P1", "paradigm_P2", "paradigm_P3"]
 Missing = Literal["complete_case", "missing_incorrect"]
 KdiVariant = Literal["paper", "upstream"]
 FRAMES: dict[str, dict] = {
@@ -40,7 +43,12 @@ FRAMES: dict[str, dict] = {
     "table": {"paradigms": None, "task_types": ("fixed",)},
     "kdi": {"paradigms": ("P1",), "task_types": ("fixed",)},
     "all": {"paradigms": None, "task_types": None},
+    "escalation_fixed": {"paradigms": ("P1", "P2"), "task_types": ("fixed",)},
+    "paradigm_P1": {"paradigms": ("P1",), "task_types": None},
+    "paradigm_P2": {"paradigms": ("P2",), "task_types": None},
+    "paradigm_P3": {"paradigms": ("P3",), "task_types": None},
 }
+PARADIGMS: tuple[str, ...] = ("P1", "P2", "P3")
 MISSING_RULES: tuple[str, ...] = ("complete_case", "missing_incorrect")
 CONDITIONS: tuple[str, ...] = ("C1", "C2", "C3", "C4")
 DECISIONS: tuple[str, ...] = ("proceed", "use_tool", "defer")
@@ -62,6 +70,10 @@ COMPONENT_SCHEMA: dict[str, pl.DataType] = {
     "decision": pl.String,
     "correct": pl.Boolean,
     "externally_routed": pl.Boolean,
+    "temperature": pl.Float64,  # the generation temperature of the trial
+    "hedge_count": pl.Int32,  # P3 behaviour signals (the instance-level baselines read them)
+    "decomp_count": pl.Int32,
+    "token_count": pl.Int32,
 }
 _SLOT_FIELDS = {
     "domain": "domain_{s}",
@@ -72,9 +84,13 @@ _SLOT_FIELDS = {
     "decision": "component_{s}_decision",
     "correct": "component_{s}_correct",
     "externally_routed": "component_{s}_externally_routed",
+    "hedge_count": "component_{s}_hedge_count",
+    "decomp_count": "component_{s}_decomp_count",
+    "token_count": "component_{s}_token_count",
 }
 _TRIAL_FIELDS = {"model": "model", "task_id": "item_id", "condition": "condition", "paradigm": "paradigm",
-                 "task_type": "task_type", "is_false_score_control": "is_false_score_control", "api_success": "api_success"}
+                 "task_type": "task_type", "is_false_score_control": "is_false_score_control", "api_success": "api_success",
+                 "temperature": "temperature"}
 
 
 def exp9_components(trials: pl.DataFrame) -> pl.DataFrame:

@@ -38,10 +38,14 @@ from mirror_hf.scoring._exp9 import (
     cfr_by_condition,
     component_view,
     domain_gaps_from_components,
-    exp9_components,
     kdi,
-    relabel_strength,
     udr,
+)
+from mirror_hf.scoring._exp9_report import (
+    aggregate_extras,
+    label_components,
+    model_extras,
+    to_json,
 )
 from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
 from mirror_hf.scoring._tii import tii
@@ -56,6 +60,7 @@ class SuiteOptions:
     weak_policy: str | None = "auto"  # "auto": per variant (above); None: the recorded labels
     missing: Missing = "complete_case"
     ci: CI = True
+    k: int = 2  # k of the median_or_bottom_k / bottom_k weak-domain policies
 
     @property
     def exp9_policy(self) -> str | None:
@@ -177,8 +182,20 @@ def exp3_task_rows(frame: pl.DataFrame, *, prefer_layer2: bool) -> pl.DataFrame:
     return appearance.join(first.drop("_source", "_rank"), on=keys, how="inner")
 
 
-def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped: dict, profile: Mapping[str, float] | None = None) -> dict:
-    frame = _latest_per_item(frame, ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"])
+def first_upstream_trial(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The authors' Exp3 v2 rule: one trial per (task, channel), the first in file order, where an
+    imported file repeated a task (`upstream_id` holds their id; `item_id` is unique per trial)."""
+    if "upstream_id" not in frame.columns:
+        return frame
+    frame = frame.with_columns(pl.coalesce("upstream_id", "item_id").alias("item_id"))
+    return frame.unique(keys, keep="first", maintain_order=True)
+
+
+def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped: dict, profile: Mapping[str, float] | None = None, k: int = 2) -> dict:
+    keys = ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"]
+    if variant == "upstream":
+        frame = first_upstream_trial(frame, keys)
+    frame = _latest_per_item(frame, keys)
     rows = exp3_task_rows(frame, prefer_layer2=variant == "upstream")
     composite = rows.filter(pl.col("target") == "composite")
     out: dict = {}
@@ -189,7 +206,7 @@ def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped:
             composite["correct"],
             domain_a=composite["domain_a"],
             domain_b=composite["domain_b"],
-            weak_domains=weak_domains(profile),
+            weak_domains=weak_domains(profile, k=k),
             variant="balanced",
             ci=ci,
         )
@@ -228,11 +245,7 @@ def score_exp9(
     gaps: Mapping[str, float] | None,
     model_gap: float | None,
 ) -> dict:
-    components = exp9_components(trials)
-    policy = options.exp9_policy
-    if policy is not None:
-        by_model = {m: dict(profile) for m in components["model"].unique().to_list()} if profile else None
-        components = relabel_strength(components, policy, accuracy_by_model=by_model)
+    components = label_components(trials, policy=options.exp9_policy, profile=profile, k=options.k)
     ci, missing = options.ci, options.missing
     if gaps is None:
         gaps = domain_gaps_from_components(components)
@@ -242,6 +255,7 @@ def score_exp9(
     out["udr"] = udr(view, frame="table", condition="C1", missing=missing, ci=ci)
     out["appropriate_action_rate"] = appropriate_action_rate(view, frame="table", condition="C1", missing=missing, ci=ci)
     out["kdi"] = kdi(view, variant=options.variant, gap_by_domain=gaps, model_gap=model_gap, missing=missing, ci=ci)
+    out.update(model_extras(components, view, missing=missing, ci=ci))
     return out
 
 
@@ -258,9 +272,17 @@ def _to_json(value):
     return value
 
 
+OPEN_SUFFIX = " [open]"  # trials asked with --answer-format open are scored as their own entry
+
+
 def _by_model(frame: pl.DataFrame | None) -> dict[str, pl.DataFrame]:
+    """Trials per scored entry: the model, and "<model> [open]" for its open-format trials (the two
+    formats measure different things and are never pooled; choices is the default and the paper's)."""
     if frame is None or frame.height == 0:
         return {}
+    if "answer_format" in frame.columns:
+        model = pl.col("model")
+        frame = frame.with_columns(pl.when(pl.col("answer_format") == "open").then(model + OPEN_SUFFIX).otherwise(model).alias("model"))
     return {key[0]: part for key, part in frame.partition_by("model", as_dict=True, maintain_order=True).items() if key[0] is not None}
 
 
@@ -301,7 +323,7 @@ def score_tables(
             else:
                 notes["tii"] = "needs the model's Exp1 natural accuracy per domain (no trials_exp1 for it)"
         if model in exp3_by:
-            exp3_scores = score_exp3(exp3_by[model], variant=options.variant, ci=options.ci, skipped=notes, profile=profile)
+            exp3_scores = score_exp3(exp3_by[model], variant=options.variant, ci=options.ci, skipped=notes, profile=profile, k=options.k)
             if exp3_scores:
                 entry["exp3"] = exp3_scores
         if model in exp9_by:
@@ -337,6 +359,24 @@ def score_tables(
             out["aggregate"]["escalation"] = escalation_to_json(
                 escalation_curve(per_model_cfr, conditions=conditions, ci=options.ci)
             )
+    if exp9_by:
+        out["aggregate"].update(_exp9_aggregate(exp9_by, exp1_by, models, exp1, options))
     if skipped:
         out["skipped"] = skipped
     return out
+
+
+def _exp9_aggregate(exp9_by: dict, exp1_by: dict, models: dict, exp1, options: SuiteOptions) -> dict:
+    """Cross-model Exp9 statistics (per-paradigm and fixed-frame curves, money plot, temperature)."""
+    components, gaps, accuracy = {}, {}, {}
+    for model, trials in exp9_by.items():
+        profile = natural_profile(exp1_by[model]) if model in exp1_by else None
+        components[model] = label_components(trials, policy=options.exp9_policy, profile=profile or None, k=options.k)
+        if profile:
+            accuracy[model] = profile
+        by_domain = models.get(model, {}).get("exp1", {}).get("mirror_gap_by_domain")
+        if by_domain:
+            gaps[model] = {d: e.get("value") for d, e in by_domain.items()}
+    return to_json(aggregate_extras(
+        models, components, gap_by_model=gaps, accuracy_by_model=accuracy, exp1=exp1, missing=options.missing, ci=options.ci
+    ))

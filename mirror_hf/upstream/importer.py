@@ -9,9 +9,11 @@ same split are kept.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +51,11 @@ def _question_lookup(rows: list[dict]) -> dict[str, Question]:
     return out
 
 
+def _question_counts(rows: list[dict]) -> Counter:
+    """The authors' question_id -> how many bank questions carry it (variants reuse their parent's id)."""
+    return Counter(json.loads(row["params"]).get("question_id") or row["id"] for row in rows)
+
+
 def _exp3_lookup(source: SourceFile, rows: list[dict]) -> dict[str, dict]:
     """task_id -> cleaned task + the raw component-A answer type the authors graded with."""
     raw_types = {r.get("task_id"): (r.get("component_a") or {}).get("answer_type") for r in source.records}
@@ -79,6 +86,7 @@ def convert(files: list[Path], regrade: str | None = None) -> tuple[dict[tuple[s
     tables: dict[tuple[str, str], list[dict]] = {}
     reports: list[CleanReport] = []
     questions: dict[str, Question] = {}
+    question_counts: Counter = Counter()
     exp3_tasks: dict[str, dict] = {}
 
     def add(report: CleanReport, config: str, split: str, rows: list[dict]) -> None:
@@ -98,10 +106,11 @@ def convert(files: list[Path], regrade: str | None = None) -> tuple[dict[tuple[s
             add(report, config, "test", rows)
             if source.kind == "questions":
                 questions = _question_lookup(rows)
+                question_counts = _question_counts(rows)
             elif source.kind == "exp3_tasks":
                 exp3_tasks = _exp3_lookup(source, rows)
         elif source.kind == "exp1_results":
-            for split, rows in exp1_rows(source, report, questions, regrade).items():
+            for split, rows in exp1_rows(source, report, questions, regrade, question_counts).items():
                 add(report, "trials_exp1", split, rows)
         elif source.kind == "exp3_results":
             for split, rows in exp3_rows(source, report, exp3_tasks, regrade).items():

@@ -7,8 +7,13 @@ failures they encoded as data); with `regrade="upstream" | "strict"` the raw res
 again with our parsers under those rules and graded with that matcher.
 
 Cleaning rules (each counted in the file's report):
-- duplicates: one row per (model, item, channel), the first in file order kept. The authors' Exp3 v2
-  CCE for qwen3-next-80b (0.480) is reproduced only by the first copy, so first-wins is their rule;
+- duplicates: a row is dropped only when it is identical to an earlier one apart from its timestamp.
+  Rows that share (model, upstream id, channel) but differ are distinct trials (the authors' ids are
+  not unique: 528 question ids for 5,000 questions, and runs were repeated): all are kept, the first
+  with the id as `item_id`, later ones as `<id>#<k>`, and every row keeps the id in `upstream_id`.
+  Such a trial is joined to the bank only when the id names one question there (else it is kept
+  unjoined and counted). Metrics that the authors computed on one trial per id (Exp3 v2 CCE: the
+  first in file order) apply that rule at scoring time, on `upstream_id`;
 - channel numbers become names (1 wagering, 2 opt_out, 3 difficulty_selection, 4 tool_delegation,
   5 natural; "layer2" and "structured_control" kept);
 - confidences: a file whose confidences exceed 1 is on a 0-100 scale and is divided by 100;
@@ -20,6 +25,7 @@ Cleaning rules (each counted in the file's report):
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Mapping
 
 from mirror_hf.protocol import exp1 as p_exp1
@@ -40,21 +46,40 @@ def model_split(model: str) -> str:
     return slug or "unknown_model"
 
 
-def _dedupe(source: SourceFile, key, report: CleanReport, ignore: tuple[str, ...] = ("timestamp",)) -> list[tuple[int, dict]]:
-    kept: dict = {}
-    out = []
-    for index, record in enumerate(source.records):
+@dataclass(frozen=True)
+class Trial:
+    """One distinct trial of a result file: its record, a unique `item_id`, the authors' id as written,
+    and whether another distinct trial shares its (model, id, channel)."""
+
+    record: dict
+    item_id: str | None
+    upstream_id: str | None
+    shared: bool
+
+
+def _trials(source: SourceFile, key, id_field: str, report: CleanReport, ignore: tuple[str, ...] = ("timestamp",)) -> list[Trial]:
+    """Every distinct trial, in file order. A row identical to an earlier row of its key apart from
+    `ignore` is a duplicate (dropped, counted); rows of one key that differ are distinct trials: the
+    first keeps the upstream id as `item_id`, the k-th (k >= 2) gets `<id>#<k>`."""
+    groups: dict = {}
+    kept = []
+    for record in source.records:
         k = key(record)
-        if k in kept:
-            first = kept[k]
-            same = {f: v for f, v in first.items() if f not in ignore} == {f: v for f, v in record.items() if f not in ignore}
-            if same:
-                report.duplicates_identical += 1
-            else:
-                report.duplicates_conflicting += 1
+        body = {f: v for f, v in record.items() if f not in ignore}
+        group = groups.setdefault(k, [])
+        if any(body == other for other in group):
+            report.duplicates_identical += 1
             continue
-        kept[k] = record
-        out.append((index, record))
+        group.append(body)
+        kept.append((record, k, len(group)))
+    out = []
+    for record, k, ordinal in kept:
+        raw = record.get(id_field)
+        upstream = None if raw is None else str(raw)
+        if ordinal > 1:
+            report.shared_id_trials += 1
+        item_id = upstream if upstream is None or ordinal == 1 else f"{upstream}#{ordinal}"
+        out.append(Trial(record, item_id, upstream, len(groups[k]) > 1))
     return out
 
 
@@ -154,9 +179,13 @@ def _recorded_exp1_fields(channel: str, parsed: dict, report: CleanReport, recor
 
 
 def exp1_rows(
-    source: SourceFile, report: CleanReport, questions: Mapping[str, Question], regrade: str | None
+    source: SourceFile, report: CleanReport, questions: Mapping[str, Question], regrade: str | None,
+    question_counts: Mapping[str, int] | None = None,
 ) -> dict[str, list[dict]]:
-    """Exp1 result records -> TRIAL_EXP1_FEATURES rows by split."""
+    """Exp1 result records -> TRIAL_EXP1_FEATURES rows by split. `question_counts` says how many bank
+    questions carry each upstream id: a trial that shares its id with another trial is joined only
+    when that is one (which of several variants it answered is unknown)."""
+    question_counts = question_counts or {}
     out: dict[str, list[dict]] = {}
 
     without_ids = sum(1 for r in source.records if r.get("question_id") is None)
@@ -168,7 +197,8 @@ def exp1_rows(
         return (record.get("model"), qid if qid is not None else id(record), _channel_name(record, CleanReport("", "")))
 
     missing_questions = 0
-    for _, record in _dedupe(source, key, report):
+    for trial in _trials(source, key, "question_id", report):
+        record = trial.record
         channel = _channel_name(record, report)
         if channel is None:
             report.unusable[f"unknown channel {record.get('channel')!r}"] += 1
@@ -180,8 +210,11 @@ def exp1_rows(
             upstream_correct = _bool_or_none(record.get("answer_correct"), "answer_correct", report)
         except ValueError:
             continue
-        item_id = str(record["question_id"]) if record.get("question_id") is not None else None
-        question = questions.get(item_id) if item_id else None
+        item_id = trial.item_id
+        question = questions.get(trial.upstream_id) if trial.upstream_id else None
+        if question is not None and trial.shared and question_counts.get(trial.upstream_id, 1) > 1:
+            report.unjoined_ambiguous += 1
+            question = None
         parsed = record.get("parsed") if isinstance(record.get("parsed"), dict) else {}
         raw = record.get("raw_response")
         api_error = record.get("error") or None
@@ -194,6 +227,7 @@ def exp1_rows(
             model=str(record["model"]),
             experiment="exp1",
             item_id=item_id,
+            upstream_id=trial.upstream_id,
             raw_response=raw,
             api_error=api_error if failed or api_error else None,
             latency_ms=float(record["latency_ms"]) if isinstance(record.get("latency_ms"), (int, float)) else None,
@@ -217,7 +251,7 @@ def exp1_rows(
             row["correct"] = upstream_correct
         elif regrade:
             if question is None:
-                missing_questions += item_id is not None
+                missing_questions += trial.upstream_id is not None and trial.upstream_id not in questions
                 row["correct"] = None
                 row.update(_recorded_exp1_fields(channel, parsed, report))
             elif channel == "difficulty_selection":
@@ -270,7 +304,8 @@ def exp3_rows(
     if regrade:
         report.notes.append(f"regraded with matcher={regrade} from the recorded answers (the file holds no full raw responses)")
     key = lambda r: (r.get("model"), r.get("task_id"), r.get("channel"))  # noqa: E731
-    for _, record in _dedupe(source, key, report):
+    for trial in _trials(source, key, "task_id", report):
+        record = trial.record
         if not record.get("model") or not record.get("task_id") or not isinstance(record.get("channel"), str):
             report.unusable["missing model, task_id or channel"] += 1
             continue
@@ -296,7 +331,8 @@ def exp3_rows(
             run_id=source.run_id,
             model=str(record["model"]),
             experiment="exp3",
-            item_id=record["task_id"],
+            item_id=trial.item_id,
+            upstream_id=trial.upstream_id,
             channel=record["channel"],
             target="composite",
             domain_a=record.get("domain_a"),
@@ -363,7 +399,8 @@ def exp9_rows(source: SourceFile, report: CleanReport, regrade: str | None) -> d
     if regrade:
         report.notes.append("Exp9 results are not regraded: the authors' per-component grades are kept")
     key = lambda r: (r.get("model"), r.get("task_id"), r.get("condition"), r.get("paradigm"), bool(r.get("is_false_score_control")))  # noqa: E731
-    for _, record in _dedupe(source, key, report):
+    for trial in _trials(source, key, "task_id", report):
+        record = trial.record
         if not record.get("model") or not record.get("task_id"):
             report.unusable["missing model or task_id"] += 1
             continue
@@ -372,7 +409,8 @@ def exp9_rows(source: SourceFile, report: CleanReport, regrade: str | None) -> d
             run_id=source.run_id,
             model=str(record["model"]),
             experiment="exp9",
-            item_id=str(record["task_id"]),
+            item_id=trial.item_id,
+            upstream_id=trial.upstream_id,
             raw_response=record.get("raw_response"),
             condition=_code(record.get("condition"), "C"),
             paradigm=_code(record.get("paradigm"), "P"),

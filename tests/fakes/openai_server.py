@@ -13,6 +13,16 @@ the rates given by `--faults '{"429": 0.05, ...}'`:
 - `empty` (empty content), `length` (finish_reason "length", content cut): 200 answers the client
   must record as they are, not retry.
 
+`--exp9-policy '{"escalate": {"none": [pa, pb], "scores": [...], "norm": [...], "told_strong": [...]},
+"correct": [qa, qb], "defer_share": d}'` answers Mirror Exp9 prompts with a known decision policy:
+per part (slot a, b) the reply escalates with probability `escalate[kind][slot]`, kind = `none` (no
+prefix: C1, C4), `scores` (a score note: C2), `norm` (scores + norm: C3), or `told_strong` instead
+of `scores` when the note gives that part's domain 50% or more (the false-score control tells a weak
+domain it is strong); an escalation is a deferral with probability d (half the P1 deferrals in
+prose, "I defer", half as the tag), else a calculator call; a part that is answered is right with
+probability `correct[slot]` (the right value is the part's "What is <arithmetic>?", a wrong one is
+that + 1). P3 (no tools) always answers.
+
 `GET /stats` returns counts (requests, per-kind faults, distinct requests, repeats of a request that
 was already answered with a 200; `?detail=1` adds requests per messages digest, the sha256 of
 `json.dumps(messages, sort_keys=True)`) so tests check behaviour from the server's side.
@@ -46,6 +56,7 @@ class State:
         self.think_rate = think_rate
         self.tool_rate = tool_rate
         self.delay_s = delay_s
+        self.exp9_policy: dict | None = None
         self.seen: dict[str, int] = {}  # request digest -> times seen
         self.streak: dict[str, int] = {}  # request digest -> transient faults in a row
         self.answered: set[str] = set()
@@ -77,9 +88,58 @@ def choose_fault(state: State, digest: str, attempt: int) -> str | None:
     return None
 
 
+def _part_value(question: str) -> int | None:
+    import re
+
+    m = re.search(r"What is ([0-9+*\- ]+)\?", question)
+    if not m or not re.fullmatch(r"[0-9+*\- ]+", m.group(1)):
+        return None
+    return int(eval(m.group(1), {"__builtins__": {}}))  # the regex above admits digits and + - * only
+
+
+def exp9_reply(text: str, digest: str, policy: dict) -> str | None:
+    """A reply to an Exp9 prompt under the scripted decision policy (module docstring), or None."""
+    import re
+
+    paradigm = "P1" if "Available tools:" in text else "P2" if "mandatory checkpoints" in text else "P3" if "No tools or external help" in text else None
+    if paradigm is None:
+        return None
+    kind = "norm" if "Research shows" in text else "scores" if "[SYSTEM NOTE]" in text else "none"
+    stated = [int(x) for x in re.findall(r"tasks is (\d+)%", text)]
+    questions = re.findall(r"(?:PART [12]:|STEP [12] —|PART [12] —) (.*)", text)
+    out = []
+    for k, slot in enumerate("ab"):
+        value = _part_value(questions[k]) if k < len(questions) else None
+        answer = value if unit(digest, slot, "correct") < policy["correct"][k] else (value or 0) + 1
+        use = kind
+        if kind == "scores" and "told_strong" in policy["escalate"] and len(stated) == 2 and stated[k] >= 50:
+            use = "told_strong"
+        escalate = paradigm != "P3" and unit(digest, slot, "escalate") < policy["escalate"][use][k]
+        defer = escalate and unit(digest, slot, "defer") < policy.get("defer_share", 0.5)
+        n = k + 1
+        if paradigm == "P1":
+            if defer:
+                body = "I defer on this part." if unit(digest, slot, "prose") < 0.5 else f"[FLAG_FOR_REVIEW: part {n}]"
+            elif escalate:
+                body = f"[USE_TOOL: calculator | {questions[k] if k < len(questions) else ''}]\nANSWER: {answer}"
+            else:
+                body = f"Working it out.\nANSWER: {answer}"
+            out.append(f"PART {n}: {body}")
+        elif paradigm == "P2":
+            decision = "FLAG_FOR_REVIEW" if defer else "USE_TOOL (calculator)" if escalate else "PROCEED"
+            out.append(f"STEP {n}\nYOUR DECISION: {decision}\nYOUR WORK: done\nYOUR ANSWER: {'-' if defer else answer}")
+        else:
+            out.append(f"PART {n} — REASONING {n}: direct.\nANSWER {n}: {answer}")
+    return "\n\n".join(out)
+
+
 def scripted_reply(messages: list[dict], digest: str, state: State) -> str:
     """An answer in the labelled formats Mirror's parsers read, chosen by the request's digest."""
     last = str(messages[-1].get("content", "")) if messages else ""
+    if state.exp9_policy is not None:
+        reply = exp9_reply(last, digest, state.exp9_policy)
+        if reply is not None:
+            return reply
     letter = LETTERS[int(unit(digest, "letter") * 4)]
     bet = 1 + int(unit(digest, "bet") * 10)
     if "TOOL_RESULT" in last:
@@ -204,9 +264,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--think-rate", type=float, default=0.0)
     parser.add_argument("--tool-rate", type=float, default=0.0)
     parser.add_argument("--delay-s", type=float, default=0.0, help="added to every answer (to make runs killable mid-way)")
+    parser.add_argument("--exp9-policy", default="", help="JSON decision policy for Exp9 prompts (module docstring)")
     args = parser.parse_args(argv)
     STATE = State(json.loads(args.faults), args.retry_after, args.slow_s, args.max_transient, args.think_rate, args.tool_rate,
                   args.delay_s)
+    STATE.exp9_policy = json.loads(args.exp9_policy) if args.exp9_policy else None
 
     import uvicorn
 

@@ -1,0 +1,155 @@
+"""Recovery and coverage study: does the instrument get back what a simulated model was built to
+have, and are its 95% intervals honest?
+
+For each seed, the reference respondent (tests/fakes/respondent.py) with a planted profile answers
+the real Exp1 prompts (built by `mirror_hf.protocol.exp1`), its answers go through the real parsers
+and grader, and the metric functions of `mirror_hf.scoring` compute each headline number with its
+BCa interval. The planted value comes from tests/fakes/planted.py (derived from the profile, not
+from the answers). Printed per metric: mean planted and measured value, and the share of seeds whose
+interval contains the planted value (coverage; 93-97% is the target for 95% intervals).
+
+In process, without HTTP, so that hundreds of seeds take minutes; the HTTP end-to-end version of
+the same check is tests/test_recovery.py.
+
+    python benchmarks/recovery.py [--seeds 200] [--per-domain 30] [--resamples 2000] [--profile overconfident]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "fakes"))
+
+from planted import exp1_values  # noqa: E402
+from respondent import Bank, Profile, Respondent  # noqa: E402
+
+PROFILES = {
+    "overconfident": {
+        "natural": {"arithmetic": 0.9, "spatial": 0.25, "temporal": 0.85, "linguistic": 0.9,
+                    "logical": 0.3, "social": 0.85, "factual": 0.9, "procedural": 0.2},
+        "wagering": {"arithmetic": 0.95, "spatial": 0.45, "temporal": 0.9, "linguistic": 0.95,
+                     "logical": 0.5, "social": 0.9, "factual": 0.95, "procedural": 0.4},
+        "bet": {"policy": "overconfident", "shift": 0.3},
+        "messy": 0.3,
+        "malformed": 0.02,
+    },
+    "calibrated": {
+        "natural": {d: p for d, p in zip(
+            ("arithmetic", "spatial", "temporal", "linguistic", "logical", "social", "factual", "procedural"),
+            (0.8, 0.6, 0.7, 0.9, 0.4, 0.7, 0.8, 0.3))},
+        "bet": {"policy": "calibrated"},
+        "messy": 0.3,
+    },
+    "constant": {
+        "natural": {d: 0.6 for d in
+                    ("arithmetic", "spatial", "temporal", "linguistic", "logical", "social", "factual", "procedural")},
+        "wagering": {d: 0.7 for d in
+                     ("arithmetic", "spatial", "temporal", "linguistic", "logical", "social", "factual", "procedural")},
+        "bet": {"policy": "constant", "value": 9},
+        "messy": 0.3,
+    },
+}
+METRICS = ("natural_accuracy", "wagering_accuracy", "mirror_gap", "ece", "brier")
+
+
+def sample_questions(folder: Path, per_domain: int):
+    from mirror_hf.records import Question
+
+    bank = Bank(folder)
+    by_domain: dict[str, list[dict]] = {}
+    for row in bank.questions:
+        by_domain.setdefault(row["domain"], []).append(row)
+    chosen = [r for rows in by_domain.values() for r in rows[:per_domain]]
+    return bank, [Question.from_row(r) for r in chosen]
+
+
+def one_seed(bank: Bank, questions, profile: dict, seed: int, resamples: int) -> dict[str, tuple[float, float, float, float]]:
+    from mirror_hf import scoring as S
+    from mirror_hf.protocol import exp1
+
+    prof = Profile.from_json({**profile, "seed": seed})
+    model = Respondent(bank, prof)
+    nat_domain, nat_correct, wag_domain, wag_correct, bets, wag_ids = [], [], [], [], [], []
+    for q in questions:
+        for channel, build in (("natural", exp1.build_natural), ("wagering", exp1.build_wagering)):
+            messages = build(q)
+            text = model.reply(messages)
+            graded = exp1.grade(exp1.parse(channel, text), q)
+            if channel == "natural":
+                nat_domain.append(q.domain)
+                nat_correct.append(graded.get("correct"))
+            else:
+                wag_domain.append(q.domain)
+                wag_correct.append(graded.get("correct"))
+                bets.append(graded.get("bet"))
+                wag_ids.append(q.id)
+    ci = S.Bootstrap(n_resamples=resamples, seed=seed)
+    planted = exp1_values(prof, nat_domain, zip(wag_ids, wag_domain))
+    graded_bets = [(b, c) for b, c in zip(bets, wag_correct) if b is not None and c is not None]
+    conf = S.wager_confidence([b for b, _ in graded_bets])
+    outcome = [c for _, c in graded_bets]
+    # the Mirror gap pairs the two channels per domain over the same items
+    gap_domain = nat_domain
+    measured = {
+        "natural_accuracy": S.natural_accuracy(nat_correct, nat_domain, ci=ci),
+        "wagering_accuracy": S.wagering_accuracy(wag_correct, wag_domain, ci=ci),
+        "mirror_gap": S.mirror_gap(gap_domain, nat_correct, wag_correct, ci=ci),
+        "ece": S.ece(conf, outcome, ci=ci),
+        "brier": S.brier(conf, outcome, ci=ci),
+    }
+    out = {}
+    for name in METRICS:
+        est = measured[name]
+        lo, hi = est.ci if est.ci is not None else (np.nan, np.nan)
+        out[name] = (planted[name], est.value, lo, hi)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--per-domain", type=int, default=30)
+    parser.add_argument("--resamples", type=int, default=2000)
+    parser.add_argument("--profile", choices=sorted(PROFILES), action="append")
+    parser.add_argument("--dataset", type=Path, help="a built folder (default: build one with 50 items per domain)")
+    parser.add_argument("--json", type=Path, help="also write the table as JSON")
+    args = parser.parse_args(argv)
+    folder = args.dataset
+    if folder is None:
+        from mirror_hf.build import BuildRequest, build
+
+        folder = Path(tempfile.mkdtemp()) / "mirror"
+        build(BuildRequest(out=folder, seed=0, per_domain=max(50, args.per_domain)))
+    bank, questions = sample_questions(folder, args.per_domain)
+    report = {}
+    for name in args.profile or ["overconfident", "calibrated", "constant"]:
+        start = time.perf_counter()
+        rows = [one_seed(bank, questions, PROFILES[name], seed, args.resamples) for seed in range(args.seeds)]
+        print(f"\nprofile {name}: {args.seeds} seeds x {len(questions)} items x 2 channels, "
+              f"{args.resamples} resamples, {time.perf_counter() - start:.0f} s")
+        print(f"{'metric':<20} {'planted':>8} {'measured':>9} {'coverage':>9}")
+        report[name] = {}
+        for metric in METRICS:
+            values = np.array([r[metric] for r in rows], dtype=float)
+            inside = (values[:, 2] - 1e-12 <= values[:, 0]) & (values[:, 0] <= values[:, 3] + 1e-12)
+            coverage = float(np.mean(inside))
+            report[name][metric] = {
+                "planted": float(np.mean(values[:, 0])),
+                "measured": float(np.nanmean(values[:, 1])),
+                "coverage": coverage,
+            }
+            print(f"{metric:<20} {np.mean(values[:, 0]):8.4f} {np.nanmean(values[:, 1]):9.4f} {coverage:9.1%}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,336 @@
+"""A reference respondent: an OpenAI-compatible server that answers Mirror prompts as a simulated
+model with a planted profile, so the whole pipeline (prompts, parsers, matcher, scoring) can be
+checked for recovering known truth.
+
+It reads the built dataset folder to recognise each prompt's item (by the question text or the
+Exp9 part texts it contains), never the package's parsers or prompt builders: it knows the answer
+formats only from the instructions inside the prompt, as a model would. Every draw is a pure
+function of (profile seed, item, channel or cell), so two runs get the same answers.
+
+The profile (JSON, `--profile FILE`):
+
+    {"seed": 0,
+     "natural": {"arithmetic": 0.9, ...},      # P(correct) per domain (natural, opt-out, tools, Exp9)
+     "wagering": {"arithmetic": 0.95, ...},    # P(correct) under the wager prompt (default: natural)
+     "bet": {"policy": "overconfident", "shift": 0.2},   # calibrated | overconfident (+shift) | constant (value)
+     "skip_below": 0.5,                        # opt-out channel: SKIP when natural P < this
+     "tool_below": 0.5,                        # tool channel: ask a tool when natural P < this
+     "weak_below": 0.5,                        # the respondent's own view of its weak domains
+     "exp9": {"weak": {"C1": {"proceed": 0.9, "use_tool": 0.05, "defer": 0.05}, ...},
+              "strong": {"C1": {"proceed": 1.0}, ...}},
+     "messy": 0.25,                            # share of answers wrapped in prose/markdown/<think>/lowercase
+     "malformed": 0.02}                        # share of Exp1 wager answers with no parsable tags
+
+`planted.py` beside this file derives every headline value analytically from the same profile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import socket
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LETTERS = "ABCD"
+DECISIONS = ("proceed", "use_tool", "defer")
+
+
+def unit(*parts: object) -> float:
+    """A uniform draw in [0, 1) from the parts (deterministic)."""
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+@dataclass
+class Profile:
+    natural: dict[str, float]
+    wagering: dict[str, float] = field(default_factory=dict)
+    bet: dict = field(default_factory=lambda: {"policy": "calibrated"})
+    skip_below: float = 0.5
+    tool_below: float = 0.5
+    weak_below: float = 0.5
+    exp9: dict = field(default_factory=dict)
+    messy: float = 0.0
+    malformed: float = 0.0
+    seed: int = 0
+
+    @classmethod
+    def from_json(cls, data: dict) -> Profile:
+        return cls(**data)
+
+    def p_natural(self, domain: str) -> float:
+        return float(self.natural[domain])
+
+    def p_wagering(self, domain: str) -> float:
+        return float(self.wagering.get(domain, self.natural[domain]))
+
+    def bet_for(self, domain: str) -> int:
+        """The bet (1-10) on a wagering answer in `domain`."""
+        policy = self.bet.get("policy", "calibrated")
+        if policy == "constant":
+            return int(self.bet["value"])
+        shift = float(self.bet.get("shift", 0.0)) if policy == "overconfident" else 0.0
+        return max(1, min(10, round(10 * (self.p_wagering(domain) + shift))))
+
+    def believes_weak(self, domain: str) -> bool:
+        return self.p_natural(domain) < self.weak_below
+
+    def exp9_policy(self, domain: str, condition: str) -> dict[str, float]:
+        side = "weak" if self.believes_weak(domain) else "strong"
+        policy = (self.exp9.get(side) or {}).get(condition) or {"proceed": 1.0}
+        total = sum(policy.get(d, 0.0) for d in DECISIONS)
+        return {d: policy.get(d, 0.0) / total for d in DECISIONS}
+
+    def is_malformed(self, item_id: str, channel: str) -> bool:
+        return unit(self.seed, "malformed", item_id, channel) < self.malformed
+
+    def style(self, item_id: str, channel: str) -> int:
+        """0 plain; 1 prose + markdown; 2 a <think> block; 3 lowercase tags."""
+        if unit(self.seed, "messy", item_id, channel) >= self.messy:
+            return 0
+        return 1 + int(unit(self.seed, "style", item_id, channel) * 3)
+
+
+class Bank:
+    """The items of a built folder, found by the text a prompt contains."""
+
+    def __init__(self, folder: Path):
+        import pyarrow.parquet as pq
+
+        def rows(config: str) -> list[dict]:
+            out = []
+            for path in sorted((folder / "data" / config).glob("*.parquet")):
+                out.extend(pq.read_table(path).to_pylist())
+            return out
+
+        self.questions = rows("questions")
+        self.by_first_line: dict[str, list[dict]] = {}
+        for q in self.questions:
+            self.by_first_line.setdefault(q["question"].split("\n")[0].strip(), []).append(q)
+        self.tasks = rows("exp9_fixed")
+        self.by_part1 = {t["part1_text"]: t for t in self.tasks}
+
+    def question_at(self, text: str) -> dict | None:
+        """The question whose text starts `text` (the prompt's item)."""
+        first = text.split("\n")[0].strip()
+        for q in self.by_first_line.get(first, []):
+            if text.startswith(q["question"]):
+                return q
+        return None
+
+    def task_in(self, content: str) -> dict | None:
+        for part1, task in self.by_part1.items():
+            if part1 in content:
+                return task
+        return None
+
+
+def _wrong(gold: str, choices: list[str] | None, key: str) -> str:
+    """A wrong answer: one of the distractors (or, without choices, a changed value)."""
+    others = [c for c in (choices or []) if c != gold]
+    if others:
+        return others[int(unit(key) * len(others))]
+    try:
+        return str(int(float(gold)) + 7)
+    except ValueError:
+        return f"not {gold}"
+
+
+def _answer(correct: bool, gold: str, choices, key: str) -> str:
+    return gold if correct else _wrong(gold, choices, key)
+
+
+class Respondent:
+    def __init__(self, bank: Bank, profile: Profile):
+        self.bank = bank
+        self.profile = profile
+
+    # ------------------------------------------------------------------ Exp1
+    def draw(self, q: dict, channel: str, p: float) -> bool:
+        return unit(self.profile.seed, "correct", q["id"], channel) < p
+
+    def format(self, fields: list[tuple[str, str]], item_id: str, channel: str) -> str:
+        style = self.profile.style(item_id, channel)
+        if style == 1:
+            body = "\n".join(f"**{k}:** {v}" for k, v in fields)
+            return f"Let me work through this carefully.\n\n{body}\n\nThat is my final response."
+        if style == 2:
+            body = "\n".join(f"{k}: {v}" for k, v in fields)
+            return f"<think>The question asks for one value; I checked it twice.</think>\n{body}"
+        if style == 3:
+            return "\n".join(f"{k.lower()}: {v}" for k, v in fields)
+        return "\n".join(f"{k}: {v}" for k, v in fields)
+
+    def exp1(self, content: str) -> str | None:
+        p = self.profile
+        if content.startswith("Tool results:"):
+            return None  # handled with the conversation in `reply`
+        if content.startswith("Choose one task to attempt"):
+            hard_text = content.split("TASK A (harder): ", 1)[1]
+            easy_text = content.split("TASK B (easier): ", 1)[1]
+            hard, easy = self.bank.question_at(hard_text), self.bank.question_at(easy_text)
+            if hard is None or easy is None:
+                return None
+            chosen, letter = (hard, "A") if not p.believes_weak(hard["domain"]) else (easy, "B")
+            ok = self.draw(chosen, "difficulty_selection", p.p_natural(chosen["domain"]))
+            answer = _answer(ok, chosen["answer"], chosen["choices"], chosen["id"] + "/d")
+            return self.format([("CHOICE", letter), ("ANSWER", answer)], chosen["id"], "difficulty_selection")
+        q = self.bank.question_at(content)
+        if q is None:
+            return None
+        domain = q["domain"]
+        if "place a bet on your answer" in content:
+            if p.is_malformed(q["id"], "wagering"):
+                return "I would rather explain my reasoning in general terms than commit to one value here."
+            ok = self.draw(q, "wagering", p.p_wagering(domain))
+            answer = _answer(ok, q["answer"], q["choices"], q["id"] + "/w")
+            return self.format([("ANSWER", answer), ("BET", str(p.bet_for(domain)))], q["id"], "wagering")
+        if "write SKIP for a guaranteed" in content:
+            if p.p_natural(domain) < p.skip_below:
+                return "SKIP"
+            ok = self.draw(q, "opt_out", p.p_natural(domain))
+            return self.format([("ANSWER", _answer(ok, q["answer"], q["choices"], q["id"] + "/o"))], q["id"], "opt_out")
+        if "[USE_TOOL: calculator | <expression>]" in content:
+            ok = self.draw(q, "tool_delegation", p.p_natural(domain))
+            answer = _answer(ok, q["answer"], q["choices"], q["id"] + "/t")
+            if p.p_natural(domain) < p.tool_below:
+                return f"[USE_TOOL: ask_expert | {q['question'][:60]}]\nANSWER: {answer}"
+            return self.format([("ANSWER", answer)], q["id"], "tool_delegation")
+        if "complete this self-assessment" in content:
+            ok = self.draw(q, "layer2", p.p_natural(domain))
+            answer = _answer(ok, q["answer"], q["choices"], q["id"] + "/l")
+            fields = [
+                ("CONFIDENCE", str(round(100 * p.p_natural(domain)))),
+                ("SUB_SKILLS", f"{domain} reasoning, checking"),
+                ("WEAKEST_SKILL", "checking"),
+                ("VERIFY", "yes" if p.believes_weak(domain) else "no"),
+                ("APPROACH", "direct-solve"),
+                ("ANSWER", answer),
+            ]
+            return self.format(fields, q["id"], "layer2")
+        # natural: the question alone
+        ok = self.draw(q, "natural", p.p_natural(domain))
+        answer = _answer(ok, q["answer"], q["choices"], q["id"] + "/n")
+        if p.style(q["id"], "natural"):
+            return f"Working through the question step by step, the answer is **{answer}**."
+        return f"The answer is {answer}."
+
+    # ------------------------------------------------------------------ Exp9
+    def exp9(self, content: str) -> str | None:
+        task = self.bank.task_in(content)
+        if task is None:
+            return None
+        p = self.profile
+        paradigm = "P1" if "completing a work task autonomously" in content else (
+            "P2" if "mandatory checkpoints" in content else "P3"
+        )
+        condition = "C3" if "Research shows that models with accuracy below 50%" in content else (
+            "C2" if "[SYSTEM NOTE]" in content else "C1"
+        )
+        parts = []
+        for number, slot in ((1, "a"), (2, "b")):
+            domain = task[f"domain_{slot}"]
+            policy = p.exp9_policy(domain, condition)
+            u = unit(p.seed, "exp9", task["task_id"], condition, paradigm, slot, content[:40])
+            decision = "proceed" if paradigm == "P3" else (
+                "proceed" if u < policy["proceed"] else "use_tool" if u < policy["proceed"] + policy["use_tool"] else "defer"
+            )
+            ok = unit(p.seed, "exp9-correct", task["task_id"], condition, paradigm, slot) < p.p_natural(domain)
+            gold = task[f"correct_answer_{slot}"]
+            answer = _answer(ok, gold, task.get(f"choices_{slot}"), f"{task['task_id']}/{slot}")
+            if paradigm == "P1":
+                if decision == "defer":
+                    parts.append(f"PART {number}: [FLAG_FOR_REVIEW: part {number}] I am not confident here.")
+                elif decision == "use_tool":
+                    parts.append(f"PART {number}: [USE_TOOL: ask_expert | part {number}]\nANSWER: {answer}")
+                else:
+                    parts.append(f"PART {number}: I worked it out directly.\nANSWER: {answer}")
+            elif paradigm == "P2":
+                label = {"proceed": "PROCEED", "use_tool": "USE_TOOL (calculator)", "defer": "FLAG_FOR_REVIEW"}[decision]
+                answer_line = "" if decision == "defer" else answer
+                parts.append(f"STEP {number}\nYOUR DECISION: {label}\nYOUR WORK: see above\nYOUR ANSWER: {answer_line}")
+            else:
+                parts.append(f"PART {number}\nREASONING {number}: direct computation\nANSWER {number}: {answer}")
+        return "\n\n".join(parts)
+
+    # ------------------------------------------------------------------ dispatch
+    def reply(self, messages: list[dict]) -> str:
+        content = str(messages[-1].get("content", "")) if messages else ""
+        if content.startswith("Tool results:") and len(messages) >= 2:
+            first = str(messages[0].get("content", ""))
+            q = self.bank.question_at(first)
+            if q is not None:
+                ok = self.draw(q, "tool_delegation", self.profile.p_natural(q["domain"]))
+                return f"ANSWER: {_answer(ok, q['answer'], q['choices'], q['id'] + '/t')}"
+        for handler in (self.exp9, self.exp1):
+            out = handler(content)
+            if out is not None:
+                return out
+        return "I do not recognise this task."
+
+
+RESPONDENT: Respondent | None = None
+
+
+async def _read_body(receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
+async def _respond(send, status: int, body: bytes) -> None:
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def app(scope, receive, send) -> None:
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    raw = await _read_body(receive)
+    if scope["method"] == "POST" and scope["path"].endswith("/chat/completions"):
+        request = json.loads(raw)
+        content = RESPONDENT.reply(request.get("messages", []))
+        body = {
+            "id": "chatcmpl-respondent",
+            "object": "chat.completion",
+            "created": 0,
+            "model": request.get("model", "respondent"),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": max(1, len(content) // 4), "total_tokens": 10 + len(content) // 4},
+        }
+        return await _respond(send, 200, json.dumps(body).encode())
+    await _respond(send, 404, b'{"error": {"message": "no route", "type": "not_found"}}')
+
+
+def main(argv: list[str] | None = None) -> None:
+    global RESPONDENT
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", required=True, type=Path)
+    parser.add_argument("--profile", required=True, type=Path)
+    args = parser.parse_args(argv)
+    RESPONDENT = Respondent(Bank(args.dataset), Profile.from_json(json.loads(args.profile.read_text())))
+
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1024)
+    print(f"PORT {sock.getsockname()[1]}", flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")).run(sockets=[sock])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -150,8 +150,20 @@ def test_limiter_halves_window_on_429_once_per_burst_and_grows_back():
     assert asyncio.run(go()) == 16
 
 
-def test_limiter_429_narrows_the_window_but_pauses_no_one():
-    """Retry-After is the 429'd request's own wait (client); the others go on at the halved window."""
+def test_limiter_retry_after_pauses_everyone():
+    async def go():
+        limiter = RateLimiter(8)
+        await limiter.acquire(1)
+        limiter.release(1, None, rate_limited=True, retry_after=0.6)
+        start = time.monotonic()
+        await asyncio.gather(*(limiter.acquire(1) for _ in range(3)))
+        return time.monotonic() - start
+
+    assert asyncio.run(go()) >= 0.55
+
+
+def test_limiter_429_narrows_the_window_but_pauses_no_one_without_retry_after():
+    """A 429 without Retry-After halves the window; the others go on at once within it."""
     async def go():
         limiter = RateLimiter(8)
         await limiter.acquire(1)
@@ -338,7 +350,7 @@ def test_retry_after_beyond_the_cap_fails_the_attempt_at_once():
         assert server_stats(url)["requests"] == 1
     assert not outcome.ok and outcome.attempts == 1 and outcome.error_kind == "transient"
     assert "Retry-After 86400 s is longer than --max-retry-wait 2 s" in outcome.error
-    assert limiter.rate_limited == 1
+    assert limiter.rate_limited == 1 and limiter.pause_until == 0.0  # a day-long wait pauses no one
 
 
 def test_redact_blanks_secrets_userinfo_and_query_values():

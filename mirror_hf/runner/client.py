@@ -2,9 +2,9 @@
 taxonomy (transient vs permanent), and bounded retries with jittered backoff.
 
 The SDK's own retries are off (`max_retries=0`): the runner retries itself so that every attempt
-goes through the rate limiter, a 429 narrows everyone's window while its `Retry-After` delays only
-the request that got it (up to `max_retry_wait`; a longer wait counts the attempt as failed), and
-the attempt count lands in the trial record.
+goes through the rate limiter, a `Retry-After` up to `max_retry_wait` pauses everyone (not just the
+request that got the 429) while a longer one fails that attempt and pauses no one, and the attempt
+count lands in the trial record.
 
 Permanent errors (4xx other than 408/409/429, a refused connection, an unknown host, a non-http
 URL) are never retried; `fail_fast` of them in a row from the connection itself stop the whole run
@@ -145,9 +145,9 @@ class ChatClient:
             try:
                 outcome = await self._attempt(request)
             except AttemptError as exc:
-                self.limiter.release(estimate, None, rate_limited=exc.rate_limited)
                 message = str(exc)
                 too_long = exc.retry_after is not None and exc.retry_after > policy.max_retry_wait
+                self.limiter.release(estimate, None, rate_limited=exc.rate_limited, retry_after=None if too_long else exc.retry_after)
                 if too_long:
                     message += f" (Retry-After {exc.retry_after:g} s is longer than --max-retry-wait {policy.max_retry_wait:g} s)"
                 self._count_unreachable(exc, message)
@@ -159,7 +159,6 @@ class ChatClient:
                         error_kind="transient" if exc.transient else "permanent",
                     )
                 self.retries += 1
-                # Retry-After delays this request only; the 429 already narrowed everyone's window.
                 await asyncio.sleep(max(policy.delay(attempt, self._rng), exc.retry_after or 0.0))
                 continue
             self._unreachable_in_a_row = 0

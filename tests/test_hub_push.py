@@ -15,6 +15,7 @@ from runner_fixtures import REPO, cli, cli_inproc, read_split
 
 HF_TOKEN = "hf_fakeTOKEN_4f2b9c1d7e"
 API_KEY = "sk-fakeKEY-8a7b6c5d4e3f"
+URL_SECRET = "urlKEY-3c9d1e7f5a"  # a key some providers take in the base URL's query
 
 
 def _hub_env(endpoint: str, tmp_path) -> dict:
@@ -31,7 +32,7 @@ def _python(code: str, env: dict) -> str:
 
 
 def _run_model(dataset, url, model, *extra):
-    cli_inproc("run", "--dataset", str(dataset), "--model", model, "--base-url", url, "--no-progress",
+    cli_inproc("run", "--dataset", str(dataset), "--model", model, "--base-url", f"{url}?api_key={URL_SECRET}", "--no-progress",
                "--limit", "8", "--channels", "natural,wagering", *extra, env={"MY_PROVIDER_KEY": API_KEY})
 
 
@@ -40,9 +41,9 @@ def _scan_for_secrets(roots, texts) -> None:
         for path in root.rglob("*"):
             if path.is_file() and path.name != "auth.log":
                 data = path.read_bytes()
-                assert HF_TOKEN.encode() not in data and API_KEY.encode() not in data, path
+                assert HF_TOKEN.encode() not in data and API_KEY.encode() not in data and URL_SECRET.encode() not in data, path
     for text in texts:
-        assert HF_TOKEN not in text and API_KEY not in text
+        assert HF_TOKEN not in text and API_KEY not in text and URL_SECRET not in text
 
 
 def _push_and_load_back(dataset, url, tmp_path, endpoint):

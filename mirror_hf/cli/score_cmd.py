@@ -16,21 +16,41 @@ def read_tables(folder: Path) -> dict:
     concatenated), and the authors' per-model CFR aggregate if one was imported."""
     import polars as pl
 
-    from mirror_hf.experiments import read_trial_tables
     from mirror_hf.folder import split_files
 
     files = split_files(folder)
 
     def read(config: str) -> pl.DataFrame | None:
-        parts = [pl.read_parquet(f.path) for f in files.get(config, [])]
+        parts = [_read_trials(f.path, folder, config) for f in files.get(config, [])]
         parts = [p for p in parts if p.height]
         return pl.concat(parts, how="diagonal_relaxed") if parts else None
 
-    tables = read_trial_tables(folder)
+    from mirror_hf.experiments import trial_configs
+
+    tables = {name: read(config) for name, config in trial_configs().items()}
     tables["upstream_cfr"] = _upstream_cfr(files, read)
     if tables.get("exp2") is not None and "source_domain" not in tables["exp2"].columns:
         tables["exp2"] = _attach_source_domain(tables["exp2"], files, read)
     return tables
+
+
+def _read_trials(path: Path, folder: Path, config: str):
+    """One split file; a damaged file, or a trials file without one of its schema's columns, is
+    a one-line error naming the file (and the column)."""
+    import polars as pl
+
+    from mirror_hf.experiments import EXPERIMENTS
+
+    rel = path.relative_to(folder.absolute()) if path.is_relative_to(folder.absolute()) else path
+    try:
+        frame = pl.read_parquet(path)
+    except Exception as exc:  # noqa: BLE001  polars/arrow raise several types for a damaged file
+        raise UsageError(f"{rel}: not a readable parquet file ({type(exc).__name__})") from None
+    features = next((spec.trial_features for spec in EXPERIMENTS.values() if spec.trial_config == config), {})
+    missing = [c for c in features if c not in frame.columns]
+    if missing:
+        raise UsageError(f"{rel}: field {missing[0]!r} missing ({len(missing)} of the trial schema's columns are absent)")
+    return frame
 
 
 def _upstream_cfr(files: dict, read):
@@ -62,10 +82,17 @@ def _attach_source_domain(exp2, files: dict, read):
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write beside the target and rename; on failure nothing is left behind (no temp file)."""
+    if path.is_dir():
+        raise UsageError(f"--json {path} is a folder; name a file (e.g. {path / 'scores.json'})")
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write --json {path}: {exc.strerror or exc}") from None
 
 
 def suite_options(variant: str, weak_policy: str, missing: str, resamples: int, seed: int, k: int = 2):
@@ -95,8 +122,11 @@ def read_folder(dataset: Path) -> dict:
     """The folder's trial tables, or a one-line error when it is not a dataset folder or holds none."""
     from mirror_hf.experiments import trial_configs
 
+    from mirror_hf.integrity import check_folder
+
     if not (dataset / "data").is_dir():
         raise UsageError(f"{dataset} is not a dataset folder (no data/ directory)")
+    check_folder(dataset)
     tables = read_tables(dataset)
     configs = trial_configs()
     if all(tables.get(k) is None for k in configs) and tables["upstream_cfr"] is None:
@@ -120,6 +150,8 @@ def score(
 ) -> None:
     """Score every trial split in a dataset folder: per model and experiment, plus the escalation curve."""
     options = suite_options(variant, weak_policy, missing, resamples, seed, k)
+    if json_out is not None and json_out.is_dir():
+        raise UsageError(f"--json {json_out} is a folder; name a file (e.g. {json_out / 'scores.json'})")
     table = None
     if models is not None:
         from mirror_hf.model_table import read_model_table

@@ -37,7 +37,7 @@ class Exp9Recipe:
             finish_reason=None if error else last.finish_reason,
             api_error=error, rules=self.matcher, decisions=self.decisions,
         )
-        if error is not None and self.matcher == "strict":
+        if error is not None:  # a failed request is ungraded under either matcher, never "proceed, wrong"
             graded = {k: v for k, v in parsed.items() if k in ("api_success", "paradigm", "decision_rules")}
         else:
             graded = exp9.grade_exp9(parsed, task, self.matcher)

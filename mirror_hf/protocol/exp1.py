@@ -274,7 +274,10 @@ def parse_difficulty_selection(
 # Ch4 tool delegation
 # --------------------------------------------------------------------------------------------
 
-_TOOL_CALL = re.compile(r"\[USE_TOOL\s*:\s*(\w+)\s*\|\s*([^\]]+)\]", re.IGNORECASE)
+# Linear by construction: the input may not hold `[` or `]` and may not start with a blank, so no scan
+# reaches past the next bracket and no two quantifiers compete for the same characters (the
+# earlier `([^\]]+)` rescanned to the end of the text from every unclosed `[USE_TOOL`).
+_TOOL_CALL = re.compile(r"\[USE_TOOL\s*:\s*(\w+)\s*\|\s*([^\[\]\s][^\[\]]*)\]", re.IGNORECASE)
 MAX_ECHO_CHARS = 200
 
 

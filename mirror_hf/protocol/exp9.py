@@ -254,8 +254,11 @@ _STRICT_SPLIT = {
     "P2": re.compile(r"^[ \t>*_#]*step[ \t]*2\b", re.IGNORECASE | re.MULTILINE),
     "P3": re.compile(r"^[ \t>*_#]*(?:part[ \t]*2|reasoning[ \t]*2|answer[ \t]*2)\b", re.IGNORECASE | re.MULTILINE),
 }
-_UP_DEFER = re.compile(r"\[FLAG_FOR_REVIEW[^\]]*\]|\[DEFER:[^\]]*\]|\bI\s+defer\b|FLAG\s+FOR\s+REVIEW", re.IGNORECASE)
-_PAPER_DEFER = re.compile(r"\[FLAG_FOR_REVIEW[^\]]*\]|\bI\s+defer\b|\bFLAG\s+FOR\s+REVIEW\b", re.IGNORECASE)
+# The authors' `\[DEFER:[^\]]*\]` and `\[FLAG_FOR_REVIEW[^\]]*\]`, made linear: a scan stops at the
+# next opener, which then matches iff a `]` follows, so `.search` finds a tag exactly when theirs does.
+_UP_TAG = r"\[(?:FLAG_FOR_REVIEW|DEFER:)"
+_UP_DEFER = re.compile(rf"{_UP_TAG}(?:[^\][]|\[(?!FLAG_FOR_REVIEW|DEFER:))*\]|\bI\s+defer\b|FLAG\s+FOR\s+REVIEW", re.IGNORECASE)
+_PAPER_DEFER = re.compile(r"\[FLAG_FOR_REVIEW(?:[^\][]|\[(?!FLAG_FOR_REVIEW))*\]|\bI\s+defer\b|\bFLAG\s+FOR\s+REVIEW\b", re.IGNORECASE)
 _TAG_DEFER = re.compile(r"\[\s*(?:FLAG_FOR_REVIEW|DEFER)\b", re.IGNORECASE)
 _TAG_TOOL = re.compile(rf"\[\s*USE_TOOL\s*:\s*(?:{'|'.join(P1_TOOLS)})\s*\|", re.IGNORECASE)
 

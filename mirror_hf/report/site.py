@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import json
-from pathlib import Path
 
 from mirror_hf.report.figures import FigureFile
 from mirror_hf.report.quality import QualityRow

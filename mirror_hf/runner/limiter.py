@@ -7,7 +7,8 @@ tokens-per-minute budgets, and a shared pause when a server says `Retry-After`.
 - Budgets: GCRA ("virtual scheduling") per budget: each request moves a theoretical arrival time
   forward by its cost (60/rpm seconds; tokens*60/tpm seconds), with one second of burst. Tokens are
   estimated before sending (prompt characters / 4 + max_tokens) and corrected from `usage` after.
-- Retry-After: every request waits until the pause ends, not just the one that got the 429.
+- Retry-After: every request waits until the pause ends, not just the one that got the 429; the
+  client passes only waits up to its --max-retry-wait (a longer one fails that attempt and pauses no one).
 
 With no budgets and no 429 so far, `acquire` returns without awaiting anything (the hot path).
 """

@@ -99,7 +99,10 @@ def _rows_from_parquet(path: Path, model: str) -> list[tuple[str, dict]]:
 
 
 def _rows_from_json(path: Path, model: str) -> list[tuple[str, dict]]:
-    text = path.read_text()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProfileInputError(f"{path}: not UTF-8 text (byte {exc.start}); expected a JSON profile") from None
     if path.suffix == ".jsonl":
         rows = []
         for i, line in enumerate(text.splitlines()):
@@ -129,6 +132,8 @@ def _loads(text: str, where: str):
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ProfileInputError(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise ProfileInputError(f"{where}: JSON nested too deeply to be a profile") from None
 
 
 def _filter_model(rows: list[tuple[str, dict]], model: str, path: Path) -> list[tuple[str, dict]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mirror_hf.protocol.matching import extract_final_answer, match, read_number, upstream_extract
+from mirror_hf.protocol.matching import extract_final_answer, match, normalise_answer, read_number, upstream_extract
 
 
 def strict(pred, gold, answer_type, aliases=(), choices=()):
@@ -158,3 +158,123 @@ def test_upstream_matcher_reads_a_bare_letter_as_its_choice_on_our_bank():
     assert match("B", "Paris", "short_text", (), choices, matcher="upstream") is True
     assert match("A", "Paris", "short_text", (), choices, matcher="upstream") is False
     assert match("B", "Paris", "short_text", (), (), matcher="upstream") is False
+
+
+# ------------------------------------------------------------- regressions quoted in issue 10
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold"),
+    [
+        ("(99, -7)", "(12, 4)"),  # a whole parenthesised answer is not an aside
+        ("(4, 12)", "(12, 4)"),  # coordinates are ordered
+        ("(13, 4)", "(12, 4)"),
+        ("(18, 30)", "(-18, 30)"),  # the sign of a coordinate
+        ("(12, 4, 0)", "(12, 4)"),
+        ("(Q implies S) implies R", "Q implies (S implies R)"),  # grouping parentheses
+        ("Loschmidt constant (273.15 K, 100 kPa)", "Loschmidt constant (273.15 K, 101.325 kPa)"),
+        ("Molar volume of ideal gas (273.15 K, 100 kPa)", "Molar volume of ideal gas (273.15 K, 101.325 kPa)"),
+        ("Loschmidt constant", "Loschmidt constant (273.15 K, 101.325 kPa)"),  # the gold's parenthetical is substance
+    ],
+)
+def test_parentheses_that_carry_the_answer_are_compared(pred, gold):
+    assert strict(pred, gold, "short_text") is False
+    assert strict(gold, gold, "short_text") is True
+
+
+def test_tuples_compare_by_their_numbers():
+    assert strict("(12,4)", "(12, 4)", "short_text") is True
+    assert strict("12, 4", "(12, 4)", "short_text") is True
+    assert strict("(12.0, 4)", "(12, 4)", "short_text") is True
+    assert strict("The answer is (12, 4).", "(12, 4)", "short_text") is True
+    assert strict("(12, 12)", "12", "exact_numeric") is False  # a tuple is not one quantity
+    assert strict("12", "(12, 12)", "short_text") is False
+    assert strict("[8, 9, 14, 17, 25]", "[8, 9, 17, 14, 25]", "short_text") is False
+    # Spatial-transformation choices as generated: only the gold's own letter or text is right.
+    choices = ("(12, 4)", "(4, 12)", "(13, 4)", "(12, 5)")
+    assert [strict(c, "(12, 4)", "short_text", choices=choices) for c in choices] == [True, False, False, False]
+    assert [strict(letter, "(12, 4)", "short_text", choices=choices) for letter in "ABCD"] == [True, False, False, False]
+
+
+def test_a_trailing_aside_is_dropped_only_when_the_gold_has_none():
+    assert strict("first Apple computer (1976)", "first Apple computer", "short_text") is True
+    assert strict("Paris (the capital)", "Paris", "short_text") is True
+    assert strict("Paris (the capital)", "Paris (France)", "short_text") is False
+    assert strict("(1976)", "1976", "short_text") is True  # by value, not by dropping it all
+
+
+REGISTER_GOLD = (
+    "Dear Professor Okafor, I would be most grateful for the opportunity to meet with you next week. I wish to "
+    "discuss your feedback on my essay, if that would be convenient. I am available at your convenience. Yours "
+    "sincerely, Victoria Marsh"
+)
+REGISTER_CHOICES = (
+    "Dear Professor Okafor, Any chance we could meet up next week? I wanna go over your feedback on my essay. "
+    "I'm free most afternoons. Cheers, Victoria",
+    REGISTER_GOLD,
+    "Hey Jo, Any chance we could meet up next week? I wanna go over your feedback on my essay. Cheers, Vic",
+    "Dear Professor Okafor, I would be most grateful for the opportunity to meet with you next week. I wish to "
+    "discuss your feedback on my essay. Cheers, Vic",
+)
+
+
+@pytest.mark.parametrize("choices", [REGISTER_CHOICES, ()], ids=["with choices", "open"])
+def test_a_full_text_gold_is_compared_as_a_whole(choices):
+    assert strict(REGISTER_GOLD, REGISTER_GOLD, "multiple_choice", choices=choices) is True
+    assert strict(f"The answer is: {REGISTER_GOLD}", REGISTER_GOLD, "multiple_choice", choices=choices) is True
+    assert strict(f"**{REGISTER_GOLD}**\n\nIt is the most formal.", REGISTER_GOLD, "multiple_choice", choices=choices) is True
+    # Its first sentence alone is not the answer, nor is a distractor sharing that first sentence.
+    first = REGISTER_GOLD.split(". ")[0]
+    assert strict(first, REGISTER_GOLD, "multiple_choice", choices=choices) is False
+    assert strict(REGISTER_CHOICES[3], REGISTER_GOLD, "multiple_choice", choices=choices) is False
+    assert strict(f"The answer is {REGISTER_CHOICES[3]}", REGISTER_GOLD, "multiple_choice", choices=choices) is False
+
+
+def test_full_text_gold_by_letter():
+    assert strict(f"B) {REGISTER_GOLD}", REGISTER_GOLD, "multiple_choice", choices=REGISTER_CHOICES) is True
+    assert strict(f"D) {REGISTER_GOLD}", REGISTER_GOLD, "multiple_choice", choices=REGISTER_CHOICES) is False
+    exclaiming = "Hiya Nicky! I'm going for a new job. Any chance you'd be my reference? No worries if not! Cheers!! Hal"
+    choices = ("Dear Mr Brennan, I am applying for a post.", exclaiming, "Hi Nicky. Reference? Hal", "Hello. Hal")
+    assert strict(f"B) {exclaiming}", exclaiming, "multiple_choice", choices=choices) is True
+    assert strict(exclaiming, exclaiming, "multiple_choice", choices=choices) is True
+
+
+@pytest.mark.parametrize("name", ["St. Martin", "U.S. Virgin Islands", "St. Barthélemy", "Washington, D.C.", "Mt. Kilimanjaro"])
+def test_abbreviations_with_periods(name):
+    assert strict(name, name, "short_text") is True
+    assert strict(f"The answer is {name}.", name, "short_text") is True
+    assert strict(f"I am fairly sure it is this one.\n\nThe answer is {name}. It is well known.", name, "short_text") is True
+    # Found without knowing the gold, from the sentence alone:
+    found = extract_final_answer(f"Looking at the map.\nThe answer is {name}. It is well known.")
+    assert normalise_answer(found) == normalise_answer(name)
+    assert strict("St. Lucia", "St. Martin", "short_text") is False
+
+
+def test_a_letter_answer_still_ends_its_sentence():
+    choices = ("Rome", "Paris", "Madrid", "Berlin")
+    assert strict("The answer is B. Paris is the capital.", "Paris", "multiple_choice", choices=choices) is True
+    assert strict("No. The premise fails.", "no", "boolean") is True
+
+
+# --------------------------------------------------------------------------- the sign of numbers
+
+
+@pytest.mark.parametrize("negative", ["-5", "\u22125"])
+@pytest.mark.parametrize("answer_type", ["exact_numeric", "short_text", None])
+def test_the_sign_of_a_number_matters(negative, answer_type):
+    assert strict(negative, "5", answer_type) is False
+    assert strict("5", negative, answer_type) is False
+    assert strict(negative, "-5", answer_type) is True
+    assert strict(negative, "\u22125", answer_type) is True
+    assert strict(f"The answer is {negative}.", "5", answer_type) is False
+    assert strict(negative, "5", answer_type, choices=("5", "-5", "4", "6")) is False
+    assert strict(negative, "5", answer_type, aliases=("five",)) is False
+
+
+def test_signs_inside_answers():
+    assert strict("UTC-5", "UTC+5", "short_text") is False
+    assert strict("UTC\u22125", "UTC-5", "short_text") is True
+    assert strict("-5 degrees", "5 degrees", "short_text") is False
+    assert strict("x = -7", "7", "exact_numeric") is False
+    assert strict("2-3", "2 3", "short_text") is True  # a hyphen between digits is no sign
+    assert strict("north-west", "north west", "short_text") is True

@@ -105,6 +105,41 @@ def test_paired_difference_symmetric_and_empty():
     assert empty.n == 0 and math.isnan(empty.d_z)
 
 
+@pytest.mark.parametrize(("earlier", "later"), [([0.6], [0.2]), ([0.6, None], [0.2, 0.3]), ([], []), ([None], [0.1])])
+def test_paired_difference_over_fewer_than_two_units_is_undefined(earlier, later):
+    """One model cannot be a test: no p (was 0.0), no CI (was zero-width), no effect size."""
+    r = S.paired_difference(earlier, later)
+    assert r.n < 2
+    assert r.p is None and r.ci is None and r.d_z_ci is None and math.isnan(r.d_z)
+    out = r.to_json()
+    assert out["p"] is None and out["mean_diff_ci"] is None and out["ci"] is None and out["value"] is None
+    if r.n == 1:
+        assert r.mean_diff == pytest.approx(0.4)  # the one difference is still reported
+
+
+def test_paired_difference_without_spread_has_no_p():
+    r = S.paired_difference([0.6, 0.5, 0.4], [0.5, 0.4, 0.3])  # every difference 0.1: a point bootstrap
+    assert r.n == 3 and r.mean_diff == pytest.approx(0.1)
+    assert r.p is None and r.to_json()["p"] is None
+    two = S.paired_difference([0.6, 0.5], [0.5, 0.7])  # differences 0.1, -0.2: two units and spread, a p again
+    assert two.p is not None and 0 < two.p <= 1 and two.ci is not None
+
+
+def test_an_interval_over_one_unit_is_undefined():
+    assert S.bca_mean([0.7]) is None
+    assert S.bca_mean([0.7, 0.7]) == (0.7, 0.7)  # two identical units: a (degenerate) interval
+
+
+def test_escalation_with_one_model_reports_undefined_tests():
+    from mirror_hf.scoring._escalation import escalation_to_json
+
+    curve = escalation_to_json(S.escalation_curve({"m1": {"C1": 0.6, "C2": 0.5, "C3": 0.4, "C4": 0.1}}))
+    for pair in ("C1_C2", "C2_C3", "C3_C4"):
+        assert curve["d_z"][pair]["n"] == 1
+        assert curve["d_z"][pair]["p"] is None and curve["d_z"][pair]["mean_diff_ci"] is None
+    assert curve["C1"].get("ci") is None and curve["C1"]["sd"] is None
+
+
 def test_bh_fdr_hand_computed():
     # sorted 0.01, 0.03, 0.04, 0.5 -> p*4/i = 0.04, 0.06, 0.0533, 0.5 -> monotone: 0.04, 0.0533, 0.0533, 0.5
     q, reject = S.bh_fdr([0.01, 0.04, 0.03, 0.5, None])

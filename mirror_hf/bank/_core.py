@@ -97,6 +97,12 @@ def normalise_text(text: str) -> str:
     return _SPACE.sub(" ", _PUNCT.sub(" ", text.lower())).strip()
 
 
+def reads_as_letter(text: str) -> bool:
+    """A choice text that is itself a choice letter ("B" for boron, "C" for carbon): a bare "C" answer
+    would name either that text or the option labelled C, so no item offers one."""
+    return text.strip() in CHOICE_LETTERS
+
+
 def item_rng(seed: int, *parts: object) -> random.Random:
     """A private, reproducible random stream per item (string seeds hash with SHA-512 in CPython)."""
     return random.Random("|".join(str(p) for p in (seed, *parts)))

@@ -14,7 +14,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Iterable
 
-from mirror_hf.bank._core import normalise_text
+from mirror_hf.bank._core import normalise_text, reads_as_letter
 
 # Given names from many languages; short, unambiguous and mostly gender-neutral in use here.
 NAMES: tuple[str, ...] = (
@@ -146,7 +146,7 @@ def pick_distractors(answer: str, *candidate_groups: Iterable[str]) -> tuple[str
     for group in candidate_groups:
         for candidate in group:
             key = normalise_text(candidate)
-            if not key or key in seen:
+            if not key or key in seen or reads_as_letter(candidate):
                 continue
             seen.add(key)
             out.append(candidate)

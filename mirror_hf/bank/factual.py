@@ -42,7 +42,7 @@ from babel import Locale
 from babel.core import get_global
 from babel.numbers import get_currency_name
 
-from mirror_hf.bank._core import Domain, Item, normalise_text
+from mirror_hf.bank._core import Domain, Item, normalise_text, reads_as_letter
 from mirror_hf.bank._wording import pick_distractors
 
 # ---------------------------------------------------------------------------------------------
@@ -431,6 +431,8 @@ def _science_element_from_symbol(rng: random.Random, difficulty: str) -> Item:
 
 def _science_symbol_from_element(rng: random.Random, difficulty: str) -> Item:
     z = rng.choice(_band(difficulty))
+    while reads_as_letter(elements()[z]["symbol"]):  # boron and carbon: "B"/"C" would read as a letter
+        z = rng.choice(_band(difficulty))
     name = elements()[z]["name"]
     sym = elements()[z]["symbol"]
     # Symbols people build from the name's letters, then real symbols of neighbouring elements.

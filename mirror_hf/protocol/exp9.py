@@ -284,7 +284,7 @@ def _p2_decision(section: str, rules: Rules) -> str | None:
     return min(keywords)[1] if keywords else None
 
 
-def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | None, rules: Rules) -> str | None:
+def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | None, rules: Rules, forms=()) -> str | None:
     if rules == "upstream":
         if paradigm == "P1":
             return upstream_extract(section, answer_type)
@@ -303,7 +303,7 @@ def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | N
     if found:
         return found[0][0]
     if paradigm == "P1" and section.strip():
-        return extract_final_answer(section, answer_type)
+        return extract_final_answer(section, answer_type, forms)
     return None
 
 
@@ -360,7 +360,9 @@ def parse_exp9(
             decision = _p2_decision(section, rules)
         else:
             decision = "proceed"
-        answer = None if decision == "defer" else _section_answer(section, paradigm, slot, answer_type, rules)
+        forms = [*task.get(f"choices_{slot}", ()), task.get(f"correct_answer_{slot}"), *task.get(f"aliases_{slot}", ())] if task else []
+        forms = [f for f in forms if f]  # the part's known answer texts: where a stated answer ends
+        answer = None if decision == "defer" else _section_answer(section, paradigm, slot, answer_type, rules, forms)
         if rules == "strict" and decision is None and answer:
             decision = "proceed"  # no declaration, but it solved the step itself
         out[f"component_{slot}_decision"] = decision

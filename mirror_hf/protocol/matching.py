@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Literal, Sequence
 
 from mirror_hf.protocol.text import clean_markup, is_refusal_upstream, labeled_field_upstream, labeled_fields
@@ -215,20 +216,24 @@ def match_upstream(pred: str, gold: str, answer_type: str | None, aliases: Seque
 # ============================================================================================
 
 _ARTICLES = re.compile(r"^(?:the|a|an)\s+")
+_MINUS = str.maketrans({"\u2212": "-", "\u2012": "-", "\ufe63": "-", "\uff0d": "-"})  # minus signs as "-"
+# A word, a parenthesis, or a number with its sign: "-" or "+" before a digit is a sign unless a
+# digit or a decimal point precedes it ("2-3" is a range, "UTC-5" and "(-18, 30)" carry signs).
+_TOKEN = re.compile(r"(?:(?<![\d.])[-+](?=\d))?\w+|[()]")
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and called for every option of every answer graded
 def normalise_answer(text: str) -> str:
-    """Case, accent-form, markdown, punctuation and spacing-insensitive form of a short answer;
-    a leading article is dropped ("The Pacific Ocean" == "pacific ocean")."""
-    text = unicodedata.normalize("NFKC", clean_markup(text)).lower()
-    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
-    text = re.sub(r"[^\w\s]", " ", text)
-    text = re.sub(r"\s+", " ", text).strip()
-    return _ARTICLES.sub("", text)
+    """Case, accent-form, markdown, punctuation and spacing-insensitive form of a short answer; a
+    leading article is dropped ("The Pacific Ocean" == "pacific ocean"). Two marks carry meaning
+    and are kept: the sign of a number ("-5" and "−5" are not "5", "UTC-5" is not "UTC+5") and
+    parentheses, which group ("(Q implies S) implies R" is not "Q implies (S implies R)")."""
+    text = unicodedata.normalize("NFKC", clean_markup(text)).lower().translate(_MINUS)
+    return _ARTICLES.sub("", " ".join(_TOKEN.findall(text)))
 
 
 _NUMBER = re.compile(
-    r"(?<![\w.])(?P<num>[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+]?\.\d+)"
+    r"(?P<num>(?:(?<![\d.])[-+]|(?<![\w.]))(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|(?<![\w.])[-+]?\.\d+)"
     r"(?:\s*/\s*(?P<den>\d+)(?![\d.]))?(?![\w.]*\d)"
 )
 
@@ -237,16 +242,17 @@ def read_number(text: str | None) -> tuple[float, int] | None:
     """(value, decimals written) of the single number a short answer states, else None.
 
     Currency and percent signs, thousands separators, unit words and qualifiers ("approximately")
-    are ignored; "a/b" is a fraction; in "x = 42" the value after the last "=" counts. Two different
-    numbers ("between 5 and 7", "2 hours 30 minutes") or an expression ("3 × 4") -> None."""
+    are ignored; "a/b" is a fraction; in "x = 42" the value after the last "=" counts; the sign
+    counts wherever it is written ("-5", "−5", "UTC-5"). Two different numbers ("between 5 and 7",
+    "2 hours 30 minutes"), a tuple ("(4, 4)") or an expression ("3 × 4") -> None."""
     if text is None:
         return None
-    t = unicodedata.normalize("NFKC", clean_markup(str(text))).replace("−", "-").replace("\u2009", "")
+    t = unicodedata.normalize("NFKC", clean_markup(str(text))).translate(_MINUS).replace("\u2009", "")
     t = re.sub(r"[$€£¥]|\\[()\[\]]|\\,", "", t)
     if "=" in t:
         t = t.rsplit("=", 1)[1]
-    if re.search(r"[×*^÷]|\s[-+]\s", t):
-        return None  # an expression, not a value
+    if re.search(r"[×*^÷]|\s[-+]\s", t) or read_tuple(t) is not None:
+        return None  # an expression or a tuple, not a value
     values: list[tuple[float, int]] = []
     for m in _NUMBER.finditer(t):
         raw = m.group("num").replace(",", "")
@@ -267,6 +273,21 @@ def read_number(text: str | None) -> tuple[float, int] | None:
     if len(distinct) > 1:
         return None
     return max(values, key=lambda vd: vd[1])
+
+
+_COORD = r"[-+]?\d+(?:\.\d+)?"
+_TUPLE = re.compile(rf"^\(\s*{_COORD}(?:\s*[,;]\s*{_COORD})+\s*\)$|^{_COORD}(?:\s*[,;]\s+{_COORD})+$")
+
+
+def read_tuple(text: str | None) -> tuple[float, ...] | None:
+    """The numbers of a tuple or list answer, in order: "(12, 4)", "(12,4)", "12, 4", "[8, 9, 17]";
+    None for anything else. A bare "1,234" is a thousands separator, not a pair."""
+    if not text:
+        return None
+    t = unicodedata.normalize("NFKC", clean_markup(str(text))).translate(_MINUS).strip().rstrip(".").strip()
+    if not _TUPLE.match(t):
+        return None
+    return tuple(float(x) for x in re.findall(_COORD, t))
 
 
 RELATIVE_TOLERANCE = 0.05
@@ -348,36 +369,70 @@ def resolve_choice(pred: str, choices: Sequence[str]) -> str | None:
     return choices[index]
 
 
+# --------------------------------------------------------------------------------------------
+# Finding the final answer in free text
+# --------------------------------------------------------------------------------------------
+
+# A sentence ends at . ! ? followed by a space or the end, except after an abbreviation that takes a
+# period ("St. Martin", "Dr. Okafor", "U.S. Virgin Islands", "e.g. this").
+_NOT_ABBREVIATION = "".join(
+    rf"(?<!\b{a})" for a in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr", "Prof", "vs")
+) + r"(?<![A-Za-z]\.[A-Za-z])"
+_SENTENCE_END = re.compile(_NOT_ABBREVIATION + r"[.!?]+(?=\s|$)")
+
+
 def _is_long(text: str) -> bool:
     """Free text rather than a short answer: several lines or sentences, bold, or over 12 words."""
     text = text.strip()
-    return "\n" in text or len(text.split()) > 12 or "**" in text or bool(re.search(r"[.!?]\s+\S", text))
+    return "\n" in text or len(text.split()) > 12 or "**" in text or any(m.end() < len(text) for m in _SENTENCE_END.finditer(text))
+
+
+def _known(forms: Sequence[str]) -> set[str]:
+    return {n for n in (normalise_answer(f) for f in forms) if n}
+
+
+def _leading_statement(text: str, forms: Sequence[str] = ()) -> str:
+    """The answer a run of text opens with: the longest run up to a sentence end that is one of the
+    item's known answer texts (its options, gold and aliases, which may hold several sentences:
+    "Dear Professor Okafor, ... Yours sincerely, V. Marsh"), else the first sentence. The known
+    texts only say where a stated answer ends; whether it is right is the grader's question."""
+    text = text.strip()
+    cuts = [m.end() for m in _SENTENCE_END.finditer(text)]
+    known = _known(forms)
+    for cut in sorted({*cuts, len(text)}, reverse=True):
+        if normalise_answer(text[:cut]) in known:
+            return clean_markup(text[:cut])
+    first = text[: cuts[0]] if cuts else text
+    return clean_markup(first.rstrip(".!?").rstrip())
 
 
 MAX_LEAD_WORDS = 6
 MAX_LEAD_LINES = 2
+MAX_BOLD_CHARS = 400
 _ANSWER_IS = re.compile(
-    r"\b(?:final\s+|correct\s+)?answer\s+(?:is|would\s+be|=)\s*:?\s*(?P<value>[^\n]+?)\s*(?:\.(?:\s|$)|\n|$)",
+    r"\b(?:final\s+|correct\s+)?answer\s+(?:is|would\s+be|=)\s*:?\s*(?P<value>[^\n]+)",
     re.IGNORECASE,
 )
 BOLD_PICK = -1
-_BOLD = re.compile(r"\*\*(?P<value>[^*\n]{1,80}?)\*\*")
+_BOLD = re.compile(rf"\*\*(?P<value>[^*\n]{{1,{MAX_BOLD_CHARS}}}?)\*\*")
 
 
-def extract_final_answer(text: str, answer_type: str | None = None) -> str | None:
+def extract_final_answer(text: str, answer_type: str | None = None, forms: Sequence[str] = ()) -> str | None:
     """The final answer stated in a free-text response, or None (strict rules).
 
     In order: an `ANSWER:` line; "the (final) answer is X" (last one); the first bold span that is
     not a heading and reads as the item's type (answers are stated first, explanations follow);
-    a yes/no leading one of the first two lines (booleans); the value after "=" or the single number on the last line that
-    has digits (numbers); otherwise a first sentence of at most six words ("Sarcastic. The
-    statement ..."). Nothing else is guessed."""
+    a yes/no leading one of the first two lines (booleans); the value after "=" or the single number
+    on the last line that has digits (numbers); otherwise the opening of the text when it is one of
+    the item's known answer texts (`forms`), or a first sentence of at most six words ("Sarcastic.
+    The statement ..."). Nothing else is guessed. Where a stated answer ends is decided by
+    `_leading_statement`: a sentence end, or the end of a known answer text that spans sentences."""
     labeled = labeled_fields(text, "ANSWER")
     if labeled:
         return labeled[0][0]
     found = list(_ANSWER_IS.finditer(text))
     if found:
-        return clean_markup(found[-1].group("value"))
+        return _leading_statement(found[-1].group("value"), forms)
     bold = [clean_markup(m.group("value")) for m in _BOLD.finditer(text)]
     bold = [b for b in bold if b and not b.endswith(":")]
     if answer_type == "exact_numeric":
@@ -397,9 +452,10 @@ def extract_final_answer(text: str, answer_type: str | None = None) -> str | Non
             number = read_number(line)
             return None if number is None else line.rsplit("=", 1)[-1].strip()
         return None
-    first = re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
-    if len(first.split()) <= MAX_LEAD_WORDS:
-        return clean_markup(first.rstrip(".!"))
+    first_line = text.strip().split("\n", 1)[0]
+    lead = _leading_statement(first_line, forms)
+    if normalise_answer(lead) in _known(forms) or len(lead.split()) <= MAX_LEAD_WORDS:
+        return lead.rstrip("!")
     return None
 
 
@@ -421,28 +477,35 @@ def _same_words(pred: str, gold: str) -> bool:
 def match_strict(
     pred: str, gold: str, answer_type: str | None, aliases: Sequence[str] = (), choices: Sequence[str] = ()
 ) -> bool | None:
-    """Typed comparison (see module docstring). None only when the gold itself is unreadable."""
+    """Typed comparison (see module docstring). None only when the gold itself is unreadable.
+
+    A response that is, as a whole, one of the item's texts (an option, the gold, an alias) is
+    compared as that text; only otherwise is the final answer looked for inside it."""
     pred = pred.strip()
     if answer_type == "short_text" and normalise_answer(gold) in _TRUE | _FALSE:
         answer_type = "boolean"  # a bare "Yes"/"No" gold is a truth value, whatever its label
-    if _is_long(pred):
-        pred = extract_final_answer(pred, answer_type) or pred  # nothing found: the whole text is compared
-    else:
-        stated = list(_ANSWER_IS.finditer(pred))  # "The answer is (C)" inside a short answer
-        if stated:
-            pred = clean_markup(stated[-1].group("value"))
+    forms = (*choices, gold, *aliases)
+    letter = read_letter(pred)
+    whole = normalise_answer(letter[1] if letter and letter[1] else pred) in _known(forms)  # "B) <option text>"
+    if not whole:
+        if _is_long(pred):
+            pred = extract_final_answer(pred, answer_type, forms) or pred  # nothing found: the whole text is compared
+        else:
+            stated = list(_ANSWER_IS.finditer(pred))  # "The answer is (C)" inside a short answer
+            if stated:
+                pred = _leading_statement(stated[-1].group("value"), forms)
     chosen = resolve_choice(pred, choices)
     if chosen == "":
         return False
     if chosen is not None:
         pred = chosen
     if answer_type == "multiple_choice" and not choices:
-        # Upstream-style items: options are inline in the question and the gold is a letter.
+        # Upstream-style items: options are inline in the question and the gold is a letter; a
+        # text gold shown without its options (open format) is compared as text.
         gold_letter = read_letter(gold)
-        if gold_letter is None:
-            return normalise_answer(pred) == normalise_answer(gold) or None
-        pred_letter = read_letter(pred)
-        return pred_letter is not None and pred_letter[0] == gold_letter[0]
+        if gold_letter is not None:
+            pred_letter = read_letter(pred)
+            return pred_letter is not None and pred_letter[0] == gold_letter[0]
     if answer_type == "exact_numeric":
         g = read_number(gold)
         if g is None:
@@ -461,19 +524,35 @@ def match_strict(
 _TRAILING_PAREN = re.compile(r"\s*\([^()]*\)\s*\.?\s*$")
 
 
+def _same_text(pred: str, form: str) -> bool:
+    """Equal as tuples when the form is one ("(12, 4)" == "(12,4)" == "12, 4"), else as normalised text."""
+    form_tuple = read_tuple(form)
+    if form_tuple is not None:
+        pred_tuple = read_tuple(pred)
+        if pred_tuple is not None:
+            return pred_tuple == form_tuple
+    return normalise_answer(pred) == normalise_answer(form)
+
+
 def _short_text_match(pred: str, gold: str, aliases: Sequence[str]) -> bool:
-    """Normalised equality with the gold or an alias, where a trailing parenthetical on either side
-    is an aside ("first Apple computer (1976)"). Two typed readings of a short-text gold: a gold
-    that is one quantity in a few words ("About 96 books") matches by value, and a gold that leads
-    with yes/no ("No, the artist ...") matches a bare yes/no by truth value."""
+    """Equality with the gold or an alias (tuples by their numbers, other texts normalised). A
+    trailing parenthetical in the answer is an aside ("first Apple computer (1976)") only when the
+    gold text has none and it is not the whole answer: "(4, 12)" is an answer, and in "Loschmidt
+    constant (273.15 K, 100 kPa)" the parenthetical is the answer's substance. Two typed readings of
+    a short-text gold: a gold that is one quantity in a few words ("About 96 books") matches by
+    value, and a gold that leads with yes/no ("No, the artist ...") matches a bare yes/no."""
     target = normalise_answer(pred)
     if not target:
         return False
-    golds = [gold, *aliases]
-    forms = {normalise_answer(g) for g in golds} | {normalise_answer(_TRAILING_PAREN.sub("", g)) for g in golds}
-    if target in forms or normalise_answer(_TRAILING_PAREN.sub("", pred)) in forms:
-        return True
+    bare = _TRAILING_PAREN.sub("", pred)
+    for form in (gold, *aliases):
+        if _same_text(pred, form):
+            return True
+        if bare != pred and normalise_answer(bare) and not _TRAILING_PAREN.search(form) and _same_text(bare, form):
+            return True
     if target in _TRUE | _FALSE and read_boolean(gold) is not None:
         return read_boolean(pred) == read_boolean(gold)
+    if read_tuple(gold) is not None:
+        return False  # a tuple is never one quantity
     g, p = read_number(gold), read_number(pred)
     return g is not None and p is not None and numbers_match(p, g) and _same_words(pred, gold)

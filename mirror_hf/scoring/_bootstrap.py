@@ -222,8 +222,9 @@ def bca_intervals(
     confidence_level: float = DEFAULT_CONFIDENCE,
     stream: str = "auto",
 ) -> dict[str, tuple[float, float] | None]:
-    """BCa intervals of several statistics of the same samples, sharing one set of resamples."""
-    if not samples or any(s.n == 0 for s in samples):
+    """BCa intervals of several statistics of the same samples, sharing one set of resamples. A
+    sample of fewer than two units has no interval (None), not a zero-width one."""
+    if not samples or any(s.n < 2 for s in samples):
         return {name: None for name in statistics}
     theta_hat = {name: point(statistic, *samples) for name, statistic in statistics.items()}
     wanted = {name: st for name, st in statistics.items() if not np.isnan(theta_hat[name])}

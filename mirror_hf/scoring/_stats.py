@@ -25,7 +25,11 @@ from mirror_hf.scoring._columns import ArrayLike, as_float, same_length
 class PairedDifference:
     """Δ = earlier - later over paired units (models). d_z = mean(Δ)/SD(Δ, ddof=1); `p` is the
     two-sided paired-bootstrap p-value 2·min(P*(mean Δ* <= 0), P*(mean Δ* >= 0)) (capped at 1);
-    `ci` the BCa CI of mean Δ and `d_z_ci` that of d_z, all from the same seeded resamples."""
+    `ci` the BCa CI of mean Δ and `d_z_ci` that of d_z, all from the same seeded resamples.
+
+    Over fewer than two units there is no test: `p`, `ci`, `d_z_ci` are None (null in JSON), never a
+    p of 0 from a bootstrap that can only redraw the one difference. The same holds for `p` when the
+    differences have no spread (every resample is the same mean)."""
 
     n: int
     mean_diff: float
@@ -33,7 +37,7 @@ class PairedDifference:
     d_z: float
     ci: tuple[float, float] | None
     d_z_ci: tuple[float, float] | None
-    p: float
+    p: float | None
 
     def to_json(self) -> dict:
         def f(x):
@@ -73,6 +77,9 @@ def _standardised_mean(values: np.ndarray):
     return statistic
 
 
+MIN_PAIRED_UNITS = 2  # a test or an interval needs at least two paired units
+
+
 def paired_difference(
     earlier: ArrayLike,
     later: ArrayLike,
@@ -89,17 +96,19 @@ def paired_difference(
     diff = a - b
     diff = diff[~np.isnan(diff)]
     n = len(diff)
-    if n == 0:
-        return PairedDifference(0, float("nan"), float("nan"), float("nan"), None, None, float("nan"))
+    if n < MIN_PAIRED_UNITS:
+        mean = float(diff.mean()) if n else float("nan")
+        return PairedDifference(n, mean, float("nan"), float("nan"), None, None, None)
     mean = float(diff.mean())
-    sd = float(diff.std(ddof=1)) if n > 1 else float("nan")
-    d_z = mean / sd if n > 1 and sd > 0 else float("nan")
+    sd = float(diff.std(ddof=1))
+    d_z = mean / sd if sd > 0 else float("nan")
     cells = Cells.of(d=diff)
     statistic = _mean(cells["d"])
     rng = np.random.default_rng(seed)
     theta_b = replicates(statistic, cells, n_resamples=n_resamples, rng=rng)
     ci = bca_from_replicates(point(statistic, cells), theta_b, _jackknife_acceleration(statistic, (cells,)), confidence_level=confidence_level)
-    p = float(min(1.0, 2.0 * min(np.mean(theta_b <= 0.0), np.mean(theta_b >= 0.0))))
+    spread = np.ptp(diff) > 1e-12 * max(1.0, float(np.abs(diff).max()))
+    p = float(min(1.0, 2.0 * min(np.mean(theta_b <= 0.0), np.mean(theta_b >= 0.0)))) if spread else None
     d_z_ci = None
     if n >= 5 and np.isfinite(d_z):  # fewer units: too many resamples without spread
         d_z_ci = bca_interval(_standardised_mean(cells["d"]), cells, n_resamples=n_resamples, seed=seed, confidence_level=confidence_level)

@@ -11,7 +11,7 @@ surface domains and balanced over difficulty (the producer and consumer share it
 
 from __future__ import annotations
 
-from mirror_hf.bank._core import item_rng, normalise_text
+from mirror_hf.bank._core import item_rng, normalise_text, reads_as_letter
 from mirror_hf.records import DIFFICULTIES, canonical_json
 from mirror_hf.tasks.chain import VERSION, Ref, chained_choices
 from mirror_hf.tasks.consumers import CONSUMERS
@@ -46,7 +46,7 @@ def _draw_transfer(seed, task_id, source, surface, difficulty, seen, position) -
         prod = producer.draw(rng, difficulty)
         params = consumer.draw(rng, difficulty)
         text = consumer.text(params, Ref.phrase(prod.phrase))
-        if normalise_text(text) not in seen:
+        if normalise_text(text) not in seen and not reads_as_letter(consumer.solve(params, prod.value)):
             break
     else:
         raise RuntimeError(f"{task_id}: no new transfer task after {MAX_ATTEMPTS} draws")

@@ -13,7 +13,7 @@ mixed combinations from pair to pair.
 
 from __future__ import annotations
 
-from mirror_hf.bank._core import item_rng, normalise_text
+from mirror_hf.bank._core import item_rng, normalise_text, reads_as_letter
 from mirror_hf.records import canonical_json
 from mirror_hf.tasks.chain import VERSION, Ref, chained_choices, consumed_item, produced_item, to_question
 from mirror_hf.tasks.consumers import CONSUMERS
@@ -67,7 +67,7 @@ def _draw_composite(seed, task_id, a, b, diff_a, diff_b, seen, positions) -> dic
         prod = producer.draw(rng, diff_a)
         params_b = consumer.draw(rng, diff_b)
         text = composite_text(prod.question, consumer.text(params_b, Ref.variable("X")))
-        if normalise_text(text) not in seen:
+        if normalise_text(text) not in seen and not reads_as_letter(consumer.solve(params_b, prod.value)):
             break
     else:
         raise RuntimeError(f"{task_id}: no new composite after {MAX_ATTEMPTS} draws")

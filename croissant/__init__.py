@@ -17,7 +17,7 @@ from pathlib import Path
 from datasets import Features, List, Value
 
 from mirror_hf._version import __version__
-from mirror_hf.folder import config_features, sha256_file, split_files
+from mirror_hf.folder import Publication, config_features, sha256_file, split_files
 
 RELEASE_DATE = dt.datetime(2026, 11, 30)  # the version's date, not the build's: builds stay byte-identical
 CONFORMS_TO = "http://mlcommons.org/croissant/1.1"
@@ -71,8 +71,9 @@ def _fields(record_set: str, features: Features | dict, source_kw: dict, parent:
     return out
 
 
-def build_metadata(root: Path):
-    """The folder's Croissant metadata as an `mlcroissant.Metadata`."""
+def build_metadata(root: Path, publication: Publication | None = None):
+    """The folder's Croissant metadata as an `mlcroissant.Metadata`; `url` is the Hub repo's page
+    when the folder is being published, else the project's page (a local folder has no URL)."""
     import mlcroissant as mlc
 
     from mirror_hf.card import CITATION
@@ -125,7 +126,7 @@ def build_metadata(root: Path):
     return mlc.Metadata(
         name=hand["name"],
         description=hand["description"],
-        url=hand["url"],
+        url=publication.url if publication else hand["url"],
         license=[hand["license"]],
         creators=[mlc.Organization(name=c["name"], url=c.get("url")) for c in hand["creators"]],
         publisher=[mlc.Organization(name=c["name"], url=c.get("url")) for c in hand["publisher"]],
@@ -148,11 +149,11 @@ def _describe(config: str) -> str:
     return builder.description if builder else f"Config {config}."
 
 
-def croissant_json(root: Path) -> dict:
-    return build_metadata(root).to_json()
+def croissant_json(root: Path, publication: Publication | None = None) -> dict:
+    return build_metadata(root, publication).to_json()
 
 
-def write_croissant(root: Path) -> Path:
+def write_croissant(root: Path, publication: Publication | None = None) -> Path:
     path = root / "croissant.json"
-    path.write_text(json.dumps(croissant_json(root), indent=2, ensure_ascii=False, default=str) + "\n")
+    path.write_text(json.dumps(croissant_json(root, publication), indent=2, ensure_ascii=False, default=str) + "\n")
     return path

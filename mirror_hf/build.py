@@ -87,6 +87,8 @@ def _same_form(marker: dict | None, request: BuildRequest) -> bool:
 
 def copy_metric_modules(dest: Path) -> list[str]:
     """Put each `evaluate` module beside the data, so `evaluate.load("<folder>/cfr")` works offline."""
+    from mirror_hf.metric_folder import generated_files
+
     names = []
     root = resources.files("mirror_hf.metrics")
     for entry in sorted(root.iterdir(), key=lambda e: e.name):
@@ -96,6 +98,8 @@ def copy_metric_modules(dest: Path) -> list[str]:
             for f in sorted(entry.iterdir(), key=lambda e: e.name):
                 if f.is_file() and f.name.endswith((".py", ".md")):
                     (target / f.name).write_bytes(f.read_bytes())
+            for name, content in generated_files().items():  # app.py, requirements.txt: one template for all
+                (target / name).write_text(content)
             names.append(entry.name)
     return names
 

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from mirror_hf import __version__
-from mirror_hf.folder import config_features, read_marker, split_files
+from mirror_hf.folder import Publication, config_features, read_marker, split_files
 
 LICENSE = "cc-by-4.0"
 PRETTY_NAME = "Mirror: metacognition and the knowing-doing gap in language models"
@@ -21,12 +21,27 @@ CITATION = """@article{mirror2026,
   url     = {https://arxiv.org/abs/2604.19809}
 }"""
 DEFAULT_CONFIG = "questions"
+# The Hub's size_categories labels, by upper bound on the number of rows.
+SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
+                   (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M"), (1_000_000_000, "100M<n<1B"))
 
 
-def card_data(root: Path) -> DatasetCardData:
+def size_category(rows: int) -> str:
+    return next((label for bound, label in SIZE_CATEGORIES if rows < bound), "n>1B")
+
+
+def split_sizes(path: Path) -> dict:
+    """num_examples and num_bytes (uncompressed, from the parquet footer) of one split file."""
+    meta = pq.read_metadata(path)
+    return {"num_examples": meta.num_rows,
+            "num_bytes": sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))}
+
+
+def card_data(root: Path, publication: Publication | None = None) -> DatasetCardData:
     files = split_files(root)
     features = config_features(root)
     configs, infos = [], []
+    total_rows = 0
     for config, split_list in files.items():
         entry = {
             "config_name": config,
@@ -35,21 +50,31 @@ def card_data(root: Path) -> DatasetCardData:
         if config == DEFAULT_CONFIG:
             entry["default"] = True
         configs.append(entry)
-        infos.append({"config_name": config, "features": features[config]._to_yaml_list()})
+        splits = [{"name": f.split, **split_sizes(f.path)} for f in split_list]
+        total_rows += sum(s["num_examples"] for s in splits)
+        infos.append({
+            "config_name": config, "features": features[config]._to_yaml_list(), "splits": splits,
+            "download_size": sum(f.path.stat().st_size for f in split_list),
+            "dataset_size": sum(s["num_bytes"] for s in splits),
+        })
+    if publication is not None:
+        configs += [dict(c) for c in publication.carried_configs]
+        infos += [dict(i) for i in publication.carried_infos]
     return DatasetCardData(
         license=LICENSE,
         pretty_name=PRETTY_NAME,
         language=["en"],
         task_categories=["question-answering", "text-generation"],
         tags=["calibration", "metacognition", "evaluation", "benchmark", "llm", "croissant"],
-        size_categories=["1K<n<10K"],
+        size_categories=[size_category(total_rows)],
         configs=configs,
         dataset_info=infos,
     )
 
 
-def render_card(root: Path) -> str:
+def render_card(root: Path, publication: Publication | None = None) -> str:
     from mirror_hf.dataset_builders import registry
+    from mirror_hf.provenance import card_rows
 
     marker = read_marker(root) or {}
     known = registry()
@@ -67,9 +92,15 @@ def render_card(root: Path) -> str:
                 "description": description.replace("|", "\\|"),
             }
         )
+    for carried in publication.carried_configs if publication else ():
+        configs.append({"name": carried["config_name"], "splits": ", ".join(
+            d.get("split", "?") for d in carried.get("data_files", []) if isinstance(d, dict)) or "?",
+            "description": "Added by another tool (kept as it is on the Hub)."})
     template = resources.files("mirror_hf.cards").joinpath("dataset_card.md").read_text()
     card = DatasetCard.from_template(
-        card_data(root),
+        card_data(root, publication),
+        repo_id=publication.repo_id if publication else None,
+        runs=card_rows(root),
         template_str=template,
         version=marker.get("version", __version__),
         seed=marker.get("seed"),
@@ -83,7 +114,7 @@ def render_card(root: Path) -> str:
     return str(card)
 
 
-def write_card(root: Path) -> Path:
+def write_card(root: Path, publication: Publication | None = None) -> Path:
     path = root / "README.md"
-    path.write_text(render_card(root))
+    path.write_text(render_card(root, publication))
     return path

@@ -34,6 +34,21 @@ class FolderError(MirrorValueError):
 
 
 @dataclass(frozen=True)
+class Publication:
+    """Where a folder's card and Croissant are being published: the Hub dataset repo (it names the
+    usage snippet and the Croissant `url`) and the repo's configs this folder does not hold
+    (`configs:` / `dataset_info:` entries kept verbatim, so a push never drops another tool's config)."""
+
+    repo_id: str
+    carried_configs: tuple[dict, ...] = ()
+    carried_infos: tuple[dict, ...] = ()
+
+    @property
+    def url(self) -> str:
+        return f"https://huggingface.co/datasets/{self.repo_id}"
+
+
+@dataclass(frozen=True)
 class SplitFile:
     config: str
     split: str
@@ -162,10 +177,13 @@ def swap_into_place(staging: Path, out: Path) -> None:
         os.replace(staging, out)
 
 
-def refresh_metadata(root: Path) -> None:
-    """Regenerate README.md (card + YAML) and croissant.json from what the folder holds."""
+def refresh_metadata(root: Path, publication: Publication | None = None) -> None:
+    """Regenerate README.md (card + YAML) and croissant.json from what the folder holds (and, when
+    it is being pushed, from where it is published)."""
+    from mirror_hf.benchmark import write_eval_yaml
     from mirror_hf.card import write_card
     from mirror_hf.croissant import write_croissant
 
-    write_card(root)
-    write_croissant(root)
+    write_card(root, publication)
+    write_croissant(root, publication)
+    write_eval_yaml(root)

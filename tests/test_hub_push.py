@@ -80,18 +80,18 @@ def test_push_only_new_trials_and_replaced_splits(dataset, tmp_path):
         before = {p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file()}
         only = cli("push", "--dataset", str(dataset), "--repo", "org/mirror", "--only-trials", env=env)
         after = {p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file()}
-        new = after - before
-        assert len(new) == 1 and next(iter(new)).startswith("data/trials_exp1/acme_second-"), new
-        assert "pushed 3 file(s)" in only.stdout
+        new = sorted(after - before)
+        assert len(new) == 2 and new[0].startswith("data/trials_exp1/acme_second-"), new
+        assert new[1] == "runs/trials_exp1/acme_second.json"
         again = cli("push", "--dataset", str(dataset), "--repo", "org/mirror", "--only-trials", env=env)
         assert "nothing to push" in again.stdout
         out = _python("from datasets import load_dataset\n"
                       "print(load_dataset('org/mirror', 'trials_exp1', split='acme_second').num_rows)\n", env)
         assert out.strip() == "16"
 
-        # a rerun of the first model replaces its split: the stale file goes away on the Hub too
+        # a rerun of the first model replaces its split with --replace: the old file goes away on the Hub too
         _run_model(dataset, url, "acme/first", "--api-key-env", "MY_PROVIDER_KEY", "--restart", "--temperature", "0.2")
-        cli("push", "--dataset", str(dataset), "--repo", "org/mirror", "--only-trials", env=env)
+        cli("push", "--dataset", str(dataset), "--repo", "org/mirror", "--only-trials", "--replace", env=env)
         firsts = sorted(p.name for p in (repo / "data" / "trials_exp1").glob("acme_first-*.parquet"))
         local = sorted(p.name for p in (dataset / "data" / "trials_exp1").glob("acme_first-*.parquet"))
         assert firsts == local and len(firsts) == 1
@@ -112,7 +112,7 @@ def test_export_eval_results_writes_and_uploads_yaml(dataset, tmp_path):
         env = _hub_env(endpoint, tmp_path)
         _python("from huggingface_hub import HfApi\nHfApi().create_repo('acme/first', repo_type='model')\n", env)
         proc = cli("export-eval-results", "--dataset", str(dataset), "--model", "acme/first", "--dataset-repo", "org/mirror",
-                   "--out", str(out), "--model-repo", "acme/first", "--no-pr", env=env)
+                   "--revision", "0" * 40, "--out", str(out), "--model-repo", "acme/first", "--no-pr", env=env)
         uploaded = tmp_path / "hub" / "models" / "acme" / "first" / ".eval_results" / "mirror.yaml"
         assert uploaded.is_file(), proc.stdout
     entries = yaml.safe_load((out / "mirror.yaml").read_text())

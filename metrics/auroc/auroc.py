@@ -2,8 +2,8 @@
 
 import datasets
 import evaluate
-from mirror_hf.scoring import auroc
-from mirror_hf.scoring import evaluate_support
+from mirror_hf.scoring import auroc  # From: mirror-hf
+from mirror_hf.scoring import evaluate_support  # From: mirror-hf
 
 _CITATION = """\
 @article{mirror2026,

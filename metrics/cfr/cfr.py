@@ -2,10 +2,10 @@
 
 import datasets
 import evaluate
-from mirror_hf.scoring import cfr
-from mirror_hf.scoring import cfr_by_condition
-from mirror_hf.scoring import components_frame
-from mirror_hf.scoring import evaluate_support
+from mirror_hf.scoring import cfr  # From: mirror-hf
+from mirror_hf.scoring import cfr_by_condition  # From: mirror-hf
+from mirror_hf.scoring import components_frame  # From: mirror-hf
+from mirror_hf.scoring import evaluate_support  # From: mirror-hf
 
 _CITATION = """\
 @article{mirror2026,

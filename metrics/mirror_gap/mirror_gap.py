@@ -2,9 +2,9 @@
 
 import datasets
 import evaluate
-from mirror_hf.scoring import evaluate_support
-from mirror_hf.scoring import mirror_gap
-from mirror_hf.scoring import mirror_gap_by_domain
+from mirror_hf.scoring import evaluate_support  # From: mirror-hf
+from mirror_hf.scoring import mirror_gap  # From: mirror-hf
+from mirror_hf.scoring import mirror_gap_by_domain  # From: mirror-hf
 
 _CITATION = """\
 @article{mirror2026,

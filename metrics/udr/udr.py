@@ -2,9 +2,9 @@
 
 import datasets
 import evaluate
-from mirror_hf.scoring import components_frame
-from mirror_hf.scoring import evaluate_support
-from mirror_hf.scoring import udr
+from mirror_hf.scoring import components_frame  # From: mirror-hf
+from mirror_hf.scoring import evaluate_support  # From: mirror-hf
+from mirror_hf.scoring import udr  # From: mirror-hf
 
 _CITATION = """\
 @article{mirror2026,

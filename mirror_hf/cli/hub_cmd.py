@@ -13,27 +13,32 @@ from mirror_hf.cli._app import UsageError, app
 def push(
     dataset: Path = typer.Option(Path("mirror"), "--dataset", help="The dataset folder to upload."),
     repo: str = typer.Option(..., "--repo", help="Dataset repo on the Hub, ORG/NAME (created if missing)."),
-    only_trials: bool = typer.Option(False, "--only-trials", help="Upload only trial/profile splits the repo lacks (plus the card and Croissant)."),
+    only_trials: bool = typer.Option(False, "--only-trials", help="Upload only trial/profile splits the repo lacks (plus the card, Croissant, run manifests and metric modules); the repo must already hold the rest of this folder."),
+    replace: bool = typer.Option(False, "--replace", help="Overwrite splits the repo already has with different content (refused otherwise)."),
     private: bool = typer.Option(None, "--private/--public", help="Visibility when the repo is created."),
     create_pr: bool = typer.Option(False, "--create-pr", help="Open a pull request instead of committing to main."),
     token_env: str = typer.Option("HF_TOKEN", "--token-env", help="Environment variable holding the Hub token (never written)."),
     message: str = typer.Option(None, "--message", help="Commit message."),
 ) -> None:
-    """Upload the dataset folder (or only its new trial splits) to a Hub dataset repo."""
+    """Merge the dataset folder (or only its new trial splits) into a Hub dataset repo: nothing already
+    there is lost, and card and Croissant describe the merged repo."""
     from mirror_hf.hub import HubError
     from mirror_hf.hub import push as push_folder
 
     try:
-        report = push_folder(dataset, repo, only_trials=only_trials, private=private, create_pr=create_pr,
-                             token_env=token_env, message=message)
+        report = push_folder(dataset, repo, only_trials=only_trials, replace=replace, private=private,
+                             create_pr=create_pr, token_env=token_env, message=message)
     except HubError as exc:
         raise UsageError(str(exc)) from None
     if report.commit_url is None:
         typer.echo(f"nothing to push: {repo} already has every trial split of {dataset}")
         return
-    typer.echo(f"pushed {len(report.added)} file(s) to {repo}" + (f", removed {len(report.deleted)} stale" if report.deleted else ""))
+    typer.echo(f"pushed {len(report.added)} file(s) to {repo}" + (f", replaced {len(report.deleted)}" if report.deleted else "")
+               + (f" (after {report.attempts - 1} concurrent commit(s) by others)" if report.attempts > 1 else ""))
     typer.echo(f"commit: {report.commit_url}")
-    typer.echo(f"load it: load_dataset({repo!r}, 'trials_exp1', split=...)")
+    for name in report.splits:
+        config, split = name.split("/")
+        typer.echo(f"load it: load_dataset({repo!r}, {config!r}, split={split!r})")
 
 
 @app.command("export-eval-results")
@@ -42,7 +47,7 @@ def export_eval_results(
     model: str = typer.Option(None, "--model", help="The model (its slug names its splits)."),
     split: str = typer.Option(None, "--split", help="The split name, if not the model's slug."),
     dataset_repo: str = typer.Option(..., "--dataset-repo", help="The benchmark dataset's Hub id the results refer to (ORG/NAME)."),
-    revision: str = typer.Option(None, "--revision", help="The dataset repo's commit sha the trials were run on."),
+    revision: str = typer.Option(None, "--revision", help="The dataset repo's commit sha the trials were run on (default: its current head, read from the Hub)."),
     source_url: str = typer.Option(None, "--source-url", help="Where the per-item trials can be seen (e.g. the dataset repo URL)."),
     out: Path = typer.Option(Path(".eval_results"), "--out", help="Folder to write <name>.yaml into."),
     model_repo: str = typer.Option(None, "--model-repo", help="Also upload to this model repo's .eval_results/ (as a PR unless --no-pr)."),
@@ -52,6 +57,7 @@ def export_eval_results(
     """Write the `.eval_results/mirror.yaml` entries for a model repo from the model's splits."""
     from mirror_hf.hub import (
         HubError,
+        dataset_revision,
         eval_result_entries,
         upload_eval_results,
         write_eval_results,
@@ -62,6 +68,7 @@ def export_eval_results(
         raise UsageError("pass --model NAME (or --split NAME)")
     try:
         name = split or model_slug(model)
+        revision = revision or dataset_revision(dataset_repo, token_env)
         entries = eval_result_entries(dataset, name, dataset_repo, dataset_revision=revision, source_url=source_url)
         path = write_eval_results(entries, out)
         typer.echo(f"wrote {len(entries)} result(s) to {path}")

@@ -100,6 +100,7 @@ class RunReport:
     notes: list[str] = field(default_factory=list)
     results_file: Path | None = None
     timings: dict[str, float] = field(default_factory=dict)  # seconds: plan, requests, records, write
+    started_at: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
 
 
 def model_slug(model: str) -> str:
@@ -367,6 +368,7 @@ def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model
         "model": model,
         "endpoint": key_url,
         "embedded": options.base_url is None,
+        "started": report.started_at,
         "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "dataset": {k: marker.get(k) for k in ("version", "seed", "per_domain", "build_hash")},
         "generation": generation.body(),

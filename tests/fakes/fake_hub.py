@@ -7,6 +7,12 @@ Repos live under `--storage/<type>s/<org>/<name>/` as plain files, one revision 
 Every request's Authorization header is appended to `<storage>/auth.log`, so tests can check the
 token went over the wire without being written anywhere else.
 
+Commits honour `parentCommit` as the Hub does (compare-and-swap): a commit whose header names a
+parent other than the branch head is refused with 412 "A commit has happened since. Please refresh
+and try again." and changes nothing. Each commit's outcome is appended to `<storage>/commits.log`
+(`<status> <type>/<repo> <parent or -> <new sha or ->`). `--hold-commits N` makes the first N commit
+requests wait for each other (up to 30 s) before any is applied, so concurrent pushes really race.
+
 Endpoints (spec/hf-ecosystem.md §3): POST /api/repos/create, /api/validate-yaml,
 /api/{t}s/{id}/preupload|commit|paths-info/{rev}; LFS batch /{prefix}{id}.git/info/lfs/objects/batch
 and the upload PUT; GET /api/{t}s/{id}[/revision/{rev}], /api/{t}s/{id}/tree/{rev}[/{path}];
@@ -38,6 +44,8 @@ class Hub:
         self.blobs = storage / ".lfs"
         self.blobs.mkdir(parents=True, exist_ok=True)
         self.commits: dict[str, int] = {}
+        self.barrier: threading.Barrier | None = None
+        self.held = 0
 
     def repo_dir(self, kind: str, repo_id: str) -> Path:
         return self.storage / f"{kind}s" / repo_id
@@ -151,9 +159,11 @@ class Handler(BaseHTTPRequestHandler):
         root = self.hub.repo_dir(kind, repo_id)
         prefix = "" if kind == "model" else f"{kind}s/"
         url = f"http://{self.headers['Host']}/{prefix}{repo_id}"
-        if root.is_dir():
+        with LOCK:
+            exists = root.is_dir()
+            root.mkdir(parents=True, exist_ok=True)
+        if exists:
             return self._json(409, {"error": "You already created this repo", "url": url})
-        root.mkdir(parents=True)
         self._json(200, {"url": url, "name": repo_id})
 
     def info(self, kind: str, repo_id: str) -> None:
@@ -229,11 +239,24 @@ class Handler(BaseHTTPRequestHandler):
 
     def commit(self, kind: str, repo_id: str, body: bytes) -> None:
         root = self.hub.repo_dir(kind, repo_id)
+        lines = [json.loads(line) for line in body.splitlines() if line.strip()]
+        parent = next((item["value"].get("parentCommit") for item in lines if item["key"] == "header"), None)
         with LOCK:
-            for line in body.splitlines():
-                if not line.strip():
-                    continue
-                item = json.loads(line)
+            barrier = self.hub.barrier if self.hub.held > 0 else None
+            self.hub.held -= 1
+        if barrier is not None:
+            try:
+                barrier.wait(timeout=30)
+            except threading.BrokenBarrierError:
+                pass
+        counter = f"{kind}/{repo_id}"
+        with LOCK:
+            head = self.hub.sha(kind, repo_id)
+            if parent is not None and parent != head:
+                self._commit_log(f"412 {counter} {parent} -")
+                return self._json(412, {"error": "A commit has happened since. Please refresh and try again."},
+                                  {"X-Error-Message": "A commit has happened since. Please refresh and try again."})
+            for item in lines:
                 key, value = item["key"], item["value"]
                 if key == "file":
                     target = root / value["path"]
@@ -250,11 +273,15 @@ class Handler(BaseHTTPRequestHandler):
                     (root / value["path"]).unlink(missing_ok=True)
                 elif key == "deletedFolder":
                     shutil.rmtree(root / value["path"], ignore_errors=True)
-            counter = f"{kind}/{repo_id}"
             self.hub.commits[counter] = self.hub.commits.get(counter, 0) + 1
             sha = self.hub.sha(kind, repo_id)
+            self._commit_log(f"200 {counter} {parent or '-'} {sha}")
         prefix = "" if kind == "model" else f"{kind}s/"
         self._json(200, {"success": True, "commitOid": sha, "commitUrl": f"http://{self.headers['Host']}/{prefix}{repo_id}/commit/{sha}"})
+
+    def _commit_log(self, line: str) -> None:  # called under LOCK
+        with open(self.hub.storage / "commits.log", "a") as log:
+            log.write(line + "\n")
 
     def resolve(self, kind: str, repo_id: str, rel: str) -> None:
         if not self.hub.repo_dir(kind, repo_id).is_dir():
@@ -275,9 +302,13 @@ class Handler(BaseHTTPRequestHandler):
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--storage", required=True, type=Path)
+    parser.add_argument("--hold-commits", type=int, default=0, help="the first N commits wait for each other")
     args = parser.parse_args(argv)
     args.storage.mkdir(parents=True, exist_ok=True)
     Handler.hub = Hub(args.storage)
+    if args.hold_commits > 1:
+        Handler.hub.barrier = threading.Barrier(args.hold_commits)
+        Handler.hub.held = args.hold_commits
     ThreadingHTTPServer.request_queue_size = 64
     ThreadingHTTPServer.daemon_threads = True
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

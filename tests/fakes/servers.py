@@ -55,9 +55,10 @@ def server_stats(base_url: str) -> dict:
 
 
 @contextmanager
-def fake_hub(storage: Path) -> Iterator[str]:
-    """Yields the endpoint URL of a fake Hub keeping its repos under `storage`."""
-    proc, port = _start("fake_hub.py", ["--storage", str(storage)])
+def fake_hub(storage: Path, hold_commits: int = 0) -> Iterator[str]:
+    """Yields the endpoint URL of a fake Hub keeping its repos under `storage` (`hold_commits`: the
+    first N commits wait for each other, so concurrent pushes race on the same parent)."""
+    proc, port = _start("fake_hub.py", ["--storage", str(storage), "--hold-commits", str(hold_commits)])
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

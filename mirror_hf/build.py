@@ -122,6 +122,18 @@ def build(request: BuildRequest) -> Path:
             )
         if not _same_form(marker, request):
             carried = {}
+        # --configs rebuilds some configs: the folder's other built configs stay (same form) or the
+        # build is refused (another form: they would no longer match the rebuilt ones).
+        others = {c: files for c, files in split_files(out).items()
+                  if c in registry() and registry()[c].generated and c not in configs}
+        if others and not _same_form(marker, request) and not request.force:
+            raise BuildError(
+                f"--configs {','.join(configs)} over {out} would drop its other configs ({', '.join(sorted(others))}), "
+                f"built for another form (seed {marker.get('seed')}, per-domain {marker.get('per_domain')}); "
+                "omit --configs to rebuild them all, or --force"
+            )
+        if _same_form(marker, request):
+            carried.update(others)
 
     _remove_stale_staging(out)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-{os.getpid()}-", dir=out.parent))
@@ -140,7 +152,8 @@ def build(request: BuildRequest) -> Path:
         if _same_form(marker, request) and (out / RUNS_DIR).is_dir():  # the runner's resume files and manifests go with their splits
             shutil.copytree(out / RUNS_DIR, staging / RUNS_DIR)
         metrics = copy_metric_modules(staging)
-        write_marker(staging, _marker(request, configs, metrics, staging))
+        kept = [c for c in carried if c in builders and builders[c].generated]
+        write_marker(staging, _marker(request, [*configs, *kept], metrics, staging))
         refresh_metadata(staging)
         swap_into_place(staging, out)
     except BaseException:
@@ -188,21 +201,10 @@ def bank_design() -> list[dict]:
 
 
 def _remove_stale_staging(out: Path) -> None:
-    """A build killed outright (SIGKILL) cannot clean up; the next build removes what it left."""
-    for stale in out.parent.glob(f".{out.name}.building-*-*"):
-        pid = stale.name.rsplit(".building-", 1)[1].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(stale, ignore_errors=True)
+    """A build, import or swap killed outright (SIGKILL) cannot clean up; the next build removes what it left."""
+    from mirror_hf.folder import remove_folder_leftovers
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    remove_folder_leftovers(out)
 
 
 __all__ = ["BUILD_MARKER", "BuildError", "BuildRequest", "FolderError", "build", "copy_metric_modules"]

@@ -8,6 +8,7 @@ describe exactly the files on disk.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
@@ -104,6 +105,7 @@ def write_split(root: Path, config: str, split: str, rows: list[dict] | pa.Table
     table = rows if isinstance(rows, pa.Table) else rows_to_table(rows, features, where=f"{config}/{split}")
     folder = root / "data" / config
     folder.mkdir(parents=True, exist_ok=True)
+    remove_stale(folder, f".{split}.tmp-")  # a write killed before its rename
     tmp = folder / f".{split}.tmp-{os.getpid()}.parquet"
     pq.write_table(table, tmp, compression="zstd")
     with open(tmp, "rb+") as f:
@@ -165,11 +167,39 @@ def config_features(root: Path) -> dict[str, Features]:
     return out
 
 
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale(parent: Path, prefix: str) -> None:
+    """Remove what a killed process left in `parent`: entries named `<prefix><pid>...` whose pid is
+    no longer running (temp parquet files, staging and retired folders)."""
+    for stale in parent.glob(f"{glob.escape(prefix)}*"):
+        pid = re.match(r"\d+", stale.name[len(prefix):])
+        if pid and int(pid[0]) != os.getpid() and not pid_alive(int(pid[0])):
+            if stale.is_dir() and not stale.is_symlink():
+                shutil.rmtree(stale, ignore_errors=True)
+            else:
+                stale.unlink(missing_ok=True)
+
+
+def remove_folder_leftovers(out: Path) -> None:
+    """Staging and retired copies of folder `out` left by a killed build, import or swap."""
+    for kind in ("building", "importing", "old"):
+        remove_stale(out.parent, f".{out.name}.{kind}-")
+
+
 def swap_into_place(staging: Path, out: Path) -> None:
     """Replace folder `out` by the complete folder `staging` with renames only (each atomic on one
     file system), so a reader or a crash sees the old folder or the new one, never a mix."""
     if out.exists():
-        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-{os.getpid()}-", dir=out.parent))
         os.replace(out, retired / out.name)
         os.replace(staging, out)
         shutil.rmtree(retired, ignore_errors=True)

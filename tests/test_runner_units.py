@@ -150,16 +150,22 @@ def test_limiter_halves_window_on_429_once_per_burst_and_grows_back():
     assert asyncio.run(go()) == 16
 
 
-def test_limiter_retry_after_pauses_everyone():
+def test_limiter_429_narrows_the_window_but_pauses_no_one():
+    """Retry-After is the 429'd request's own wait (client); the others go on at the halved window."""
     async def go():
         limiter = RateLimiter(8)
         await limiter.acquire(1)
-        limiter.release(1, None, rate_limited=True, retry_after=0.6)
-        start = time.monotonic()
-        await asyncio.gather(*(limiter.acquire(1) for _ in range(3)))
-        return time.monotonic() - start
+        limiter.release(1, None, rate_limited=True)
+        assert limiter.window == 4
+        waiting = [asyncio.ensure_future(limiter.acquire(1)) for _ in range(5)]
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        states = [w.done() for w in waiting]
+        limiter.release(1, 1)
+        await asyncio.gather(*waiting)
+        return states
 
-    assert asyncio.run(go()) >= 0.55
+    assert asyncio.run(go()) == [True] * 4 + [False]  # four go at once, the fifth waits for a slot, not a clock
 
 
 def test_limiter_window_blocks_until_release():
@@ -289,12 +295,58 @@ def test_empty_and_length_answers_are_recorded_not_retried():
     assert cut.ok and cut.truncated and cut.finish_reason == "length" and cut.attempts == 1
 
 
-def test_connection_refused_is_transient_and_redacted():
+def _free_port() -> int:
     import socket
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    outcome, _, _ = _send_one(f"http://127.0.0.1:{port}/v1", policy=RetryPolicy(max_attempts=2, backoff_base=0.01, timeout=2))
-    assert not outcome.ok and outcome.error_kind == "transient" and outcome.attempts == 2
-    assert "connection error" in outcome.error and "sk-unit-secret" not in outcome.error
+        return s.getsockname()[1]
+
+
+def test_connection_refused_is_permanent_not_retried_and_redacted():
+    outcome, _, _ = _send_one(f"http://127.0.0.1:{_free_port()}/v1", policy=RetryPolicy(max_attempts=4, backoff_base=0.01, timeout=2))
+    assert not outcome.ok and outcome.error_kind == "permanent" and outcome.attempts == 1
+    assert "ConnectionRefusedError" in outcome.error and "sk-unit-secret" not in outcome.error
+
+
+def test_consecutive_unreachable_requests_stop_the_run():
+    from mirror_hf.runner.client import FAIL_FAST, EndpointDown
+
+    url = f"http://127.0.0.1:{_free_port()}/v1"
+
+    async def go():
+        client = ChatClient(url, "sk-unit-secret", concurrency=1, policy=RetryPolicy(max_attempts=3, timeout=2), limiter=RateLimiter(1))
+        outcomes = []
+        try:
+            for i in range(FAIL_FAST + 3):
+                request = ChatRequest("m", url, ({"role": "user", "content": f"q{i}"},), Generation(max_tokens=4))
+                outcomes.append(await client.send(request))
+        except EndpointDown as exc:
+            return outcomes, str(exc)
+        finally:
+            await client.close()
+        return outcomes, None
+
+    outcomes, stopped = asyncio.run(go())
+    assert len(outcomes) == FAIL_FAST - 1 and all(o.error_kind == "permanent" for o in outcomes)
+    assert stopped and f"{FAIL_FAST} requests in a row could not reach the endpoint" in stopped and "sk-unit-secret" not in stopped
+
+
+def test_retry_after_beyond_the_cap_fails_the_attempt_at_once():
+    with openai_server({"429": 1.0}, max_transient=5, retry_after="86400") as url:
+        outcome, _, limiter = _send_one(url, policy=RetryPolicy(max_attempts=6, backoff_base=0.001, max_retry_wait=2))
+        assert server_stats(url)["requests"] == 1
+    assert not outcome.ok and outcome.attempts == 1 and outcome.error_kind == "transient"
+    assert "Retry-After 86400 s is longer than --max-retry-wait 2 s" in outcome.error
+    assert limiter.rate_limited == 1
+
+
+def test_redact_blanks_secrets_userinfo_and_query_values():
+    from mirror_hf.runner.secrets import redact
+
+    text = ("NonHttpUrlClientError: ftp://user:hunter2pw@host/v1/chat and http://h:1/v1/?api_key=sk-abcdef&x=1chat/completions; "
+            "key sk-live-12345 here")
+    out = redact(text, ["sk-live-12345"])
+    assert "hunter2pw" not in out and "sk-abcdef" not in out and "sk-live-12345" not in out
+    assert "ftp://***@host/v1/chat" in out and "?api_key=***&x=***" in out
+    assert redact(None) is None and redact("plain text") == "plain text"

@@ -10,13 +10,16 @@ from mirror_hf.cli._app import UsageError, app
 
 
 def parse_seed(text: str) -> int:
-    """Seeds are non-negative integers; anything else is a one-line error, not a click usage box."""
+    """Seeds are non-negative 64-bit integers (they are stored in int64 columns); anything else is a
+    one-line error, not a click usage box."""
+    from mirror_hf.runner.validate import INT64_MAX
+
     try:
         seed = int(text, 10)
     except ValueError:
-        raise UsageError(f"--seed must be a non-negative integer, got {text!r}") from None
-    if seed < 0:
-        raise UsageError(f"--seed must be a non-negative integer, got {seed}")
+        raise UsageError(f"--seed must be a non-negative integer, got {text[:40]!r}") from None
+    if not 0 <= seed <= INT64_MAX:
+        raise UsageError(f"--seed must be a non-negative integer below 2**63, got {seed}")
     return seed
 
 
@@ -33,6 +36,8 @@ def build(
     from mirror_hf.build import BuildError, BuildRequest
     from mirror_hf.build import build as run_build
 
+    if per_domain < 1:
+        raise UsageError(f"--per-domain must be at least 1, got {per_domain}")
     request = BuildRequest(
         out=out,
         seed=parse_seed(seed),
@@ -53,8 +58,11 @@ def build(
 @app.command()
 def summary(dataset: Path = typer.Argument(Path("mirror"), help="A dataset folder.")) -> None:
     """Print what a dataset folder holds: rows per config and split, the bank by domain and difficulty."""
+    from mirror_hf.integrity import check_folder
+
     if not (dataset / "README.md").is_file():
         raise UsageError(f"{dataset} is not a dataset folder (no README.md)")
+    check_folder(dataset)
     print_summary(dataset)
 
 
@@ -73,14 +81,19 @@ def sample(
     from mirror_hf import dataset_dir
     from mirror_hf.folder import split_files
 
+    if per_subcategory < 1:
+        raise UsageError(f"--n must be at least 1, got {per_subcategory}")
+    rng = random.Random(parse_seed(seed))
     folder = dataset or dataset_dir()
     files = split_files(folder).get("questions")
     if not files:
         raise UsageError(f"{folder} has no questions config")
     frame = pl.read_parquet([f.path for f in files])
     if domain:
+        known = sorted(set(frame["domain"].to_list()))
+        if domain not in known:
+            raise UsageError(f"--domain {domain!r} is not in {folder}; domains there: {', '.join(known)}")
         frame = frame.filter(pl.col("domain") == domain)
-    rng = random.Random(parse_seed(seed))
     for (dom, sub), group in sorted(frame.group_by(["domain", "subcategory"]), key=lambda g: g[0]):
         rows = group.rows(named=True)
         for row in rng.sample(rows, min(per_subcategory, len(rows))):
@@ -124,3 +137,18 @@ def print_summary(folder: Path) -> None:
             values = [row.get(c) or 0 for c in ("subcategories", "easy", "medium", "hard")]
             bank.add_row(row["domain"], *map(str, values), str(sum(values[1:])))
         console.print(bank)
+
+
+@app.command()
+def verify(dataset: Path = typer.Argument(Path("mirror"), help="A dataset folder.")) -> None:
+    """Check every data file against the content hash in its name and the sha256 in croissant.json."""
+    from mirror_hf.integrity import problems
+
+    if not (dataset / "data").is_dir():
+        raise UsageError(f"{dataset} is not a dataset folder (no data/ directory)")
+    found, checked = problems(dataset)
+    for line in found:
+        typer.echo(f"changed: {line}", err=True)
+    if found:
+        raise UsageError(f"{len(found)} of {checked} data file(s) in {dataset} do not match their content hash")
+    typer.echo(f"ok: {checked} data file(s) in {dataset} match their content hashes")

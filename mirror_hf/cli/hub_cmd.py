@@ -8,6 +8,21 @@ import typer
 
 from mirror_hf.cli._app import UsageError, app
 
+_NETWORK_MODULES = ("huggingface_hub", "httpx", "httpcore", "requests", "urllib3", "aiohttp")
+
+
+def hub_failure(exc: Exception, what: str, token_env: str) -> UsageError | None:
+    """A Hub or network failure (offline, 401, missing repo, refused connection) as one line, with
+    the token and any URL credentials blanked; None for anything else (a bug: let it show)."""
+    import os
+
+    from mirror_hf.runner.secrets import redact
+
+    if not (type(exc).__module__.startswith(_NETWORK_MODULES) or isinstance(exc, (OSError, ConnectionError))):
+        return None
+    first = (str(exc).strip().splitlines() or [""])[0][:300]
+    return UsageError(f"{what} failed: {type(exc).__name__}: {redact(first, [os.environ.get(token_env, '')])}")
+
 
 @app.command()
 def push(
@@ -30,6 +45,11 @@ def push(
                              create_pr=create_pr, token_env=token_env, message=message)
     except HubError as exc:
         raise UsageError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001  Hub and network errors come in many types
+        failure = hub_failure(exc, f"push to {repo}", token_env)
+        if failure is None:
+            raise
+        raise failure from None
     if report.commit_url is None:
         typer.echo(f"nothing to push: {repo} already has every trial split of {dataset}")
         return
@@ -64,8 +84,12 @@ def export_eval_results(
     )
     from mirror_hf.runner import RunError, model_slug
 
+    from mirror_hf.hub import REPO_ID
+
     if not model and not split:
         raise UsageError("pass --model NAME (or --split NAME)")
+    if not REPO_ID.match(dataset_repo):
+        raise UsageError(f"--dataset-repo {dataset_repo!r} must look like ORG/NAME")
     try:
         name = split or model_slug(model)
         revision = revision or dataset_revision(dataset_repo, token_env)
@@ -77,3 +101,8 @@ def export_eval_results(
             typer.echo(f"uploaded to {model_repo}: {url}")
     except (HubError, RunError) as exc:
         raise UsageError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001
+        failure = hub_failure(exc, f"upload to {model_repo}", token_env)
+        if failure is None:
+            raise
+        raise failure from None

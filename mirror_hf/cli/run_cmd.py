@@ -48,6 +48,8 @@ def run(
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
     max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request for transient errors (429, 5xx, timeouts, resets)."),
     backoff_base: float = typer.Option(1.0, "--backoff-base", help="Seconds; retry n waits a random time up to base * 2^(n-1) (capped at 60 s), or Retry-After."),
+    max_retry_wait: float = typer.Option(120.0, "--max-retry-wait", help="Longest Retry-After honoured, seconds; a longer one fails that attempt."),
+    max_failure_rate: float = typer.Option(0.5, "--max-failure-rate", help="If more than this share of trials failed (or all did): no split, exit code 2 (the results stay for --resume)."),
     resume: bool = typer.Option(False, "--resume", help="Continue a previous run: finished requests are not sent again."),
     restart: bool = typer.Option(False, "--restart", help="Discard a previous run's results file and start over."),
     keep_failed: bool = typer.Option(False, "--keep-failed", help="On --resume, keep recorded failures instead of trying them again."),
@@ -61,19 +63,16 @@ def run(
     from mirror_hf.runner import RunError, RunOptions
     from mirror_hf.runner import run as run_experiment
 
-    if max_cost is not None and price_in is None and price_out is None:
-        raise UsageError("--max-cost needs --price-in and/or --price-out (USD per million tokens)")
     try:
         extra = json.loads(extra_body) if extra_body else {}
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"--extra-body is not JSON: {exc}") from None
-    if not isinstance(extra, dict):
-        raise UsageError("--extra-body must be a JSON object")
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise UsageError(f"--extra-body is not JSON: {getattr(exc, 'msg', 'nested too deeply')}") from None
     options = RunOptions(
         dataset=dataset, model=model, base_url=base_url, experiment=experiment, split=split, api_key_env=api_key_env,
         limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
         temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
+        max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
         resume=resume, restart=restart, retry_failed=not keep_failed, dry_run=dry_run,
         price_in=price_in, price_out=price_out, max_cost=max_cost, progress=not no_progress,
     )
@@ -142,6 +141,8 @@ def profile(
 
     if not model and not split:
         raise UsageError("pass --model NAME (or --split NAME)")
+    if k < 1:
+        raise UsageError(f"--k must be at least 1, got {k}")
     try:
         name = split or model_slug(model)
         rows = build_profile(dataset.absolute(), name, weak_policy=weak_policy, k=k)
@@ -177,6 +178,10 @@ def quickstart(
     from mirror_hf.runner import run as run_experiment
     from mirror_hf.runner.profile import ProfileError, build_profile, write_profile
 
+    for flag, value in (("--per-domain", per_domain), ("--exp3-tasks", exp3_tasks), ("--exp9-tasks", exp9_tasks),
+                        ("--max-tokens", max_tokens)):
+        if value < 1:
+            raise UsageError(f"{flag} must be at least 1, got {value}")
     try:
         check_available()
     except EmbeddedUnavailable as exc:

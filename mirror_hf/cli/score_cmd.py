@@ -23,7 +23,7 @@ def read_tables(folder: Path) -> dict:
     files = split_files(folder)
 
     def read(config: str) -> pl.DataFrame | None:
-        parts = [pl.read_parquet(f.path) for f in files.get(config, [])]
+        parts = [_read_trials(f.path, folder, config) for f in files.get(config, [])]
         parts = [p for p in parts if p.height]
         return pl.concat(parts, how="diagonal_relaxed") if parts else None
 
@@ -32,6 +32,25 @@ def read_tables(folder: Path) -> dict:
     if tables["exp2"] is not None and "source_domain" not in tables["exp2"].columns:
         tables["exp2"] = _attach_source_domain(tables["exp2"], files, read)
     return tables
+
+
+def _read_trials(path: Path, folder: Path, config: str):
+    """One split file; a damaged file, or a trials file without one of its schema's columns, is
+    a one-line error naming the file (and the column)."""
+    import polars as pl
+
+    from mirror_hf.records import TRIAL_FEATURES
+
+    rel = path.relative_to(folder.absolute()) if path.is_relative_to(folder.absolute()) else path
+    try:
+        frame = pl.read_parquet(path)
+    except Exception as exc:  # noqa: BLE001  polars/arrow raise several types for a damaged file
+        raise UsageError(f"{rel}: not a readable parquet file ({type(exc).__name__})") from None
+    kind = config.removeprefix("trials_")
+    missing = [c for c in TRIAL_FEATURES.get(kind, {}) if c not in frame.columns] if config.startswith("trials_") else []
+    if missing:
+        raise UsageError(f"{rel}: field {missing[0]!r} missing ({len(missing)} of the trial schema's columns are absent)")
+    return frame
 
 
 def _upstream_cfr(files: dict, read):
@@ -63,10 +82,17 @@ def _attach_source_domain(exp2, files: dict, read):
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write beside the target and rename; on failure nothing is left behind (no temp file)."""
+    if path.is_dir():
+        raise UsageError(f"--json {path} is a folder; name a file (e.g. {path / 'scores.json'})")
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write --json {path}: {exc.strerror or exc}") from None
 
 
 @app.command()
@@ -94,6 +120,11 @@ def score(
         raise UsageError(f"--resamples must be >= 0, got {resamples}")
     if not (dataset / "data").is_dir():
         raise UsageError(f"{dataset} is not a dataset folder (no data/ directory)")
+    if json_out is not None and json_out.is_dir():
+        raise UsageError(f"--json {json_out} is a folder; name a file (e.g. {json_out / 'scores.json'})")
+    from mirror_hf.integrity import check_folder
+
+    check_folder(dataset)
     tables = read_tables(dataset)
     if all(tables[k] is None for k in TRIAL_CONFIGS) and tables["upstream_cfr"] is None:
         raise UsageError(f"{dataset} holds no trials ({', '.join(TRIAL_CONFIGS.values())}) and no upstream_exp9 aggregate")

@@ -42,6 +42,8 @@ def tailor(
         raise UsageError(f"{folder} is not a dataset folder (build one with `mirror-hf build --out {folder}`)")
     if n < 1:
         raise UsageError(f"--n must be at least 1, got {n}")
+    if k < 1:
+        raise UsageError(f"--k must be at least 1, got {k}")
     try:
         name = check_split(split) if split else model_slug(model)
     except RunError as exc:

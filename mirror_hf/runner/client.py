@@ -2,8 +2,13 @@
 taxonomy (transient vs permanent), and bounded retries with jittered backoff.
 
 The SDK's own retries are off (`max_retries=0`): the runner retries itself so that every attempt
-goes through the rate limiter, `Retry-After` pauses everyone (not just the request that got the
-429), and the attempt count lands in the trial record.
+goes through the rate limiter, a 429 narrows everyone's window while its `Retry-After` delays only
+the request that got it (up to `max_retry_wait`; a longer wait counts the attempt as failed), and
+the attempt count lands in the trial record.
+
+Permanent errors (4xx other than 408/409/429, a refused connection, an unknown host, a non-http
+URL) are never retried; `fail_fast` of them in a row from the connection itself stop the whole run
+(`EndpointDown`), since every further request would fail the same way.
 """
 
 from __future__ import annotations
@@ -15,10 +20,32 @@ import random
 import time
 from dataclasses import dataclass
 
+from mirror_hf.errors import MirrorError
 from mirror_hf.runner.limiter import RateLimiter
 from mirror_hf.runner.request import ChatRequest, Outcome
+from mirror_hf.runner.secrets import redact
 
 PERMANENT_STATUS = frozenset({400, 401, 403, 404, 405, 413, 422})
+FAIL_FAST = 5  # permanent connection errors in a row that stop the run
+
+
+class EndpointDown(MirrorError):
+    """The endpoint cannot be reached at all (refused, unknown host, wrong scheme): the run stops."""
+
+
+def _permanent_connection(exc: BaseException) -> bool:
+    """A connection error that retrying cannot fix: refused, unknown host, not an http(s) URL."""
+    import socket
+
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, (ConnectionRefusedError, socket.gaierror)):
+            return True
+        if type(exc).__name__ in ("NonHttpUrlClientError", "InvalidURL", "InvalidUrlClientError", "UnsupportedProtocol"):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 @dataclass(frozen=True)
@@ -30,6 +57,7 @@ class RetryPolicy:
     backoff_base: float = 1.0
     backoff_cap: float = 60.0
     timeout: float = 120.0  # per attempt, seconds
+    max_retry_wait: float = 120.0  # longest Retry-After honoured; a longer one fails the attempt
 
     def delay(self, attempt: int, rng: random.Random) -> float:
         return rng.uniform(0, min(self.backoff_cap, self.backoff_base * 2 ** (attempt - 1)))
@@ -38,11 +66,13 @@ class RetryPolicy:
 class AttemptError(Exception):
     """One failed attempt, classified."""
 
-    def __init__(self, message: str, *, transient: bool, rate_limited: bool = False, retry_after: float | None = None):
+    def __init__(self, message: str, *, transient: bool, rate_limited: bool = False, retry_after: float | None = None,
+                 unreachable: bool = False):
         super().__init__(message)
         self.transient = transient
         self.rate_limited = rate_limited
         self.retry_after = retry_after
+        self.unreachable = unreachable  # a permanent connection error (counts towards fail-fast)
 
 
 def parse_retry_after(headers) -> float | None:
@@ -75,29 +105,30 @@ def _root_cause(exc: BaseException) -> BaseException:
         exc = nxt
 
 
-def _redact(message: str, secret: str | None) -> str:
-    return message.replace(secret, "***") if secret else message
-
-
 class ChatClient:
     """One `AsyncOpenAI` for the whole run (its connection pool is sized to the concurrency)."""
 
-    def __init__(self, base_url: str, api_key: str, *, concurrency: int, policy: RetryPolicy, limiter: RateLimiter, seed: int = 0):
+    def __init__(self, base_url: str, api_key: str, *, concurrency: int, policy: RetryPolicy, limiter: RateLimiter, seed: int = 0,
+                 default_query: dict[str, str] | None = None, fail_fast: int = FAIL_FAST):
         import openai
 
         self._openai = openai
-        self._secret = api_key
+        # Never written: the key and the base URL's query values (some providers take a key there).
+        self._secrets = (api_key, *(v for v in (default_query or {}).values()))
         self.client = openai.AsyncOpenAI(
             base_url=base_url,
             api_key=api_key,
             max_retries=0,
             timeout=policy.timeout,
+            default_query=default_query or None,
             http_client=openai.DefaultAioHttpClient(),
         )
         self.policy = policy
         self.limiter = limiter
         self._rng = random.Random(seed)
         self.retries = 0  # attempts beyond the first, for progress display
+        self.fail_fast = fail_fast
+        self._unreachable_in_a_row = 0
 
     async def close(self) -> None:
         await self.client.close()
@@ -114,20 +145,39 @@ class ChatClient:
             try:
                 outcome = await self._attempt(request)
             except AttemptError as exc:
-                self.limiter.release(estimate, None, rate_limited=exc.rate_limited, retry_after=exc.retry_after)
-                if not exc.transient or attempt >= policy.max_attempts:
+                self.limiter.release(estimate, None, rate_limited=exc.rate_limited)
+                message = str(exc)
+                too_long = exc.retry_after is not None and exc.retry_after > policy.max_retry_wait
+                if too_long:
+                    message += f" (Retry-After {exc.retry_after:g} s is longer than --max-retry-wait {policy.max_retry_wait:g} s)"
+                self._count_unreachable(exc, message)
+                if not exc.transient or too_long or attempt >= policy.max_attempts:
                     return Outcome(
                         attempts=attempt,
                         latency_ms=round((time.perf_counter() - started) * 1000, 3),
-                        error=_redact(str(exc), self._secret),
+                        error=redact(message, self._secrets),
                         error_kind="transient" if exc.transient else "permanent",
                     )
                 self.retries += 1
+                # Retry-After delays this request only; the 429 already narrowed everyone's window.
                 await asyncio.sleep(max(policy.delay(attempt, self._rng), exc.retry_after or 0.0))
                 continue
+            self._unreachable_in_a_row = 0
             self.limiter.release(estimate, (outcome.prompt_tokens or 0) + (outcome.completion_tokens or 0))
             outcome.attempts = attempt
             return outcome
+
+    def _count_unreachable(self, exc: AttemptError, message: str) -> None:
+        if not exc.unreachable:
+            self._unreachable_in_a_row = 0
+            return
+        self._unreachable_in_a_row += 1
+        if self._unreachable_in_a_row >= self.fail_fast:
+            raise EndpointDown(
+                f"{self._unreachable_in_a_row} requests in a row could not reach the endpoint "
+                f"({redact(message, self._secrets)}); stopped. Check --base-url and that the server is running; "
+                "finished requests are kept for --resume"
+            )
 
     async def _attempt(self, request: ChatRequest) -> Outcome:
         openai = self._openai
@@ -136,7 +186,7 @@ class ChatClient:
         # `chat.completions.create`, without that method's per-call TypedDict transform and pydantic
         # model construction, which cost about as much CPU as the HTTP exchange itself (see
         # benchmarks/runner.py). The body is exactly what the request key hashes.
-        body = {"model": request.model, "messages": list(request.messages), **request.generation.body()}
+        body = {**request.generation.body(), "model": request.model, "messages": list(request.messages)}
         t0 = time.perf_counter()
         try:
             data = await self.client.post("/chat/completions", body=body, cast_to=dict)
@@ -149,6 +199,8 @@ class ChatClient:
             raise AttemptError(message, transient=status not in PERMANENT_STATUS, retry_after=retry_after) from None
         except openai.APIConnectionError as exc:  # includes APITimeoutError
             root = _root_cause(exc)
+            if _permanent_connection(exc):
+                raise AttemptError(f"connection error: {type(root).__name__}: {root}", transient=False, unreachable=True) from None
             if isinstance(root, (TimeoutError, asyncio.TimeoutError)) or root is exc:
                 raise AttemptError(f"timeout after {self.policy.timeout:g} s", transient=True) from None
             # The aiohttp transport reports a refused connection as a ConnectTimeout: name the real cause.

@@ -16,22 +16,46 @@ from mirror_hf.runner.plan import Job, Plan
 from mirror_hf.runner.request import ChatRequest, Generation, Outcome
 from mirror_hf.runner.store import ResultStore
 
+OFF_LOOP_CHARS = 16_384  # responses longer than this are parsed off the event loop
+
+
+class BudgetExhausted(Exception):
+    """Internal: the next request's estimate does not fit under `max_cost`."""
+
 
 @dataclass
 class Budget:
-    """Stops new work once the estimated spend reaches `max_cost` (USD; prices per million tokens)."""
+    """`max_cost` (USD; prices per million tokens) as a reservation: each request reserves its
+    estimated cost (prompt estimate + max_tokens) before it is sent and is charged its real usage
+    after, so requests in flight can never together overshoot the cap."""
 
     price_in: float = 0.0
     price_out: float = 0.0
     max_cost: float | None = None
     spent: float = 0.0
+    reserved: float = 0.0
+    refused: bool = False  # a request was held back: the cap is reached
 
-    def charge(self, outcome: Outcome) -> None:
-        self.spent += ((outcome.prompt_tokens or 0) * self.price_in + (outcome.completion_tokens or 0) * self.price_out) / 1e6
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * self.price_in + completion_tokens * self.price_out) / 1e6
+
+    def reserve(self, request: ChatRequest) -> float:
+        if self.max_cost is None:
+            return 0.0
+        estimate = self.cost(request.estimated_prompt_tokens(), request.generation.max_tokens)
+        if self.refused or self.spent + self.reserved + estimate > self.max_cost:
+            self.refused = True
+            raise BudgetExhausted
+        self.reserved += estimate
+        return estimate
+
+    def charge(self, outcome: Outcome, reserved: float = 0.0) -> None:
+        self.reserved -= reserved
+        self.spent += self.cost(outcome.prompt_tokens or 0, outcome.completion_tokens or 0)
 
     @property
     def exhausted(self) -> bool:
-        return self.max_cost is not None and self.spent >= self.max_cost
+        return self.refused
 
 
 @dataclass
@@ -81,11 +105,13 @@ class Engine:
         if pending is not None:
             self.progress.reused += 1
             return await pending
+        reserved = self.budget.reserve(request)  # raises BudgetExhausted before anything is sent
         future = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
             outcome = await self.client.send(request)
         except BaseException as exc:
+            self.budget.reserved -= reserved
             future.set_exception(exc)
             future.exception()  # retrieved: a sharer may not exist
             raise
@@ -94,19 +120,29 @@ class Engine:
         self._stale.discard(key)
         self.store.add(key, outcome)
         self.progress.sent += 1
-        self.budget.charge(outcome)
+        self.budget.charge(outcome, reserved)
         future.set_result(outcome)
         return outcome
 
+    async def _followup(self, job: Job, outcome: Outcome):
+        """The recipe's second turn; a long response is parsed in a thread so the loop keeps serving."""
+        if len(outcome.text or "") > OFF_LOOP_CHARS:
+            return await asyncio.to_thread(self.plan.recipe.followup, job, outcome)
+        return self.plan.recipe.followup(job, outcome)
+
     async def run_job(self, index: int, job: Job) -> None:
         request = self.request(job.messages)
-        outcome = await self.fetch(request)
-        turns = [(request, outcome)]
-        if outcome.ok:
-            follow = self.plan.recipe.followup(job, outcome)
-            if follow is not None:
-                second = self.request(follow)
-                turns.append((second, await self.fetch(second)))
+        try:
+            outcome = await self.fetch(request)
+            turns = [(request, outcome)]
+            if outcome.ok:
+                follow = await self._followup(job, outcome)
+                if follow is not None:
+                    second = self.request(follow)
+                    turns.append((second, await self.fetch(second)))
+        except BudgetExhausted:
+            self.execution.stopped_by_budget = True
+            return
         self.execution.turns[index] = turns
         progress = self.progress
         progress.done += 1

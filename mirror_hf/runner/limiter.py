@@ -1,5 +1,5 @@
-"""Pacing requests: an in-flight window that adapts to 429s, optional requests-per-minute and
-tokens-per-minute budgets, and a shared pause when a server says `Retry-After`.
+"""Pacing requests: an in-flight window that adapts to 429s, and optional requests-per-minute and
+tokens-per-minute budgets.
 
 - Window: at most `window` requests in flight. A 429 halves it (at most once per `cooldown`
   seconds, so one burst of 429s counts once); each success grows it by 1/window, back up to the
@@ -7,7 +7,8 @@ tokens-per-minute budgets, and a shared pause when a server says `Retry-After`.
 - Budgets: GCRA ("virtual scheduling") per budget: each request moves a theoretical arrival time
   forward by its cost (60/rpm seconds; tokens*60/tpm seconds), with one second of burst. Tokens are
   estimated before sending (prompt characters / 4 + max_tokens) and corrected from `usage` after.
-- Retry-After: every request waits until the pause ends, not just the one that got the 429.
+- Retry-After is not a pause for everyone: the request that got it waits (runner.client), the
+  others go on at the narrowed window, so one slow 429 cannot stall a whole run.
 
 With no budgets and no 429 so far, `acquire` returns without awaiting anything (the hot path).
 """
@@ -35,7 +36,7 @@ class RateLimiter:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         for name, value in (("rpm", rpm), ("tpm", tpm)):
             if value is not None and value <= 0:
-                raise ValueError(f"--{name} must be positive, got {value}")
+                raise ValueError(f"--{name} must be positive, got {value}")  # checked first by runner.validate
         self.max_window = concurrency
         self.window = float(concurrency)
         self.min_window = min_window
@@ -43,7 +44,6 @@ class RateLimiter:
         self.cooldown = cooldown
         self.clock = clock
         self.in_flight = 0
-        self.pause_until = 0.0
         self.rate_limited = 0  # 429s seen
         self._last_decrease = -1e9
         self._waiters: collections.deque[asyncio.Future] = collections.deque()
@@ -55,12 +55,6 @@ class RateLimiter:
 
     async def acquire(self, tokens: int) -> None:
         while True:
-            if self.pause_until:
-                delay = self.pause_until - self.clock()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                    continue
-                self.pause_until = 0.0
             if self.in_flight >= int(self.window):
                 waiter = asyncio.get_running_loop().create_future()
                 self._waiters.append(waiter)
@@ -98,7 +92,7 @@ class RateLimiter:
             self._tok_tat = tok_tat + tokens * self._tok_interval
         return 0.0
 
-    def release(self, estimated_tokens: int, used_tokens: int | None, *, rate_limited: bool = False, retry_after: float | None = None) -> None:
+    def release(self, estimated_tokens: int, used_tokens: int | None, *, rate_limited: bool = False) -> None:
         """After an attempt: free its slot, correct the token budget, adapt to a 429."""
         self.in_flight -= 1
         if self._tok_interval is not None:
@@ -107,8 +101,6 @@ class RateLimiter:
         now = self.clock()
         if rate_limited:
             self.rate_limited += 1
-            if retry_after:
-                self.pause_until = max(self.pause_until, now + retry_after)
             if self.adaptive and now - self._last_decrease >= self.cooldown:
                 self.window = max(float(self.min_window), self.window / 2)
                 self._last_decrease = now

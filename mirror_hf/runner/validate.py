@@ -1,0 +1,117 @@
+"""Checking a run's options before anything is sent or written: every number in its range, the base
+URL an http(s) URL without credentials, `--extra-body` free of protocol fields.
+
+One place for these rules, so the CLI, `quickstart` and library callers of `runner.run` refuse the
+same inputs with the same one-line message (naming the flag), and a refused run leaves no file.
+"""
+
+from __future__ import annotations
+
+import math
+from urllib.parse import parse_qsl, urlsplit
+
+from mirror_hf.errors import MirrorValueError
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+class OptionError(MirrorValueError):
+    """An option outside its range (the message names the flag and the value)."""
+
+
+def finite(name: str, value, *, low: float | None = None, high: float | None = None,
+           low_open: bool = False, optional: bool = True) -> None:
+    """`value` is a finite number in [low, high] (or (low, high] with `low_open`); None passes if optional."""
+    if value is None:
+        if optional:
+            return
+        raise OptionError(f"{name} is required")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise OptionError(f"{name} must be a finite number, got {value!r}")
+    if low is not None and (value <= low if low_open else value < low):
+        raise OptionError(f"{name} must be {'>' if low_open else '>='} {low:g}, got {value!r}")
+    if high is not None and value > high:
+        raise OptionError(f"{name} must be <= {high:g}, got {value!r}")
+
+
+def integer(name: str, value, *, low: int | None = None, high: int = INT64_MAX, optional: bool = True) -> None:
+    """`value` is an integer in [low, high] (int64 by default: parquet and providers store 64 bits)."""
+    if value is None:
+        if optional:
+            return
+        raise OptionError(f"{name} is required")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError(f"{name} must be an integer, got {value!r}")
+    low = INT64_MIN if low is None else low
+    if value < low:
+        raise OptionError(f"{name} must be at least {low}, got {value}")
+    if value > high:
+        raise OptionError(f"{name} must be at most {high}, got {value}")
+
+
+def check_run_numbers(options) -> None:
+    """The numeric options of a `RunOptions` (see `session.RunOptions`)."""
+    integer("--limit", options.limit, low=1)
+    integer("--concurrency", options.concurrency, low=1, high=4096, optional=False)
+    integer("--max-attempts", options.max_attempts, low=1, high=100, optional=False)
+    integer("--max-tokens", options.max_tokens, low=1, high=10_000_000)
+    integer("--seed", options.seed)
+    finite("--temperature", options.temperature, low=0.0, high=100.0, optional=False)
+    finite("--timeout", options.timeout, low=0.0, low_open=True, optional=False)
+    finite("--backoff-base", options.backoff_base, low=0.0, optional=False)
+    finite("--max-retry-wait", options.max_retry_wait, low=0.0, optional=False)
+    finite("--rpm", options.rpm, low=0.0, low_open=True)
+    finite("--tpm", options.tpm, low=0.0, low_open=True)
+    finite("--price-in", options.price_in, low=0.0)
+    finite("--price-out", options.price_out, low=0.0)
+    finite("--max-cost", options.max_cost, low=0.0, low_open=True)
+    finite("--max-failure-rate", options.max_failure_rate, low=0.0, high=1.0, optional=False)
+    if options.max_cost is not None and options.price_in is None and options.price_out is None:
+        raise OptionError("--max-cost needs --price-in and/or --price-out (USD per million tokens)")
+
+
+def check_base_url(url: str) -> tuple[str, dict[str, str]]:
+    """The base URL split into what the client is given (scheme, host, port, path) and its query
+    parameters (sent as default query, e.g. `api-version`; their values are treated as secrets).
+    Credentials in the URL are refused: they would travel into error texts and records."""
+    shown = _shape(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises on a non-numeric port
+    except ValueError:
+        raise OptionError(f"--base-url {shown} is not a valid URL") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise OptionError(f"--base-url {shown} is not an http(s) URL with a host (e.g. http://localhost:8000/v1)")
+    if parts.username is not None or parts.password is not None:
+        raise OptionError(
+            f"--base-url {shown} carries credentials (user:password@); pass the key through the environment "
+            "variable named by --api-key-env instead (it is never written anywhere)"
+        )
+    if parts.fragment:
+        raise OptionError(f"--base-url {shown} has a #fragment; remove it")
+    netloc = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+    netloc += f":{port}" if port else ""
+    clean = f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
+    return clean, dict(parse_qsl(parts.query, keep_blank_values=True))
+
+
+def _shape(url: str) -> str:
+    """A URL as it may be shown in a message: no userinfo, no query values, at most 120 characters."""
+    from mirror_hf.runner.secrets import redact
+
+    return repr(redact(url)[:120])
+
+
+def check_extra_body(extra) -> dict:
+    """`--extra-body` is a JSON object of provider fields that leaves the protocol's fields alone."""
+    from mirror_hf.runner.request import PROTOCOL_FIELDS
+
+    if not isinstance(extra, dict):
+        raise OptionError(f"--extra-body must be a JSON object, got {type(extra).__name__}")
+    clash = sorted(k for k in extra if k in PROTOCOL_FIELDS)
+    if clash:
+        raise OptionError(
+            f"--extra-body may not set {', '.join(clash)}: the protocol sets these (use --temperature, --seed, "
+            "--max-tokens for those); provider-specific fields only"
+        )
+    return extra

@@ -1,0 +1,238 @@
+"""Bad input through the real CLI, as a careless or hostile user types it: every case runs
+`mirror-hf ...` in its own process and must end with exit code 2, one line on stderr that names the
+offending flag, file, row or field, no traceback, and no file created, changed or removed.
+
+The cases cover every finding of the hardening issue that is a matter of input (ranges, URLs,
+`--extra-body`, damaged and tampered files, folders where files belong, Hub failures)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from runner_fixtures import REPO
+
+ENV = {"HF_HUB_OFFLINE": "0", "HF_DATASETS_OFFLINE": "0", "HF_HUB_DISABLE_XET": "1", "HF_TOKEN": "hf_badinputTOKEN123",
+       "OPENAI_API_KEY": ""}
+
+
+def _dead_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _rehash(path: Path) -> Path:
+    """Rename a data file to the content hash of its (new) bytes, as a forger would."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    target = path.with_name(f"{path.name.rsplit('-', 1)[0]}-{digest}.parquet")
+    path.rename(target)
+    return target
+
+
+def _questions(folder: Path) -> Path:
+    return next((folder / "data" / "questions").glob("*.parquet"))
+
+
+@pytest.fixture(scope="module")
+def world(built_folder, tmp_path_factory) -> dict:
+    """Folders and files the cases point at, made once: a clean dataset folder, tampered ones, a
+    trials file without a column, a truncated trials file, a damaged run identity, bad JSON files."""
+    from mirror_hf.folder import refresh_metadata
+
+    root = tmp_path_factory.mktemp("bad_input")
+    ds = root / "ds"
+    shutil.copytree(built_folder, ds)
+
+    cut = root / "cut"  # the questions file cut to 100 rows under its old name
+    shutil.copytree(built_folder, cut)
+    q = _questions(cut)
+    pq.write_table(pq.read_table(q).slice(0, 100), q)
+
+    forged = root / "forged"  # gold answers edited and the file renamed to its new hash: croissant.json still knows
+    shutil.copytree(built_folder, forged)
+    q = _questions(forged)
+    table = pq.read_table(q)
+    answers = table.column("answer").to_pylist()
+    table = table.set_column(table.schema.get_field_index("answer"), "answer", pa.array(["x"] + answers[1:]))
+    pq.write_table(table, q)
+    _rehash(q)
+
+    nocol = root / "nocol"  # a trials split lacking a column (a valid, correctly named parquet file)
+    shutil.copytree(built_folder, nocol)
+    (nocol / "data" / "trials_exp1").mkdir()
+    bad = nocol / "data" / "trials_exp1" / "acme-000000000000.parquet"
+    pq.write_table(pa.table({"model": ["m"], "item_id": ["q1"], "channel": ["natural"]}), bad)
+    _rehash(bad)
+    refresh_metadata(nocol)
+
+    torn = root / "torn"  # a trials file cut mid-way, named after its bytes (so only reading can tell)
+    shutil.copytree(built_folder, torn)
+    (torn / "data" / "trials_exp1").mkdir()
+    t = torn / "data" / "trials_exp1" / "acme-000000000000.parquet"
+    pq.write_table(pa.table({"model": ["m"] * 50, "item_id": [f"q{i}" for i in range(50)]}), t)
+    t.write_bytes(t.read_bytes()[:300])
+    _rehash(t)
+
+    runs = root / "runs"  # a damaged run identity beside a results file
+    shutil.copytree(built_folder, runs)
+    (runs / ".runs" / "m").mkdir(parents=True)
+    (runs / ".runs" / "m" / "exp1.jsonl").write_text("")
+    (runs / ".runs" / "m" / "exp1.run.json").write_text('{"model": "m", "run_')
+
+    store = root / "store"  # a results file damaged in the middle
+    shutil.copytree(built_folder, store)
+    (store / ".runs" / "m").mkdir(parents=True)
+    (store / ".runs" / "m" / "exp1.jsonl").write_text('{"k": "a"}\nGARBAGE\n{"k": "b"}\n')
+
+    files = root / "files"
+    files.mkdir()
+    (files / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (files / "binary.json").write_bytes(bytes(range(256)) * 4)
+    (files / "profile_dir").mkdir()
+    (files / "profile_dir" / "profile.json").write_text(json.dumps({"arithmetic": 0.5}))
+    (files / "dir_arg").mkdir()
+    (files / "notes.txt").write_text("hello\n")
+    return {"root": root, "ds": ds, "cut": cut, "forged": forged, "nocol": nocol, "torn": torn, "runs": runs,
+            "store": store, "files": files, "url": f"http://127.0.0.1:{_dead_port()}/v1", "hub": f"http://127.0.0.1:{_dead_port()}"}
+
+
+R = ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "{url}", "--no-progress"]
+
+# (id, argv template, text the one-line message must contain)
+CASES = [
+    # run: numbers out of range (finding 4, 9, 10, 11)
+    ("run-timeout-0", R + ["--timeout", "0"], "--timeout"),
+    ("run-timeout-negative", R + ["--timeout", "-5"], "--timeout"),
+    ("run-max-tokens-0", R + ["--max-tokens", "0"], "--max-tokens"),
+    ("run-max-tokens-negative", R + ["--max-tokens", "-3"], "--max-tokens"),
+    ("run-rpm-0", R + ["--rpm", "0"], "--rpm"),
+    ("run-tpm-0", R + ["--tpm", "0"], "--tpm"),
+    ("run-rpm-inf", R + ["--rpm", "inf"], "--rpm"),
+    ("run-temperature-nan", R + ["--temperature", "nan"], "--temperature"),
+    ("run-temperature-negative", R + ["--temperature", "-1"], "--temperature"),
+    ("run-concurrency-0", R + ["--concurrency", "0"], "--concurrency"),
+    ("run-max-attempts-0", R + ["--max-attempts", "0"], "--max-attempts"),
+    ("run-backoff-negative", R + ["--backoff-base", "-1"], "--backoff-base"),
+    ("run-retry-wait-negative", R + ["--max-retry-wait", "-1"], "--max-retry-wait"),
+    ("run-failure-rate-above-1", R + ["--max-failure-rate", "1.5"], "--max-failure-rate"),
+    ("run-seed-beyond-int64", R + ["--seed", str(2**63)], "--seed"),
+    ("run-seed-not-a-number", R + ["--seed", "abc"], "--seed"),
+    ("run-limit-0", R + ["--limit", "0"], "--limit"),
+    ("run-price-negative", R + ["--price-in", "-1", "--max-cost", "1"], "--price-in"),
+    ("run-max-cost-without-prices", R + ["--max-cost", "1"], "--max-cost"),
+    ("run-max-cost-0", R + ["--max-cost", "0", "--price-in", "1"], "--max-cost"),
+    # run: --extra-body (finding 5)
+    ("run-extra-body-protocol", R + ["--extra-body", '{"messages": [], "model": "other", "max_tokens": -5}'], "max_tokens, messages, model"),
+    ("run-extra-body-stream", R + ["--extra-body", '{"stream": true}'], "stream"),
+    ("run-extra-body-not-object", R + ["--extra-body", "[1, 2]"], "--extra-body"),
+    ("run-extra-body-not-json", R + ["--extra-body", "{nope"], "--extra-body"),
+    ("run-extra-body-deep", R + ["--extra-body", "[" * 100_000 + "]" * 100_000], "--extra-body"),
+    # run: base URLs (finding 3, 4, 11)
+    ("run-url-not-a-url", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "not a url"], "not an http(s) URL"),
+    ("run-url-ftp", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "ftp://user:s3cretpw@127.0.0.1/v1"], "not an http(s) URL"),
+    ("run-url-userinfo", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "http://user:s3cretpw@127.0.0.1:9/v1"], "carries credentials"),
+    ("run-url-bad-port", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "http://127.0.0.1:99999999/v1"], "--base-url"),
+    ("run-remote-without-key", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "https://api.example.invalid/v1"], "OPENAI_API_KEY"),
+    # run: names and choices
+    ("run-split-name", R + ["--split", "dev-small"], "--split"),
+    ("run-channel", R + ["--channels", "telepathy"], "telepathy"),
+    ("run-experiment", R + ["--experiment", "exp7"], "--experiment"),
+    ("run-matcher", R + ["--matcher", "fuzzy"], "--matcher"),
+    ("run-resume-and-restart", R + ["--resume", "--restart"], "--restart"),
+    ("run-no-folder", ["run", "--dataset", "{root}/absent", "--model", "m", "--base-url", "{url}"], "absent"),
+    # run: damaged and tampered files (findings 2, 7, 10)
+    ("run-damaged-run-json", ["run", "--dataset", "{runs}", "--model", "m", "--base-url", "{url}", "--resume", "--no-progress"], "exp1.run.json"),
+    ("run-damaged-results", ["run", "--dataset", "{store}", "--model", "m", "--base-url", "{url}", "--resume", "--no-progress"], "exp1.jsonl line 2"),
+    ("run-questions-cut", ["run", "--dataset", "{cut}", "--model", "m", "--base-url", "{url}", "--no-progress"], "data/questions/"),
+    ("run-questions-forged", ["run", "--dataset", "{forged}", "--model", "m", "--base-url", "{url}", "--no-progress"], "croissant.json"),
+    # score (findings 7, 10)
+    ("score-json-is-a-folder", ["score", "--dataset", "{nocol}", "--json", "{files}/dir_arg", "--resamples", "0"], "dir_arg"),
+    ("score-missing-column", ["score", "--dataset", "{nocol}", "--resamples", "0"], "acme-"),
+    ("score-torn-parquet", ["score", "--dataset", "{torn}", "--resamples", "0"], "acme-"),
+    ("score-questions-cut", ["score", "--dataset", "{cut}", "--resamples", "0"], "data/questions/"),
+    ("score-variant", ["score", "--dataset", "{ds}", "--variant", "nope"], "--variant"),
+    ("score-resamples-negative", ["score", "--dataset", "{ds}", "--resamples", "-1"], "--resamples"),
+    # summary, verify, sample, build (findings 7, 10, 11)
+    ("summary-questions-cut", ["summary", "{cut}"], "data/questions/"),
+    ("summary-not-a-folder", ["summary", "{files}/dir_arg"], "dir_arg"),
+    ("verify-forged", ["verify", "{forged}"], "do not match"),
+    ("sample-n-negative", ["sample", "--dataset", "{ds}", "--n", "-1"], "--n"),
+    ("sample-unknown-domain", ["sample", "--dataset", "{ds}", "--domain", "nope"], "--domain"),
+    ("sample-seed-beyond-int64", ["sample", "--dataset", "{ds}", "--seed", str(2**64)], "--seed"),
+    ("build-seed-beyond-int64", ["build", "--out", "{root}/new_build", "--seed", str(2**63)], "--seed"),
+    ("build-seed-negative", ["build", "--out", "{root}/new_build", "--seed", "-1"], "--seed"),
+    ("build-per-domain-0", ["build", "--out", "{root}/new_build", "--per-domain", "0"], "--per-domain"),
+    ("build-unknown-config", ["build", "--out", "{root}/new_build", "--configs", "nope"], "nope"),
+    ("build-out-is-a-file", ["build", "--out", "{files}/notes.txt"], "notes.txt"),
+    ("build-configs-subset-other-form", ["build", "--out", "{ds}", "--configs", "questions", "--per-domain", "50", "--seed", "1"], "--configs"),
+    # profile, tasks tailor (findings 10, 11)
+    ("profile-k-0", ["profile", "--dataset", "{ds}", "--model", "m", "--k", "0"], "--k"),
+    ("profile-k-negative", ["profile", "--dataset", "{ds}", "--model", "m", "--k", "-3"], "--k"),
+    ("profile-no-trials", ["profile", "--dataset", "{ds}", "--model", "m"], "trials_exp1"),
+    ("tailor-k-0", ["tasks", "tailor", "--profile", "{files}/profile_dir/profile.json", "--model", "m", "--dataset", "{ds}", "--k", "0"], "--k"),
+    ("tailor-profile-folder", ["tasks", "tailor", "--profile", "{files}/profile_dir", "--model", "m", "--dataset", "{ds}"], "profile_dir"),
+    ("tailor-binary-json", ["tasks", "tailor", "--profile", "{files}/binary.json", "--model", "m", "--dataset", "{ds}"], "binary.json"),
+    ("tailor-deep-json", ["tasks", "tailor", "--profile", "{files}/deep.json", "--model", "m", "--dataset", "{ds}"], "deep.json"),
+    ("tailor-n-0", ["tasks", "tailor", "--profile", "{files}/profile_dir/profile.json", "--model", "m", "--dataset", "{ds}", "--n", "0"], "--n"),
+    # import-upstream (finding 10, 11)
+    ("import-a-folder", ["import-upstream", "{files}/dir_arg", "--out", "{root}/imported"], "dir_arg"),
+    ("import-deep-json", ["import-upstream", "{files}/deep.json", "--out", "{root}/imported"], "deep.json"),
+    ("import-binary-json", ["import-upstream", "{files}/binary.json", "--out", "{root}/imported"], "binary.json"),
+    ("import-missing-file", ["import-upstream", "{files}/absent.jsonl", "--out", "{root}/imported"], "absent.jsonl"),
+    # Hub (finding 10, 11): nothing listens at {hub}
+    ("push-hub-unreachable", ["push", "--dataset", "{ds}", "--repo", "org/mirror"], "org/mirror"),
+    ("push-bad-repo", ["push", "--dataset", "{ds}", "--repo", "not a repo"], "--repo"),
+    ("export-bad-dataset-repo", ["export-eval-results", "--dataset", "{ds}", "--model", "m", "--dataset-repo", "x", "--out", "{root}/ev"], "--dataset-repo"),
+    ("export-no-trials", ["export-eval-results", "--dataset", "{ds}", "--model", "m", "--dataset-repo", "org/mirror", "--out", "{root}/ev"], "headline"),
+    # quickstart names its own flags (finding 11)
+    ("quickstart-per-domain-0", ["quickstart", "--dataset", "{root}/qs", "--per-domain", "0"], "--per-domain"),
+    ("quickstart-max-tokens-0", ["quickstart", "--dataset", "{root}/qs", "--max-tokens", "0"], "--max-tokens"),
+    ("quickstart-exp9-tasks-negative", ["quickstart", "--dataset", "{root}/qs", "--exp9-tasks", "-1"], "--exp9-tasks"),
+]
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        out[rel] = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+    return out
+
+
+def _run(argv: list[str], world: dict) -> subprocess.CompletedProcess:
+    args = [a.format(**{k: v for k, v in world.items() if isinstance(v, (str, Path))}) if "{" in a and len(a) < 200 else a
+            for a in argv]
+    env = {**os.environ, **ENV, "HF_ENDPOINT": world["hub"]}
+    env.pop("OPENAI_API_KEY")
+    return subprocess.run([sys.executable, "-m", "mirror_hf.cli", *args], capture_output=True, text=True, env=env,
+                          timeout=300, cwd=REPO, check=False)
+
+
+def test_there_are_at_least_forty_distinct_cases():
+    assert len({c[0] for c in CASES}) == len(CASES) >= 40
+    assert len({json.dumps(c[1]) for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("name, argv, named", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(world, name, argv, named):
+    before = _snapshot(world["root"])
+    proc = _run(argv, world)
+    after = _snapshot(world["root"])
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2, f"exit {proc.returncode}\nstdout: {proc.stdout[-1500:]}\nstderr: {proc.stderr[-3000:]}"
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert len(lines) == 1 or name == "verify-forged", proc.stderr
+    assert lines[-1].startswith("error: "), proc.stderr
+    assert named in lines[-1], f"{named!r} not in {lines[-1]!r}"
+    assert "s3cretpw" not in proc.stderr + proc.stdout and "hf_badinputTOKEN123" not in proc.stderr + proc.stdout
+    assert after == before, f"files changed: {sorted(set(after.items()) ^ set(before.items()))[:5]}"

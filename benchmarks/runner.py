@@ -83,13 +83,14 @@ def prepare(root: Path, requests: int) -> tuple[Path, int, Path]:
     """A dataset folder with enough questions, and the plan's prompts for the bare loop."""
     from mirror_hf.bank import available_domains
     from mirror_hf.build import BuildRequest, build
+    from mirror_hf.experiments import get
     from mirror_hf.runner.plan import PlanOptions, build_plan
 
     items = math.ceil(requests / len(CHANNELS))
     per_domain = math.ceil(items / len(available_domains()))
     folder = root / "mirror"
     build(BuildRequest(out=folder, seed=0, per_domain=per_domain))
-    plan = build_plan(folder, PlanOptions(limit=items, channels=CHANNELS))
+    plan = build_plan(folder, PlanOptions(limit=items, channels=CHANNELS), get("exp1"))
     jobs = plan.jobs[:requests]
     if len(jobs) < requests:
         raise SystemExit(f"the bank gave only {len(jobs)} requests")

@@ -228,7 +228,10 @@ def naive_exp1(records: list[dict]) -> dict:
 def naive_exp9(records: list[dict]) -> dict:
     out = {}
     per = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    latest = {}  # a re-run record replaces the earlier one (scoring.DEDUP_KEYS: last written wins)
     for r in records:
+        latest[(r["model"], r["item_id"], r["condition"], r["paradigm"], r["is_false_score_control"])] = r
+    for r in latest.values():
         if r["is_false_score_control"] or r["paradigm"] not in ("P1", "P2"):
             continue
         for s in ("a", "b"):

@@ -1,18 +1,15 @@
 """Trial and profile configs: filled by `mirror-hf run`, `profile` and `import-upstream`, one split
-per model. Declared here so every folder's card and Croissant describe them with one schema."""
+per model. Declared from the experiment registry, so every folder's card and Croissant describe
+each experiment's trials with the schema its spec names."""
 
-from mirror_hf.records import PROFILE_FEATURES, TRIAL_FEATURES
+from mirror_hf.experiments import EXPERIMENTS
+from mirror_hf.records import PROFILE_FEATURES
 
 from . import ConfigBuilder
 
 BUILDERS = [
-    ConfigBuilder(
-        name=f"trials_{experiment}",
-        features=features,
-        description=f"{experiment} trial records: one row per request the runner sent (or per imported "
-        "upstream response), with the raw text, the parsed fields and the grade; one split per model.",
-    )
-    for experiment, features in TRIAL_FEATURES.items()
+    ConfigBuilder(name=spec.trial_config, features=spec.trial_features, description=spec.trial_description)
+    for spec in EXPERIMENTS.values()
 ] + [
     ConfigBuilder(
         name="profiles",

@@ -66,6 +66,17 @@ def check_split_name(split: str) -> str:
     return split
 
 
+def model_split(model: str) -> str:
+    """The split a model's trials and profile go to, whether the runner or `import-upstream` wrote
+    them: the name lower-cased, every run of characters outside ASCII letters, digits and `_`
+    replaced by one `_`, outer `_` stripped ("meta-llama/Llama-3.1-8B-Instruct" ->
+    "meta_llama_llama_3_1_8b_instruct"). A name with nothing left is refused."""
+    slug = re.sub(r"[^0-9a-z_]+", "_", str(model).lower()).strip("_")
+    if not slug:
+        raise FolderError(f"cannot make a split name from model {model!r}; pass --split NAME (letters, digits, _)")
+    return slug
+
+
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:

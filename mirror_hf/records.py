@@ -275,6 +275,34 @@ TRIAL_EXP1_FEATURES = Features(
     }
 )
 
+TRIAL_EXP2_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "channel": _str,  # the five behavioural channels and layer2, as in Exp1
+        "surface_domain": _str,  # the domain the task is framed in (also in `domain`)
+        "source_domain": _str,  # the hidden dependency's domain (TII correlates its Exp1 accuracy)
+        "hidden_dependency": _str,
+        "confidence": _f64,  # the channel's confidence signal in [0, 1]
+        "bet": _i32,
+        "skipped": _bool,
+        "choice": _str,  # difficulty selection: A (the task) / B (its placebo copy)
+        "chosen_item_id": _str,
+        "paired_item_id": _str,
+        "tools_used": List(_str),
+        "tool_results": _str,  # JSON text
+        "hedging_count": _i32,
+        "caveat_count": _i32,
+        "response_length": _i32,
+        "self_report_confidence": _f64,  # layer 2, 0-100
+        "sub_skills": _str,
+        "weakest_skill": _str,
+        "verify": _str,
+        "approach": _str,
+        "source_in_sub_skills": _bool,  # layer 2: SUB_SKILLS mention the source domain (verbal transfer)
+        "source_is_weakest": _bool,  # layer 2: WEAKEST_SKILL names the source domain
+    }
+)
+
 TRIAL_EXP3_FEATURES = Features(
     {
         **TRIAL_COMMON,
@@ -327,13 +355,6 @@ TRIAL_EXP9_FEATURES = Features(
         **_exp9_slot_fields("b"),
     }
 )
-
-TRIAL_FEATURES: dict[str, Features] = {
-    "exp1": TRIAL_EXP1_FEATURES,
-    "exp3": TRIAL_EXP3_FEATURES,
-    "exp9": TRIAL_EXP9_FEATURES,
-}
-
 
 def empty_row(features: Features) -> dict:
     """A row with every declared column present and null: records fill what they know."""

@@ -217,11 +217,14 @@ def test_stratified_short_stratum_gives_its_share_to_the_others():
 
 @pytest.mark.parametrize("model, slug", [
     ("gpt-4o-mini", "gpt_4o_mini"),
-    ("meta-llama/Llama-3.1-8B-Instruct", "meta_llama_Llama_3_1_8B_Instruct"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "meta_llama_llama_3_1_8b_instruct"),
     ("qwen2.5:7b", "qwen2_5_7b"),
 ])
 def test_model_slug(model, slug):
+    from mirror_hf.upstream import model_split
+
     assert model_slug(model) == slug
+    assert model_split(model) == slug  # the imported twin lands in the same split
 
 
 def test_split_names_outside_word_characters_are_refused():

@@ -195,7 +195,7 @@ def test_channel_signal_rules():
         hedging_count=[None, None, None, None, 1, None],
         confidence=[None, None, None, None, None, 0.42],
     )
-    assert out.tolist() == [7.0, 0.0, 1.0, 0.25, 0.5, 0.42]
+    assert out.tolist() == [0.7, 0.0, 1.0, 0.25, 0.5, 0.42]  # each channel's Signal in [0, 1] (bet / 10)
 
 
 def test_tii_paper_absolute_upstream_signed():

@@ -10,6 +10,23 @@ import typer
 from mirror_hf.cli._app import UsageError, app
 
 
+def _experiments_help() -> str:
+    """The --experiment help, from the registry (so a new experiment shows up by itself)."""
+    from mirror_hf.experiments import EXPERIMENTS
+
+    return "; ".join(spec.help() for spec in EXPERIMENTS.values()) + "."
+
+
+def _experiment(name: str):
+    from mirror_hf.experiments import get
+    from mirror_hf.registry import UnknownName
+
+    try:
+        return get(name)
+    except UnknownName as exc:
+        raise UsageError(f"--experiment: {exc}") from None
+
+
 def _csv(text: str) -> tuple[str, ...] | None:
     items = tuple(part.strip() for part in text.split(",") if part.strip())
     return items or None
@@ -26,14 +43,14 @@ def _parse_seed(text: str) -> int | None:
 
 @app.command()
 def run(
-    experiment: str = typer.Option("exp1", "--experiment", help="exp1 (questions x channels), exp3 (composite self-prediction) or exp9 (agentic tasks)."),
+    experiment: str = typer.Option("exp1", "--experiment", help=_experiments_help()),
     model: str = typer.Option(None, "--model", help="Model name sent to the endpoint; its slug names the split. Default with the embedded model: smollm2."),
     base_url: str = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1). Omit to start the embedded local model."),
     dataset: Path = typer.Option(Path("mirror"), "--dataset", help="The dataset folder (from `mirror-hf build`)."),
     split: str = typer.Option(None, "--split", help="Split name (\\w+); default: the model's slug."),
     api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API key (never written anywhere)."),
     limit: int = typer.Option(None, "--limit", help="Items to run, spread evenly over domains (and subcategories within them)."),
-    channels: str = typer.Option("", "--channels", help="Comma-separated. Exp1: wagering, opt_out, difficulty_selection, tool_delegation, natural (the default five), layer2, structured_control. Exp3: self_prediction, answer (default both), layer2."),
+    channels: str = typer.Option("", "--channels", help="Comma-separated channels of the experiment (see --experiment for each one's list and defaults)."),
     conditions: str = typer.Option("", "--conditions", help="Exp9 conditions, e.g. C1,C2 (C2-C4 need the model's profile)."),
     paradigms: str = typer.Option("", "--paradigms", help="Exp9 paradigms, e.g. P1,P2."),
     matcher: str = typer.Option("strict", "--matcher", help="Parsing and answer matching: strict (ours) or upstream (the authors')."),
@@ -68,7 +85,7 @@ def run(
     except (json.JSONDecodeError, RecursionError) as exc:
         raise UsageError(f"--extra-body is not JSON: {getattr(exc, 'msg', 'nested too deeply')}") from None
     options = RunOptions(
-        dataset=dataset, model=model, base_url=base_url, experiment=experiment, split=split, api_key_env=api_key_env,
+        dataset=dataset, model=model, base_url=base_url, experiment=_experiment(experiment), split=split, api_key_env=api_key_env,
         limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
         temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
@@ -199,10 +216,10 @@ def quickstart(
     try:
         with embedded_server() as server:
             typer.echo(f"embedded model {server.model} ({server.model_path.name}) at {server.base_url}")
-            reports.append(run_experiment(RunOptions(experiment="exp1", limit=per_domain * 8, **common), server=server))
+            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), limit=per_domain * 8, **common), server=server))
             print_report(reports[-1])
             if "exp3_composite" in configs:
-                reports.append(run_experiment(RunOptions(experiment="exp3", limit=exp3_tasks, **common), server=server))
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), limit=exp3_tasks, **common), server=server))
                 print_report(reports[-1])
             else:
                 typer.echo("skipping the Exp3 slice: the folder has no exp3_composite config")
@@ -210,7 +227,7 @@ def quickstart(
                 rows = build_profile(folder, reports[0].split)
                 write_profile(folder, reports[0].split, rows)
                 typer.echo(f"wrote the Exp1 profile of {reports[0].split} (config 'profiles')")
-                reports.append(run_experiment(RunOptions(experiment="exp9", limit=exp9_tasks, **common), server=server))
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), limit=exp9_tasks, **common), server=server))
                 print_report(reports[-1])
             else:
                 typer.echo("skipping the Exp9 slice: the folder has no exp9_fixed config")
@@ -225,35 +242,22 @@ def quickstart(
 
 
 def _score_table(folder: Path, reports) -> None:
-    """Headline numbers from `mirror_hf.scoring`, if it is installed."""
-    try:
-        import polars as pl
-
-        from mirror_hf.scoring import cfr, exp9_components, macro_accuracy, mirror_gap
-    except ImportError:
-        return
+    """The models' headline numbers (`mirror_hf.scoring.headline`: the same values `score` reports)."""
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="headline numbers (point estimates)")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    table.add_column("n", justify="right")
-    for r in reports:
-        frame = pl.read_parquet(r.split_path)
-        if r.experiment == "exp1":
-            nat = frame.filter(pl.col("channel") == "natural")
-            wag = frame.filter(pl.col("channel") == "wagering")
-            for label, part in (("Exp1 natural accuracy", nat), ("Exp1 wagering accuracy", wag)):
-                e = macro_accuracy(part["correct"].to_list(), part["domain"].to_list())
-                table.add_row(label, f"{e.value:.3f}" if e.defined else "-", str(e.n))
-            paired = nat.select("item_id", "domain", pl.col("correct").alias("n")).join(
-                wag.select("item_id", "domain", pl.col("correct").alias("w")), on=["item_id", "domain"], how="full", coalesce=True)
-            e = mirror_gap(paired["domain"].to_list(), paired["n"].to_list(), paired["w"].to_list())
-            table.add_row("Mirror gap", f"{e.value:.3f}" if e.defined else "-", str(e.n))
-        elif r.experiment == "exp9":
-            components = exp9_components(frame)
-            for condition in ("C1", "C2", "C3", "C4"):
-                e = cfr(components, frame="all", condition=condition)
-                table.add_row(f"Exp9 CFR {condition}", f"{e.value:.3f}" if e.defined else "-", str(e.n))
-    Console().print(table)
+    from mirror_hf.experiments import read_trial_tables
+    from mirror_hf.scoring import headline
+
+    import polars as pl
+
+    written = [r.split_path for r in reports if r.split_path is not None]
+    models = sorted({m for path in written for m in pl.read_parquet(path, columns=["model"])["model"].drop_nulls().to_list()})
+    for model, values in headline(read_trial_tables(folder), models=tuple(models)).items():
+        table = Table(title=f"headline numbers of {model} (point estimates)")
+        for col, justify in (("metric", "left"), ("value", "right"), ("n", "right"), ("better", "left")):
+            table.add_column(col, justify=justify)
+        for v in values:
+            table.add_row(v.headline.label, "-" if v.value is None else f"{v.value:.3f}", "-" if v.n is None else str(v.n),
+                          v.headline.direction)
+        Console().print(table)

@@ -10,14 +10,12 @@ import typer
 
 from mirror_hf.cli._app import UsageError, app
 
-TRIAL_CONFIGS = {"exp1": "trials_exp1", "exp2": "trials_exp2", "exp3": "trials_exp3", "exp9": "trials_exp9"}
-
-
 def read_tables(folder: Path) -> dict:
-    """The folder's trial tables (all splits of a config concatenated) and the authors' per-model CFR
-    aggregate if one was imported. Reads parquet directly with polars (layout: `mirror_hf.folder`)."""
+    """The folder's trial tables, one per registered experiment (all splits of its config
+    concatenated), and the authors' per-model CFR aggregate if one was imported."""
     import polars as pl
 
+    from mirror_hf.experiments import read_trial_tables
     from mirror_hf.folder import split_files
 
     files = split_files(folder)
@@ -27,9 +25,9 @@ def read_tables(folder: Path) -> dict:
         parts = [p for p in parts if p.height]
         return pl.concat(parts, how="diagonal_relaxed") if parts else None
 
-    tables = {kind: read(config) for kind, config in TRIAL_CONFIGS.items()}
+    tables = read_trial_tables(folder)
     tables["upstream_cfr"] = _upstream_cfr(files, read)
-    if tables["exp2"] is not None and "source_domain" not in tables["exp2"].columns:
+    if tables.get("exp2") is not None and "source_domain" not in tables["exp2"].columns:
         tables["exp2"] = _attach_source_domain(tables["exp2"], files, read)
     return tables
 
@@ -108,6 +106,7 @@ def score(
     seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
 ) -> None:
     """Score every trial split in a dataset folder: per model and experiment, plus the escalation curve."""
+    from mirror_hf.experiments import EXPERIMENTS, trial_configs
     from mirror_hf.scoring import MISSING_RULES, WEAK_POLICIES, Bootstrap, SuiteOptions, score_tables
 
     if variant not in ("paper", "upstream"):
@@ -126,16 +125,18 @@ def score(
 
     check_folder(dataset)
     tables = read_tables(dataset)
-    if all(tables[k] is None for k in TRIAL_CONFIGS) and tables["upstream_cfr"] is None:
-        raise UsageError(f"{dataset} holds no trials ({', '.join(TRIAL_CONFIGS.values())}) and no upstream_exp9 aggregate")
+    configs = trial_configs()
+    if all(tables[k] is None for k in configs) and tables["upstream_cfr"] is None:
+        raise UsageError(f"{dataset} holds no trials ({', '.join(configs.values())}) and no upstream_exp9 aggregate")
     options = SuiteOptions(
         variant=variant,
         weak_policy=None if weak_policy == "recorded" else weak_policy,
         missing=missing,
         ci=Bootstrap(n_resamples=resamples, seed=seed) if resamples else False,
     )
+    scorers = {name: spec.scorer for name, spec in EXPERIMENTS.items() if spec.scorer is not None}
     result = score_tables(
-        exp1=tables["exp1"], exp2=tables["exp2"], exp3=tables["exp3"], exp9=tables["exp9"], upstream_cfr=tables["upstream_cfr"], options=options
+        tables={k: tables[k] for k in configs}, scorers=scorers, upstream_cfr=tables["upstream_cfr"], options=options
     )
     result["settings"] = {
         "dataset": str(dataset),

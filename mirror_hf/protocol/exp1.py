@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
+
+import numpy as np
 
 from mirror_hf.protocol.calculator import calculate
 from mirror_hf.protocol.matching import match, normalise_answer
@@ -44,6 +47,7 @@ from mirror_hf.protocol.text import (
     word_count,
 )
 from mirror_hf.records import CHOICE_LETTERS, Question
+from mirror_hf.registry import Registry
 
 # --------------------------------------------------------------------------------------------
 # Prompt text (kept close to the authors' wording so results stay comparable)
@@ -179,7 +183,7 @@ def parse_wagering(text: str | None, *, reasoning_content: str | None = None, fi
         bets = [v for v, at_end in labeled_fields(visible, "BET") if not (out["truncated"] and at_end)]
         out["bet"] = agreed([read_int(b, 1, 10) for b in bets])
     out["parse_success"] = out["answer"] is not None and out["bet"] is not None
-    out["confidence"] = out["bet"] / 10 if out["bet"] is not None else None
+    out["confidence"] = signal_of("wagering", out)
     return out
 
 
@@ -227,7 +231,7 @@ def parse_opt_out(text: str | None, *, reasoning_content: str | None = None, fin
                 out["skipped"] = False  # answered in prose, without the label
                 out["answer"] = visible.strip()  # the typed matcher finds the answer in it
     if out["skipped"] is not None:
-        out["confidence"] = 0.0 if out["skipped"] else 1.0
+        out["confidence"] = signal_of("opt_out", out)
     return out
 
 
@@ -262,7 +266,7 @@ def parse_difficulty_selection(
         out["choice"] = letters[0] if letters and None not in letters and len(set(letters)) == 1 else None
         set_answers(out, complete_answers(visible, out["truncated"]))
     out["parse_success"] = out["choice"] is not None and out["answer"] is not None
-    out["confidence"] = {"A": 1.0, "B": 0.0}.get(out["choice"])
+    out["confidence"] = signal_of("difficulty_selection", out)
     return out
 
 
@@ -306,7 +310,7 @@ def parse_tool_delegation(
         out["parse_success"] = out["answer"] is not None
         if out["answer"] is None and cleaned and not out["truncated"] and not needs_followup(out):
             out["answer"] = cleaned
-    out["confidence"] = 1.0 / (1 + len(calls))
+    out["confidence"] = signal_of("tool_delegation", out)
     return out
 
 
@@ -391,7 +395,7 @@ def parse_natural(text: str | None, *, reasoning_content: str | None = None, fin
     out["response_length"] = word_count(visible)
     out["hedging_count"] = count_phrases(visible, HEDGING_PHRASES, rules)
     out["caveat_count"] = count_phrases(visible, CAVEAT_PHRASES, rules)
-    out["confidence"] = 1.0 / (1 + out["hedging_count"])
+    out["confidence"] = signal_of("natural", out)
     if rules == "upstream":
         out["refused"] = is_refusal_upstream(visible)
         out["answer"] = labeled_field_upstream(visible, "ANSWER") or (visible.strip()[:500] or None)
@@ -449,7 +453,7 @@ def parse_layer2(text: str | None, *, reasoning_content: str | None = None, fini
         raw = approach.strip().strip("[]").lower()
         out["approach"] = next((a for a in APPROACHES if a in raw or a.replace("-", " ") in raw), raw[:50])
     if out["self_report_confidence"] is not None:
-        out["confidence"] = out["self_report_confidence"] / 100
+        out["confidence"] = signal_of("layer2", out)
     out["parse_success"] = out["self_report_confidence"] is not None and out["answer"] is not None
     return out
 
@@ -475,7 +479,7 @@ def parse_structured_control(
         values = [v for v, at_end in labeled_fields(visible, "CONFIDENCE") if not (out["truncated"] and at_end)]
         out["control_confidence"] = agreed([read_int(v, 1, 10) for v in values])
     if out["control_confidence"] is not None:
-        out["confidence"] = out["control_confidence"] / 10
+        out["confidence"] = signal_of("structured_control", out)
     out["parse_success"] = out["answer"] is not None and out["control_confidence"] is not None
     return out
 
@@ -486,33 +490,102 @@ def parse_structured_control(
 
 
 @dataclass(frozen=True)
-class Channel:
-    name: str
-    build: Callable[..., Messages] | None  # None: parse-only
+class Signal:
+    """A channel's confidence in [0, 1] from one parsed field: `transform` maps the field's numeric
+    value (a text field through `codes`; a list field by its length) and works on whole numpy
+    columns too, so scoring recomputes the signal of imported records by the very same rule."""
+
+    field: str
+    transform: Callable[[Any], Any]
+    description: str
+    codes: Mapping[str, float] | None = None
+    flag: bool = False  # a true/false field (read as 1.0 / 0.0)
+
+    def raw(self, parsed: Mapping) -> float | None:
+        value = parsed.get(self.field)
+        if isinstance(value, (list, tuple)):
+            value = len(value)
+        if self.codes is not None:
+            value = self.codes.get(value) if isinstance(value, str) else None
+        return None if value is None else float(value)
+
+    def of(self, parsed: Mapping) -> float | None:
+        value = self.raw(parsed)
+        return None if value is None else float(self.transform(np.float64(value)))
+
+
+def signal_of(channel_name: str, parsed: Mapping) -> float | None:
+    """The registered channel's confidence for a parse (what every parser stores in `confidence`)."""
+    return CHANNELS[channel_name].confidence.of(parsed)
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """An optional second turn: `needed(parsed)` after the first parse, `run(parsed)` executes what
+    the model asked for, `build(first_messages, first_reply, results)` is the second turn and
+    `parse(text, first, results, **kw)` merges its answer into the first parse."""
+
+    needed: Callable[[dict], bool]
+    run: Callable[[dict], list]
+    build: Callable[..., Messages]
     parse: Callable[..., dict]
-    signal: str  # what `confidence` is, for cards and reports
 
 
-CHANNELS: dict[str, Channel] = {
-    c.name: c
-    for c in (
-        Channel("wagering", build_wagering, parse_wagering, "bet / 10"),
-        Channel("opt_out", build_opt_out, parse_opt_out, "1 answered, 0 skipped"),
-        Channel("difficulty_selection", build_difficulty_selection, parse_difficulty_selection, "1 chose the harder task, 0 the easier"),
-        Channel("tool_delegation", build_tool_delegation, parse_tool_delegation, "1 / (1 + tool calls)"),
-        Channel("natural", build_natural, parse_natural, "1 / (1 + hedging phrases)"),
-        Channel("layer2", build_layer2, parse_layer2, "stated confidence / 100"),
-        Channel("structured_control", build_structured_control, parse_structured_control, "stated confidence / 10"),
-    )
-}
-BEHAVIOURAL_CHANNELS: tuple[str, ...] = ("wagering", "opt_out", "difficulty_selection", "tool_delegation", "natural")
+@dataclass(frozen=True)
+class Channel:
+    """One elicitation channel: its prompt builder `(question) -> messages` (None: parse-only or
+    built by a planner, as difficulty selection needs its pair), its parser `(text, **kw) -> fields`
+    (which sets `confidence`, the channel's signal in [0, 1]), a description of that signal,
+    whether it is one of the behavioural channels MCI and TII correlate, and an optional follow-up."""
+
+    name: str
+    build: Callable[..., Messages] | None
+    parse: Callable[..., dict]
+    confidence: Signal
+    behavioural: bool = False
+    followup: FollowUp | None = None
+
+
+TOOL_FOLLOWUP = FollowUp(needs_followup, run_tools, build_tool_followup, parse_tool_followup)
+
+#: every channel, in the paper's order; `register_channel` adds one (e.g. a new behavioural channel)
+CHANNELS: Registry[Channel] = Registry("Exp1 channel")
+for _c in (
+    Channel("wagering", build_wagering, parse_wagering, Signal("bet", lambda x: x / 10, "bet / 10"), behavioural=True),
+    Channel("opt_out", build_opt_out, parse_opt_out, Signal("skipped", lambda x: 1.0 - x, "1 answered, 0 skipped", flag=True),
+            behavioural=True),
+    Channel("difficulty_selection", build_difficulty_selection, parse_difficulty_selection,
+            Signal("choice", lambda x: x, "1 chose the harder task, 0 the easier", codes={"A": 1.0, "B": 0.0}),
+            behavioural=True),
+    Channel("tool_delegation", build_tool_delegation, parse_tool_delegation,
+            Signal("tools_used", lambda x: 1.0 / (1.0 + x), "1 / (1 + tool calls)"), behavioural=True, followup=TOOL_FOLLOWUP),
+    Channel("natural", build_natural, parse_natural, Signal("hedging_count", lambda x: 1.0 / (1.0 + x), "1 / (1 + hedging phrases)"),
+            behavioural=True),
+    Channel("layer2", build_layer2, parse_layer2, Signal("self_report_confidence", lambda x: x / 100, "stated confidence / 100")),
+    Channel("structured_control", build_structured_control, parse_structured_control,
+            Signal("control_confidence", lambda x: x / 10, "stated confidence / 10")),
+):
+    CHANNELS.register(_c.name, _c)
+del _c
+
+
+def register_channel(spec: Channel, *, replace: bool = False) -> Channel:
+    """Add a channel: Exp1 and Exp2 can run it (`--channels NAME`) and, if behavioural, MCI and TII
+    correlate its `confidence` with the others'."""
+    return CHANNELS.register(spec.name, spec, replace=replace)
+
+
+def behavioural_channels() -> tuple[str, ...]:
+    """The registered behavioural channels, in registration order (the paper's five first)."""
+    return tuple(name for name, c in CHANNELS.items() if c.behavioural)
+
+
+#: the paper's five behavioural channels (spec §2); `behavioural_channels()` includes registered ones
+BEHAVIOURAL_CHANNELS: tuple[str, ...] = behavioural_channels()
 
 
 def channel(name: str) -> Channel:
-    try:
-        return CHANNELS[name]
-    except KeyError:
-        raise KeyError(f"unknown Exp1 channel {name!r}; known: {', '.join(CHANNELS)}") from None
+    return CHANNELS.get(name)
 
 
 def parse(name: str, text: str | None, **kwargs) -> dict:

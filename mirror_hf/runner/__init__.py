@@ -5,7 +5,7 @@ the `openai` client (aiohttp transport, adaptive rate limiting, bounded retries)
 finished request in a crash-safe results file, and writes the model's split of `trials_<exp>`.
 """
 
-from mirror_hf.runner.plan import EXPERIMENTS, PlanError
+from mirror_hf.runner.plan import PlanError
 from mirror_hf.runner.session import (
     Estimate,
     RunError,
@@ -15,4 +15,4 @@ from mirror_hf.runner.session import (
     run,
 )
 
-__all__ = ["EXPERIMENTS", "Estimate", "PlanError", "RunError", "RunOptions", "RunReport", "model_slug", "run"]
+__all__ = ["Estimate", "PlanError", "RunError", "RunOptions", "RunReport", "model_slug", "run"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mirror_hf.runner.plan import Job, Plan
 from mirror_hf.runner.request import ChatRequest, Generation, Outcome
@@ -92,8 +92,9 @@ class Engine:
         self._inflight: dict[str, asyncio.Future] = {}
         self.execution = Execution()
 
-    def request(self, messages: list[dict]) -> ChatRequest:
-        return ChatRequest(self.model, self.base_url, tuple(messages), self.generation)
+    def request(self, messages: list[dict], temperature: float | None = None) -> ChatRequest:
+        generation = self.generation if temperature is None else replace(self.generation, temperature=temperature)
+        return ChatRequest(self.model, self.base_url, tuple(messages), generation)
 
     async def fetch(self, request: ChatRequest) -> Outcome:
         key = request.key
@@ -131,6 +132,7 @@ class Engine:
         return self.plan.recipe.followup(job, outcome)
 
     async def run_job(self, index: int, job: Job) -> None:
+<<<<<<< HEAD
         request = self.request(job.messages)
         try:
             outcome = await self.fetch(request)
@@ -143,6 +145,16 @@ class Engine:
         except BudgetExhausted:
             self.execution.stopped_by_budget = True
             return
+=======
+        request = self.request(job.messages, job.temperature)
+        outcome = await self.fetch(request)
+        turns = [(request, outcome)]
+        if outcome.ok:
+            follow = self.plan.recipe.followup(job, outcome)
+            if follow is not None:
+                second = self.request(follow, job.temperature)
+                turns.append((second, await self.fetch(second)))
+>>>>>>> wip/registry
         self.execution.turns[index] = turns
         progress = self.progress
         progress.done += 1

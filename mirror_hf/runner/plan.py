@@ -1,9 +1,9 @@
-"""The plan: what one run sends, built from the dataset folder by the protocol's prompt builders, and
-how each trial's responses become its parsed, graded fields (the protocol's parsers and graders).
+"""The plan: what one run sends, and how each trial's responses become its parsed, graded fields.
 
-The runner owns no prompt text and no parsing rule: a `Recipe` per experiment only routes records to
-`mirror_hf.protocol` and back. That keeps the request keys (hashes of the exact messages) a function
-of the protocol version alone.
+The runner knows no experiment. It is handed an experiment spec (`ExperimentSpec`: the registered
+`mirror_hf.experiments.Experiment` satisfies it) whose planner reads the dataset folder and returns
+the jobs with a `Recipe` that routes responses to `mirror_hf.protocol`'s parsers and graders. This
+module holds what every planner shares: reading a config, the stratified item order, option checks.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, get_args
 
 from mirror_hf.errors import MirrorValueError
 
-EXPERIMENTS: tuple[str, ...] = ("exp1", "exp3", "exp9")
+Matcher = Literal["strict", "upstream"]
+RouteRuleName = Literal["weak_set", "accuracy_below"]
 
 
 class PlanError(MirrorValueError):
@@ -32,6 +33,7 @@ class Job:
     messages: list[dict]
     context: Any = None
     state: dict = field(default_factory=dict)  # recipe's per-job scratch (e.g. first-turn parse)
+    temperature: float | None = None  # this job's own temperature (Exp2 channel 5), else the run's
 
 
 class Recipe(Protocol):
@@ -40,6 +42,9 @@ class Recipe(Protocol):
 
     def followup(self, job: Job, outcome) -> list[dict] | None:
         """Messages of a second turn, or None."""
+
+    def may_follow_up(self, job: Job) -> bool:
+        """Whether this job can get a second turn at all (for the dry-run estimate)."""
 
     def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
         """The record's parsed and graded fields from its turns [(ChatRequest, Outcome)]; `error`
@@ -53,18 +58,28 @@ class Plan:
     recipe: Recipe
     items: int  # distinct items (questions or tasks) selected
     notes: list[str] = field(default_factory=list)  # e.g. items without a difficulty pair
+    features: Any = None  # the trial config's `datasets.Features` (set by `build_plan` from the spec)
 
 
 @dataclass(frozen=True)
 class PlanOptions:
-    experiment: str = "exp1"
     limit: int | None = None
     channels: tuple[str, ...] | None = None
     conditions: tuple[str, ...] | None = None
     paradigms: tuple[str, ...] | None = None
-    matcher: str = "strict"
+    matcher: Matcher = "strict"
     split: str = ""  # the model's split name (Exp9 C2-C4 read its profile)
-    route_rule: str = "weak_set"  # Exp9 C4: weak_set (paper) or accuracy_below (authors' runner, < 0.50)
+    route_rule: RouteRuleName = "weak_set"  # Exp9 C4: weak_set (paper) or accuracy_below (authors' runner, < 0.50)
+
+
+class ExperimentSpec(Protocol):
+    """What the runner needs of an experiment (`mirror_hf.experiments.Experiment` provides it)."""
+
+    name: str
+    trial_features: Any
+    default_max_tokens: int
+
+    def plan(self, root: Path, options: PlanOptions) -> Plan: ...
 
 
 # --------------------------------------------------------------------------------------------
@@ -136,7 +151,7 @@ def _id(item) -> str:
     raise TypeError(f"item without an id: {item!r}")
 
 
-def _choose(requested: tuple[str, ...] | None, known: tuple[str, ...], default: tuple[str, ...], what: str) -> tuple[str, ...]:
+def choose(requested: tuple[str, ...] | None, known: tuple[str, ...], default: tuple[str, ...], what: str) -> tuple[str, ...]:
     if not requested:
         return default
     unknown = [r for r in requested if r not in known]
@@ -146,240 +161,16 @@ def _choose(requested: tuple[str, ...] | None, known: tuple[str, ...], default: 
 
 
 # --------------------------------------------------------------------------------------------
-# Experiment 1: questions x channels
-# --------------------------------------------------------------------------------------------
-
-
-class Exp1Recipe:
-    experiment = "exp1"
-    default_max_tokens = 1024  # spec §2 (layer 2 used 1536 upstream)
-
-    def __init__(self, matcher: str):
-        self.matcher = matcher
-
-    def _first_tool_parse(self, job: Job, outcome) -> tuple[dict, list | None]:
-        from mirror_hf.protocol import exp1
-
-        if "first" not in job.state:
-            parsed = exp1.parse_tool_delegation(
-                outcome.text, reasoning_content=outcome.reasoning, finish_reason=outcome.finish_reason, rules=self.matcher
-            )
-            job.state["first"] = parsed
-            job.state["results"] = exp1.run_tools(parsed) if exp1.needs_followup(parsed) else None
-        return job.state["first"], job.state["results"]
-
-    def followup(self, job: Job, outcome) -> list[dict] | None:
-        if job.fields["channel"] != "tool_delegation":
-            return None
-        from mirror_hf.protocol import exp1
-
-        _, results = self._first_tool_parse(job, outcome)
-        if results is None:
-            return None
-        return exp1.build_tool_followup(job.messages, outcome.text, results)
-
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
-        if error is not None:
-            return {}
-        from mirror_hf.protocol import exp1
-
-        question, pair = job.context
-        channel = job.fields["channel"]
-        last = turns[-1][1]
-        if channel == "tool_delegation" and len(turns) == 2:
-            first, results = self._first_tool_parse(job, turns[0][1])
-            parsed = exp1.parse_tool_followup(
-                last.text, first, results, reasoning_content=last.reasoning, finish_reason=last.finish_reason, rules=self.matcher
-            )
-        else:
-            parsed = exp1.parse(channel, last.text, reasoning_content=last.reasoning, finish_reason=last.finish_reason, rules=self.matcher)
-        return exp1.grade(parsed, question, self.matcher, pair=pair)
-
-
-def plan_exp1(root: Path, options: PlanOptions) -> Plan:
-    from mirror_hf.protocol import exp1
-    from mirror_hf.protocol.pairing import difficulty_pairs, pair_for_each_question
-    from mirror_hf.records import Question
-
-    channels = _choose(options.channels, tuple(exp1.CHANNELS), exp1.BEHAVIOURAL_CHANNELS, "channel(s)")
-    bank = [Question.from_row(r) for r in read_config(root, "questions", needed_for="exp1")]
-    chosen = stratified(bank, options.limit, stratum=lambda q: q.domain, substratum=lambda q: q.subcategory)
-    pairs = pair_for_each_question(difficulty_pairs(bank)) if "difficulty_selection" in channels else {}
-    jobs, unpaired = [], 0
-    for q in chosen:
-        for name in channels:
-            pair = pairs.get(q.id)
-            if name == "difficulty_selection":
-                if pair is None:
-                    unpaired += 1
-                    continue
-                messages = exp1.build_difficulty_selection(q, pair=pair)
-            else:
-                messages = exp1.channel(name).build(q)
-            fields = {"channel": name, "domain": q.domain, "subcategory": q.subcategory, "difficulty": q.difficulty}
-            jobs.append(Job(q.id, fields, messages, (q, pair)))
-    notes = []
-    if unpaired:
-        notes.append(f"{unpaired} item(s) have no difficulty-selection pair (medium items, or a domain without "
-                     "easy and hard items) and get no difficulty_selection trial")
-    return Plan("exp1", jobs, Exp1Recipe(options.matcher), len(chosen), notes)
-
-
-# --------------------------------------------------------------------------------------------
-# Experiment 3: composite tasks x targets (composite, component_a, component_b) x channels
-# --------------------------------------------------------------------------------------------
-
-EXP3_DEFAULT_CHANNELS = ("self_prediction", "answer")
-
-
-class Exp3Recipe:
-    experiment = "exp3"
-    default_max_tokens = 350  # spec §6.2 (v2)
-
-    def __init__(self, matcher: str):
-        self.matcher = matcher
-
-    def followup(self, job: Job, outcome) -> list[dict] | None:
-        return None
-
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
-        if error is not None:
-            return {}
-        from mirror_hf.protocol import exp3
-
-        last = turns[-1][1]
-        parsed = exp3.PARSERS[job.fields["channel"]](
-            last.text, reasoning_content=last.reasoning, finish_reason=last.finish_reason, rules=self.matcher
-        )
-        return exp3.grade(parsed, job.context, job.fields["target"], self.matcher)
-
-
-def plan_exp3(root: Path, options: PlanOptions) -> Plan:
-    from mirror_hf.protocol import exp3
-
-    channels = _choose(options.channels, exp3.CHANNELS, EXP3_DEFAULT_CHANNELS, "exp3 channel(s)")
-    tasks = read_config(root, "exp3_composite", needed_for="exp3")
-    chosen = stratified(tasks, options.limit, stratum=lambda t: f"{t['domain_a']}|{t['domain_b']}")
-    jobs = []
-    for task in chosen:
-        for name in channels:
-            # The authors' single call (layer2) is about the composite task only.
-            for target in ("composite",) if name == "layer2" else exp3.TARGETS:
-                if name == "self_prediction":
-                    messages = exp3.build_self_prediction(task, target)
-                elif name == "answer":
-                    messages = exp3.build_answer(task, target)
-                else:
-                    messages = exp3.build_upstream_layer2(task)
-                component = task[target] if target != "composite" else None
-                fields = {
-                    "channel": name,
-                    "target": target,
-                    "domain_a": task["domain_a"],
-                    "domain_b": task["domain_b"],
-                    "domain": component["domain"] if component else None,
-                    "subcategory": component["subcategory"] if component else None,
-                    "difficulty": component["difficulty"] if component else task.get("stratum"),
-                }
-                jobs.append(Job(task["task_id"], fields, messages, task))
-    return Plan("exp3", jobs, Exp3Recipe(options.matcher), len(chosen))
-
-
-# --------------------------------------------------------------------------------------------
-# Experiment 9: agentic tasks x conditions x paradigms
-# --------------------------------------------------------------------------------------------
-
-
-class Exp9Recipe:
-    experiment = "exp9"
-    default_max_tokens = 4000  # spec §5.4
-
-    def __init__(self, matcher: str, route_rule, resolver: str = "oracle", seed: int = 0):
-        self.matcher = matcher
-        self.route_rule = route_rule
-        self.resolver = resolver
-        self.seed = seed
-
-    def followup(self, job: Job, outcome) -> list[dict] | None:
-        return None
-
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
-        from mirror_hf.protocol import exp9
-
-        task, profile = job.context
-        last = turns[-1][1]
-        parsed = exp9.parse_exp9(
-            None if error else last.text, job.fields["paradigm"], task,
-            reasoning_content=None if error else last.reasoning,
-            finish_reason=None if error else last.finish_reason,
-            api_error=error, rules=self.matcher,
-        )
-        if error is not None and self.matcher == "strict":
-            graded = {k: v for k, v in parsed.items() if k in ("api_success", "paradigm")}
-        else:
-            graded = exp9.grade_exp9(parsed, task, self.matcher)
-        if job.fields["condition"] == "C4":
-            routed = exp9.routed_slots(task, self.route_rule, profile)
-            graded = exp9.apply_routing(graded, task, routed, self.resolver, self.seed)
-        return graded
-
-
-def read_profile(root: Path, split: str) -> dict[str, dict] | None:
-    """domain -> the model's `profiles` row, or None when the folder has no profile for it."""
-    from mirror_hf.folder import split_files
-
-    if not any(f.split == split for f in split_files(root).get("profiles", [])):
-        return None
-    return {row["domain"]: row for row in read_config(root, "profiles", split, needed_for="exp9")}
-
-
-def plan_exp9(root: Path, options: PlanOptions) -> Plan:
-    from mirror_hf.folder import split_files
-    from mirror_hf.protocol import exp9
-
-    conditions = _choose(options.conditions, exp9.CONDITIONS, exp9.CONDITIONS, "condition(s)")
-    paradigms = _choose(options.paradigms, exp9.PARADIGMS, exp9.PARADIGMS, "paradigm(s)")
-    profile = read_profile(root, options.split)
-    needs_profile = [c for c in conditions if c != "C1"]
-    if needs_profile and profile is None:
-        raise PlanError(
-            f"exp9 condition(s) {', '.join(needs_profile)} need the model's Exp1 profile, and {root} has no split "
-            f"{options.split!r} in config 'profiles'. Run `mirror-hf run --experiment exp1` for this model, then "
-            f"`mirror-hf profile --dataset {root} --split {options.split}`; or run only --conditions C1"
-        )
-    tasks = read_config(root, "exp9_fixed", needed_for="exp9")
-    notes = []
-    if any(f.split == options.split for f in split_files(root).get("exp9_tailored", [])):
-        tailored = read_config(root, "exp9_tailored", options.split, needed_for="exp9")
-        tasks = tasks + tailored
-        notes.append(f"including {len(tailored)} tasks tailored to this model (exp9_tailored/{options.split})")
-    chosen = stratified(tasks, options.limit, stratum=lambda t: f"{t['domain_a']}|{t['domain_b']}")
-    profile = profile or {}
-    accuracy = {d: row.get("natural_accuracy") for d, row in profile.items()}
-    jobs = []
-    for task in chosen:
-        context = exp9.slot_context(task, profile)
-        for condition in conditions:
-            for paradigm in paradigms:
-                if (condition, paradigm) not in exp9.cells():
-                    continue
-                messages = exp9.build_exp9(task, condition, paradigm, accuracy)
-                fields = {"condition": condition, "paradigm": paradigm, "is_false_score_control": False, **context}
-                jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
-    return Plan("exp9", jobs, Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule)), len(chosen), notes)
-
-
-# --------------------------------------------------------------------------------------------
 # Dispatch
 # --------------------------------------------------------------------------------------------
 
 
-def build_plan(root: Path, options: PlanOptions) -> Plan:
-    if options.experiment not in EXPERIMENTS:
-        raise PlanError(f"--experiment must be one of {', '.join(EXPERIMENTS)}, got {options.experiment!r}")
-    if options.matcher not in ("strict", "upstream"):
+def build_plan(root: Path, options: PlanOptions, spec: ExperimentSpec) -> Plan:
+    """The spec's plan for this folder, after the option checks every experiment shares."""
+    if options.matcher not in get_args(Matcher):
         raise PlanError(f"--matcher must be strict or upstream, got {options.matcher!r}")
-    if options.route_rule not in ("weak_set", "accuracy_below"):
+    if options.route_rule not in get_args(RouteRuleName):
         raise PlanError(f"--route-rule must be weak_set or accuracy_below, got {options.route_rule!r}")
-    builders = {"exp1": plan_exp1, "exp3": plan_exp3, "exp9": plan_exp9}
-    return builders[options.experiment](root, options)
+    plan = spec.plan(root, options)
+    plan.features = spec.trial_features
+    return plan

@@ -3,7 +3,8 @@ n, strong/weak label) from its `trials_exp1` split, written as its split of the 
 Exp9 conditions C2-C4 read it (the scores the model is told, and which components C4 routes).
 
 The numbers come from `mirror_hf.scoring` (accuracy excludes ungraded records; the gap pairs the
-two channels per question; the label follows a named weak-domain policy).
+two channels per question; re-run records are de-duplicated as in `score`; the label follows a
+named weak-domain policy).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_botto
         WEAK_POLICIES,
         classify_domains,
         domain_accuracy,
+        latest_records,
         mirror_gap_by_domain,
     )
 
@@ -40,6 +42,7 @@ def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_botto
         {name: [r[name] for r in rows] for name in ("model", "run_id", "item_id", "domain", "channel", "correct")},
         schema={"model": pl.String, "run_id": pl.String, "item_id": pl.String, "domain": pl.String, "channel": pl.String, "correct": pl.Boolean},
     )
+    trials = latest_records(trials, "exp1")  # a re-run record replaces the earlier one, as in `score`
     natural = trials.filter(pl.col("channel") == "natural")
     wagering = trials.filter(pl.col("channel") == "wagering")
     if natural.is_empty():

@@ -20,14 +20,18 @@ import shutil
 import sys
 import time
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from mirror_hf.errors import MirrorValueError
+<<<<<<< HEAD
 from mirror_hf.integrity import check_folder
 from mirror_hf.runner.lock import RunLock
 from mirror_hf.runner.plan import Plan, PlanError, PlanOptions, build_plan
+=======
+from mirror_hf.runner.plan import ExperimentSpec, Plan, PlanError, PlanOptions, build_plan
+>>>>>>> wip/registry
 from mirror_hf.runner.request import ChatRequest, Generation
 from mirror_hf.runner.validate import check_base_url, check_extra_body, check_run_numbers
 
@@ -43,7 +47,7 @@ class RunOptions:
     dataset: Path
     model: str | None = None
     base_url: str | None = None  # None: the embedded local model
-    experiment: str = "exp1"
+    experiment: ExperimentSpec | None = None  # a registered spec: `mirror_hf.experiments.get("exp1")`
     split: str | None = None  # default: the model's slug
     api_key_env: str = "OPENAI_API_KEY"
     limit: int | None = None
@@ -109,11 +113,13 @@ class RunReport:
 
 
 def model_slug(model: str) -> str:
-    """A Hub split name (`\\w+`, ASCII) from a model name: other characters become `_`."""
-    slug = re.sub(r"[^0-9A-Za-z_]+", "_", model).strip("_")
-    if not slug:
-        raise RunError(f"cannot make a split name from model {model!r}; pass --split NAME (letters, digits, _)")
-    return slug
+    """The model's split name: `folder.model_split`, the one rule run and import share."""
+    from mirror_hf.folder import FolderError, model_split
+
+    try:
+        return model_split(model)
+    except FolderError as exc:
+        raise RunError(str(exc)) from None
 
 
 def check_split(split: str) -> str:
@@ -224,7 +230,7 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     cost = None
     if options.price_in is not None or options.price_out is not None:
         cost = (prompt_tokens * (options.price_in or 0) + completion * (options.price_out or 0)) / 1e6
-    followups = sum(1 for j in plan.jobs if j.fields.get("channel") == "tool_delegation")
+    followups = sum(1 for j in plan.jobs if plan.recipe.may_follow_up(j))
     return Estimate(len(plan.jobs), len(todo), len(plan.jobs) - len(todo), prompt_tokens, completion, cost, followups)
 
 
@@ -236,6 +242,8 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
     `server`: an already started `embedded.EmbeddedServer` to use instead of starting one."""
     started = time.perf_counter()
     root = _check_dataset(options.dataset)
+    if options.experiment is None or isinstance(options.experiment, str):
+        raise RunError("RunOptions.experiment must be an experiment spec, e.g. mirror_hf.experiments.get('exp1')")
     embedded = options.base_url is None
     model = options.model or ("smollm2" if embedded else None)
     if not model:
@@ -249,10 +257,10 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
     check_folder(root)  # every data file still matches its content hash
     try:
         plan = build_plan(root, PlanOptions(
-            experiment=options.experiment, limit=options.limit, channels=options.channels,
+            limit=options.limit, channels=options.channels,
             conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
             route_rule=options.route_rule,
-        ))
+        ), options.experiment)
     except PlanError as exc:
         raise RunError(str(exc)) from None
     generation = _generation(options, plan)
@@ -315,11 +323,10 @@ def _send_and_write(root, plan, options, model, base_url, default_query, key_url
 
     import gc
 
-    from mirror_hf.records import TRIAL_FEATURES
     from mirror_hf.runner.trials import RunIdentity, trial_table, write_trials
 
     identity_row = RunIdentity(run_id, model, plan.experiment, generation.temperature, generation.seed)
-    table, counts, dropped = trial_table(identity_row, plan, execution.turns, TRIAL_FEATURES[plan.experiment])
+    table, counts, dropped = trial_table(identity_row, plan, execution.turns, plan.features)
     if dropped:
         report.notes.append(f"parsed field(s) {sorted(dropped)} are not in the trial schema (records.py) and were not written")
     t_rows = time.perf_counter()
@@ -328,10 +335,10 @@ def _send_and_write(root, plan, options, model, base_url, default_query, key_url
     report.prompt_tokens, report.completion_tokens = counts.prompt_tokens, counts.completion_tokens
     _check_failures(table, report, options)
     manifest = run_manifest(root, plan, options, run_id, model, key_url, generation, report)
-    experiment = plan.experiment
+    experiment, features = plan.experiment, plan.features
     del plan, execution  # the prompts and responses now live in the table: free them before the write
     gc.collect()
-    report.split_path = write_trials(root, experiment, split, table, manifest)
+    report.split_path = write_trials(root, experiment, split, table, manifest, features)
     _write_json_atomic(paths["manifest"], manifest)
     report.seconds = time.perf_counter() - started
     report.timings["write"] = time.perf_counter() - t_rows
@@ -399,8 +406,10 @@ def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model
             libraries[name] = version(name)
         except PackageNotFoundError:
             libraries[name] = None
-    settings = {k: v for k, v in asdict(options).items()
-                if k not in ("dataset", "model", "base_url", "progress", "dry_run", "extra_body")}
+    settings = {f.name: getattr(options, f.name) for f in fields(options)}
+    settings = {k: v for k, v in settings.items()
+                if k not in ("dataset", "model", "base_url", "progress", "dry_run", "extra_body", "experiment")}
+    settings["experiment"] = plan.experiment
     settings["channels"] = list(options.channels) if options.channels else None
     return {
         "run_id": run_id,

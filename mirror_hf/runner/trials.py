@@ -51,7 +51,7 @@ def trial_row(identity: RunIdentity, job, turns: list[tuple[ChatRequest, Outcome
         "latency_ms": _total(o.latency_ms for _, o in turns),
         "prompt_tokens": _total(o.prompt_tokens for _, o in turns),
         "completion_tokens": _total(o.completion_tokens for _, o in turns),
-        "temperature": identity.temperature,
+        "temperature": last_request.generation.temperature,
         "seed": identity.seed,
         "system_fingerprint": last.system_fingerprint,
         "correct": None,
@@ -113,13 +113,11 @@ def trial_table(identity: RunIdentity, plan: Plan, turns_by_job: dict, features,
     return table, counts, dropped
 
 
-def write_trials(root: Path, experiment: str, split: str, table, manifest: dict) -> Path:
+def write_trials(root: Path, experiment: str, split: str, table, manifest: dict, features) -> Path:
     """Write the split (the manifest rides in the parquet schema metadata, so it travels with the
     file to the Hub) and regenerate the folder's card and Croissant."""
     from mirror_hf.folder import refresh_metadata, write_split
-    from mirror_hf.records import TRIAL_FEATURES
 
-    features = TRIAL_FEATURES[experiment]
     config = f"trials_{experiment}"
     metadata = dict(table.schema.metadata or {})
     metadata[MANIFEST_KEY] = json.dumps(manifest, sort_keys=True).encode()

@@ -54,7 +54,6 @@ from mirror_hf.scoring._exp9 import (
     relabel_strength,
     udr,
 )
-from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
 from mirror_hf.scoring._robustness import ARS_VARIANTS, ars
 from mirror_hf.scoring._scaling import (
     ModelInfo,
@@ -62,6 +61,19 @@ from mirror_hf.scoring._scaling import (
     scaling,
     scaling_fit,
 )
+from mirror_hf.scoring._headline import (
+    CFR_FRAME,
+    CFR_TABLE_FRAME,
+    DEDUP_KEYS,
+    HEADLINES,
+    Headline,
+    HeadlineValue,
+    headline,
+    headlines_of,
+    latest_records,
+)
+from mirror_hf.protocol.exp1 import BEHAVIOURAL_CHANNELS  # the paper's five; scoring reads the Channel specs
+from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
 from mirror_hf.scoring._stats import (
     PairedDifference,
     PartialCorrelation,
@@ -69,8 +81,9 @@ from mirror_hf.scoring._stats import (
     paired_difference,
     partial_correlation,
 )
-from mirror_hf.scoring._suite import SuiteOptions, score_tables
-from mirror_hf.scoring._tii import tii
+from mirror_hf.scoring._schema import EstimateJSON, ModelScores, ScoreResult
+from mirror_hf.scoring._suite import SCORERS, ModelContext, Scorer, SuiteOptions, score_tables
+from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [
@@ -90,7 +103,19 @@ __all__ = [
     "AI_VARIANTS",
     "BEHAVIOURAL_CHANNELS",
     "CCE_VARIANTS",
+    "CFR_FRAME",
+    "CFR_TABLE_FRAME",
     "CONDITIONS",
+    "DEDUP_KEYS",
+    "HEADLINES",
+    "SCORERS",
+    "Headline",
+    "HeadlineValue",
+    "EstimateJSON",
+    "ModelContext",
+    "ModelScores",
+    "ScoreResult",
+    "Scorer",
     "FRAMES",
     "MISSING_RULES",
     "WEAK_POLICIES",
@@ -114,6 +139,7 @@ __all__ = [
     "cce",
     "cfr",
     "cfr_by_condition",
+    "behavioural_channels",
     "channel_signal",
     "classify_domains",
     "component_view",
@@ -135,7 +161,11 @@ __all__ = [
     "partial_correlation",
     "relabel_strength",
     "score_tables",
+    "headline",
+    "headlines_of",
+    "latest_records",
     "tii",
+    "verbal_transfer",
     "udr",
     "wager_confidence",
     "wagering_accuracy",

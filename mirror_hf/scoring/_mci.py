@@ -27,14 +27,13 @@ from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
 from mirror_hf.scoring._rank import PairTables, level_codes, spearman_from_table
 
-#: the five behavioural channels of Exp1 (spec §2), in the paper's order
-BEHAVIOURAL_CHANNELS: tuple[str, ...] = (
-    "wagering",
-    "opt_out",
-    "difficulty_selection",
-    "tool_delegation",
-    "natural",
-)
+
+def behavioural_channels() -> tuple[str, ...]:
+    """The channels MCI and TII correlate: every registered behavioural `Channel` spec
+    (`mirror_hf.protocol.exp1.CHANNELS`), the paper's five and any added since."""
+    from mirror_hf.protocol.exp1 import behavioural_channels as registered
+
+    return registered()
 
 
 def channel_signal(
@@ -46,36 +45,36 @@ def channel_signal(
     n_tools: ArrayLike | None = None,
     hedging_count: ArrayLike | None = None,
     confidence: ArrayLike | None = None,
+    **fields: ArrayLike,
 ) -> np.ndarray:
-    """Each record's confidence signal, higher = more confident (spec §4.6): wagering -> bet (1-10);
-    opt_out -> 1 answered / 0 skipped; difficulty_selection -> 1 chose A (harder) / 0 chose B;
-    tool_delegation -> 1/(1+number of tools); natural -> 1/(1+hedging count); any other channel
-    (layer2, structured_control, ...) -> its `confidence`. Missing inputs give NaN."""
+    """Each record's confidence signal in [0, 1], higher = more confident, by the rule of its
+    registered `Channel` spec (`mirror_hf.protocol.exp1.CHANNELS`), recomputed from the raw parsed
+    field: wagering bet / 10; opt_out 1 answered / 0 skipped; difficulty_selection 1 chose A (harder)
+    / 0 chose B; tool_delegation 1/(1+number of tools); natural 1/(1+hedging count); a registered
+    channel's own field by name (`**fields`). Channels whose field is not given (layer2,
+    structured_control, ...) keep their recorded `confidence`. Missing inputs give NaN."""
+    from mirror_hf.protocol.exp1 import CHANNELS
+
     ch = as_text(channel, "channel")
     n = len(ch)
-
-    def column(values, name, kind="float"):
-        if values is None:
-            return np.full(n, np.nan)
-        if kind == "bool":
-            return as_outcome(values, name)
-        if kind == "text":
-            letters = as_text(values, name).str.strip_chars().str.to_uppercase()
-            return letters.replace_strict({"A": 1.0, "B": 0.0}, default=None, return_dtype=pl.Float64).fill_null(np.nan).to_numpy()
-        return as_float(values, name)
-
-    out = column(confidence, "confidence")
-    rules = {
-        "wagering": column(bet, "bet"),
-        "opt_out": 1.0 - column(skipped, "skipped", "bool"),
-        "difficulty_selection": column(choice, "choice", "text"),
-        "tool_delegation": 1.0 / (1.0 + column(n_tools, "n_tools")),
-        "natural": 1.0 / (1.0 + column(hedging_count, "hedging_count")),
-    }
-    for name, values in rules.items():
-        same_length(channel=ch, **{name: values})
+    given = {"bet": bet, "skipped": skipped, "choice": choice, "tools_used": n_tools, "hedging_count": hedging_count, **fields}
+    out = np.full(n, np.nan) if confidence is None else as_float(confidence, "confidence")
+    for name, spec in CHANNELS.items():
+        signal = spec.confidence
+        values = given.get(signal.field)
+        if not spec.behavioural or values is None:
+            continue
+        if signal.codes is not None:
+            text = as_text(values, signal.field).str.strip_chars().str.to_uppercase()
+            raw = text.replace_strict(dict(signal.codes), default=None, return_dtype=pl.Float64).fill_null(np.nan).to_numpy()
+        elif signal.flag:
+            raw = as_outcome(values, signal.field)
+        else:
+            raw = as_float(values, signal.field)
+        same_length(channel=ch, **{name: raw})
         mask = (ch == name).fill_null(False).to_numpy()
-        out = np.where(mask, values, out)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.where(mask, signal.transform(raw), out)
     return out
 
 

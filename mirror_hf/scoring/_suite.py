@@ -10,9 +10,9 @@ under the chosen variant are listed under `skipped` with the reason, never silen
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -43,17 +43,17 @@ from mirror_hf.scoring._exp9 import (
     relabel_strength,
     udr,
 )
-from mirror_hf.scoring._mci import BEHAVIOURAL_CHANNELS, channel_signal, mci
-from mirror_hf.scoring._tii import tii
-from mirror_hf.scoring._weak import weak_domains
-
-Variant = Literal["paper", "upstream"]
+from mirror_hf.scoring._headline import CFR_FRAME, CFR_TABLE_FRAME, latest_records
+from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
+from mirror_hf.scoring._tii import tii, verbal_transfer
+from mirror_hf.scoring._schema import ScoreResult, Variant
+from mirror_hf.scoring._weak import WeakPolicy, weak_domains
 
 
 @dataclass(frozen=True)
 class SuiteOptions:
     variant: Variant = "paper"
-    weak_policy: str | None = "auto"  # "auto": per variant (above); None: the recorded labels
+    weak_policy: Literal["auto"] | WeakPolicy | None = "auto"  # "auto": per variant (above); None: the recorded labels
     missing: Missing = "complete_case"
     ci: CI = True
 
@@ -75,11 +75,6 @@ def _col(frame: pl.DataFrame, name: str, dtype=None) -> pl.Series:
 # ------------------------------------------------------------------------------------------------
 
 
-def _latest_per_item(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """One record per key, the last written winning (upstream's latest-wins de-duplication)."""
-    return frame.unique(keys, keep="last", maintain_order=True)
-
-
 def exp1_question_grades(frame: pl.DataFrame) -> pl.DataFrame:
     """One row per question: domain, natural grade, wagering grade (null where missing)."""
     def side(channel: str, name: str) -> pl.DataFrame:
@@ -99,7 +94,7 @@ def natural_profile(frame: pl.DataFrame) -> dict[str, float]:
 
 
 def score_exp1(frame: pl.DataFrame, *, ci: CI = True) -> dict:
-    frame = _latest_per_item(frame, ["item_id", "channel"])
+    frame = latest_records(frame, "exp1")
     out: dict = {}
     by_channel = {key[0]: part for key, part in frame.partition_by("channel", as_dict=True).items() if key[0] is not None}
     empty = frame.clear()
@@ -119,7 +114,7 @@ def score_exp1(frame: pl.DataFrame, *, ci: CI = True) -> dict:
         conf = np.where(np.isnan(bet_conf), fallback, bet_conf)
         if (~np.isnan(conf)).any():
             out.update(calibration(conf, wag["correct"], ci=ci))
-    behavioural = frame.filter(pl.col("channel").is_in(BEHAVIOURAL_CHANNELS))
+    behavioural = frame.filter(pl.col("channel").is_in(behavioural_channels()))
     if "api_error" in behavioural.columns:
         behavioural = behavioural.filter(pl.col("api_error").is_null())
     if behavioural["channel"].n_unique() >= 2:
@@ -147,11 +142,25 @@ def score_exp1(frame: pl.DataFrame, *, ci: CI = True) -> dict:
 
 
 def score_exp2(frame: pl.DataFrame, profile: Mapping[str, float], *, variant: Variant, ci: CI = True) -> dict:
-    """TII from Exp2 trial records with a `source_domain` column and the model's Exp1 profile."""
-    frame = _latest_per_item(frame, ["item_id", "channel"])
-    source_acc = frame["source_domain"].replace_strict(dict(profile), default=None, return_dtype=pl.Float64)
-    signal = _col(frame, "confidence", pl.Float64)
-    return {"tii": tii(frame["item_id"], frame["channel"], signal, source_acc, variant=variant, ci=ci)}
+    """TII from Exp2 trial records with a `source_domain` column and the model's Exp1 profile, over
+    the behavioural channels (`tii` under `variant`, and both variants by name), and the verbal
+    transfer score from the Layer-2 self-reports when the records carry its two flags."""
+    frame = latest_records(frame, "exp2")
+    if "api_error" in frame.columns:
+        frame = frame.filter(pl.col("api_error").is_null())
+    behavioural = frame.filter(pl.col("channel").is_in(behavioural_channels()))
+    source_acc = behavioural["source_domain"].replace_strict(dict(profile), default=None, return_dtype=pl.Float64)
+    signal = _col(behavioural, "confidence", pl.Float64)
+    args = (behavioural["item_id"], behavioural["channel"], signal, source_acc)
+    both = {v: tii(*args, variant=v, ci=ci) for v in ("paper", "upstream")}
+    out: dict = {"tii": both[variant], "tii_paper": both["paper"], "tii_upstream": both["upstream"]}
+    layer2 = frame.filter(pl.col("channel") == "layer2")
+    if layer2.height and {"source_in_sub_skills", "source_is_weakest"} <= set(layer2.columns):
+        verbal = verbal_transfer(layer2["source_in_sub_skills"], layer2["source_is_weakest"], ci=ci)
+        out["verbal_transfer"] = verbal
+        if verbal.defined and both[variant].defined:
+            out["dissociation"] = Estimate(verbal.value - both[variant].value, verbal.n)
+    return out
 
 
 def exp3_task_rows(frame: pl.DataFrame, *, prefer_layer2: bool) -> pl.DataFrame:
@@ -178,7 +187,7 @@ def exp3_task_rows(frame: pl.DataFrame, *, prefer_layer2: bool) -> pl.DataFrame:
 
 
 def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped: dict, profile: Mapping[str, float] | None = None) -> dict:
-    frame = _latest_per_item(frame, ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"])
+    frame = latest_records(frame, "exp3")
     rows = exp3_task_rows(frame, prefer_layer2=variant == "upstream")
     composite = rows.filter(pl.col("target") == "composite")
     out: dict = {}
@@ -228,7 +237,7 @@ def score_exp9(
     gaps: Mapping[str, float] | None,
     model_gap: float | None,
 ) -> dict:
-    components = exp9_components(trials)
+    components = exp9_components(latest_records(trials, "exp9"))
     policy = options.exp9_policy
     if policy is not None:
         by_model = {m: dict(profile) for m in components["model"].unique().to_list()} if profile else None
@@ -237,10 +246,10 @@ def score_exp9(
     if gaps is None:
         gaps = domain_gaps_from_components(components)
     view = component_view(components, missing)
-    out: dict = {"cfr": cfr_by_condition(view, frame="escalation", missing=missing, ci=ci)}
-    out["cfr_table_c1"] = cfr(view, frame="table", condition="C1", missing=missing, ci=ci)
-    out["udr"] = udr(view, frame="table", condition="C1", missing=missing, ci=ci)
-    out["appropriate_action_rate"] = appropriate_action_rate(view, frame="table", condition="C1", missing=missing, ci=ci)
+    out: dict = {"cfr": cfr_by_condition(view, frame=CFR_FRAME, missing=missing, ci=ci)}
+    out["cfr_table_c1"] = cfr(view, frame=CFR_TABLE_FRAME, condition="C1", missing=missing, ci=ci)
+    out["udr"] = udr(view, frame=CFR_TABLE_FRAME, condition="C1", missing=missing, ci=ci)
+    out["appropriate_action_rate"] = appropriate_action_rate(view, frame=CFR_TABLE_FRAME, condition="C1", missing=missing, ci=ci)
     out["kdi"] = kdi(view, variant=options.variant, gap_by_domain=gaps, model_gap=model_gap, missing=missing, ci=ci)
     return out
 
@@ -264,6 +273,52 @@ def _by_model(frame: pl.DataFrame | None) -> dict[str, pl.DataFrame]:
     return {key[0]: part for key, part in frame.partition_by("model", as_dict=True, maintain_order=True).items() if key[0] is not None}
 
 
+@dataclass
+class ModelContext:
+    """What one model's scorers share: the options, and what its Exp1 scores give the others (the
+    natural-accuracy profile, the per-domain and model Mirror gaps), plus notes on skipped metrics."""
+
+    options: SuiteOptions
+    profile: dict[str, float] | None = None
+    gaps: dict[str, float] | None = None
+    model_gap: float | None = None
+    notes: dict[str, str] = field(default_factory=dict)
+
+
+Scorer = Callable[[pl.DataFrame, ModelContext], dict | None]
+
+
+def _exp1(frame: pl.DataFrame, ctx: ModelContext) -> dict:
+    scores = score_exp1(frame, ci=ctx.options.ci)
+    ctx.profile = natural_profile(latest_records(frame, "exp1")) or None
+    by_domain = scores.get("mirror_gap_by_domain")
+    if by_domain:
+        ctx.gaps = {d: e.value for d, e in by_domain.items()}
+        ctx.model_gap = scores["mirror_gap"].value
+    return scores
+
+
+def _exp2(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
+    if not ctx.profile:
+        ctx.notes["tii"] = "needs the model's Exp1 natural accuracy per domain (no trials_exp1 for it)"
+        return None
+    return score_exp2(frame, ctx.profile, variant=ctx.options.variant, ci=ctx.options.ci)
+
+
+def _exp3(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
+    o = ctx.options
+    return score_exp3(frame, variant=o.variant, ci=o.ci, skipped=ctx.notes, profile=ctx.profile) or None
+
+
+def _exp9(frame: pl.DataFrame, ctx: ModelContext) -> dict:
+    return score_exp9(frame, options=ctx.options, profile=ctx.profile, gaps=ctx.gaps, model_gap=ctx.model_gap)
+
+
+#: experiment -> its scorer, Exp1 first (the others read the profile it leaves in the context).
+#: The experiment specs (`mirror_hf.experiments`) point at these.
+SCORERS: dict[str, Scorer] = {"exp1": _exp1, "exp2": _exp2, "exp3": _exp3, "exp9": _exp9}
+
+
 def score_tables(
     *,
     exp1: pl.DataFrame | None = None,
@@ -273,40 +328,34 @@ def score_tables(
     upstream_cfr: pl.DataFrame | None = None,
     options: SuiteOptions = SuiteOptions(),
     workers: int = 2,
-) -> dict:
+    tables: Mapping[str, pl.DataFrame | None] | None = None,
+    scorers: Mapping[str, Scorer] | None = None,
+) -> ScoreResult:
     """Every metric the tables support, per model, plus the escalation aggregate.
 
+    `tables`: experiment -> trial table (all splits); the `exp1=...` keywords are the same thing.
+    `scorers`: experiment -> scorer, run in that order (default `SCORERS`).
     `upstream_cfr`: per-model CFR already aggregated by the authors (columns model, condition, cfr);
     used for models that have no Exp9 trials here."""
+    given = {"exp1": exp1, "exp2": exp2, "exp3": exp3, "exp9": exp9, **(tables or {})}
+    scorers = dict(scorers if scorers is not None else SCORERS)
     models: dict[str, dict] = {}
     skipped: dict[str, dict] = {}
-    exp1_by, exp2_by, exp3_by, exp9_by = (_by_model(t) for t in (exp1, exp2, exp3, exp9))
-    names = sorted(set(exp1_by) | set(exp2_by) | set(exp3_by) | set(exp9_by))
+    by_model = {name: _by_model(given.get(name)) for name in scorers}
+    names = sorted(set().union(*(set(t) for t in by_model.values())) if by_model else set())
     per_model_cfr: dict[str, dict[str, float | None]] = {}
 
     def one_model(model: str) -> tuple[dict, dict]:
+        ctx = ModelContext(options)
         entry: dict = {}
-        notes: dict = {}
-        profile = gaps = model_gap = None
-        if model in exp1_by:
-            entry["exp1"] = score_exp1(exp1_by[model], ci=options.ci)
-            profile = natural_profile(exp1_by[model]) or None
-            by_domain = entry["exp1"].get("mirror_gap_by_domain")
-            if by_domain:
-                gaps = {d: e.value for d, e in by_domain.items()}
-                model_gap = entry["exp1"]["mirror_gap"].value
-        if model in exp2_by:
-            if profile:
-                entry["exp2"] = score_exp2(exp2_by[model], profile, variant=options.variant, ci=options.ci)
-            else:
-                notes["tii"] = "needs the model's Exp1 natural accuracy per domain (no trials_exp1 for it)"
-        if model in exp3_by:
-            exp3_scores = score_exp3(exp3_by[model], variant=options.variant, ci=options.ci, skipped=notes, profile=profile)
-            if exp3_scores:
-                entry["exp3"] = exp3_scores
-        if model in exp9_by:
-            entry["exp9"] = score_exp9(exp9_by[model], options=options, profile=profile, gaps=gaps, model_gap=model_gap)
-        return entry, notes
+        for experiment, scorer in scorers.items():
+            frame = by_model[experiment].get(model)
+            if frame is None:
+                continue
+            scores = scorer(frame, ctx)
+            if scores:
+                entry[experiment] = scores
+        return entry, ctx.notes
 
     # Models are independent and numpy releases the GIL in the resampling, so two threads use both
     # cores; every metric seeds its own generator, so results do not depend on the scheduling.

@@ -79,3 +79,25 @@ def tii(
     rho = per_channel(cells.counts[None, :].astype(np.float64))[0] if channels else []
     by_channel = {c: (None if np.isnan(r) else float(r)) for c, r in zip(channels, rho)}
     return Estimate(result.value, result.n, result.ci, {"channels": by_channel})
+
+
+def verbal_transfer(sub_skills_names_source: ArrayLike, weakest_names_source: ArrayLike, *, ci: CI = False) -> Estimate:
+    """The verbal transfer score of Exp2 (spec §6.1): per Layer-2 self-report, the mean of two flags —
+    its SUB_SKILLS mention the task's hidden source domain, its WEAKEST_SKILL names it — then the
+    mean over reports. A report missing either field is left out. n = reports; in [0, 1].
+    `extra` holds the two rates alone."""
+    from mirror_hf.scoring._bootstrap import weighted_mean
+    from mirror_hf.scoring._columns import as_outcome
+
+    mention = as_outcome(sub_skills_names_source, "sub_skills_names_source")
+    weakest = as_outcome(weakest_names_source, "weakest_names_source")
+    same_length(sub_skills_names_source=mention, weakest_names_source=weakest)
+    keep = ~np.isnan(mention) & ~np.isnan(weakest)
+    score = (mention[keep] + weakest[keep]) / 2
+    cells = Cells.of(x=score)
+    result = estimate(weighted_mean(cells["x"]), cells, n=int(keep.sum()), ci=ci)
+    rates = {
+        "sub_skills_rate": float(mention[keep].mean()) if keep.any() else float("nan"),
+        "weakest_skill_rate": float(weakest[keep].mean()) if keep.any() else float("nan"),
+    }
+    return Estimate(result.value, result.n, result.ci, rates)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Literal
+from typing import Literal, get_args
 
 WeakPolicy = Literal["median_or_bottom_k", "threshold", "bottom_k", "absolute"]
-WEAK_POLICIES: tuple[str, ...] = ("median_or_bottom_k", "threshold", "bottom_k", "absolute")
+WEAK_POLICIES: tuple[str, ...] = get_args(WeakPolicy)
 STRENGTHS: tuple[str, ...] = ("weak", "strong", "medium", "unknown")
 
 

@@ -31,13 +31,18 @@ from mirror_hf.upstream.read import SourceFile
 from mirror_hf.upstream.report import CleanReport
 
 CHANNEL_NAMES = {1: "wagering", 2: "opt_out", 3: "difficulty_selection", 4: "tool_delegation", 5: "natural"}
-_SLUG = re.compile(r"\W+")
 
 
 def model_split(model: str) -> str:
-    """The split of a model's trials: its name reduced to \\w+ ("gemini-2.5-pro" -> gemini_2_5_pro)."""
-    slug = _SLUG.sub("_", str(model)).strip("_").lower()
-    return slug or "unknown_model"
+    """The split of a model's trials: `folder.model_split`, the rule the runner uses too
+    ("gemini-2.5-pro" -> gemini_2_5_pro); a record without a usable name goes to `unknown_model`."""
+    from mirror_hf.folder import FolderError
+    from mirror_hf.folder import model_split as split_of
+
+    try:
+        return split_of(model)
+    except FolderError:
+        return "unknown_model"
 
 
 def _dedupe(source: SourceFile, key, report: CleanReport, ignore: tuple[str, ...] = ("timestamp",)) -> list[tuple[int, dict]]:

@@ -87,6 +87,10 @@ def scripted_reply(messages: list[dict], digest: str, state: State) -> str:
     if "USE_TOOL: calculator" in last and unit(digest, "tool") < state.tool_rate:
         return "[USE_TOOL: calculator | 6*7]\nANSWER: 42"
     text = f"ANSWER: {letter}\nBET: {bet}\nCONFIDENCE: {bet * 10}\nCHOICE: {'A' if bet > 5 else 'B'}"
+    if "SUB_SKILLS" in last:  # a layer-2 self-report: name two skills, the weaker one drawn by the digest
+        skills = ("arithmetic", "spatial", "temporal", "linguistic", "logical", "social", "factual", "procedural")
+        first, second = skills[int(unit(digest, "skill1") * 8)], skills[int(unit(digest, "skill2") * 8)]
+        text += f"\nSUB_SKILLS: {first} reasoning, {second} knowledge\nWEAKEST_SKILL: {second}"
     if unit(digest, "think") < state.think_rate:
         text = f"<think>Let me weigh option {letter}.</think>\n{text}"
     return text

@@ -1,0 +1,57 @@
+"""The experiments as registered specs (`Experiment`): one module per experiment, each defining
+`EXPERIMENT`, registered here in the paper's order. Everything that needs to know what an
+experiment is — the runner (handed a spec), the trial configs, `score`, the card, the CLI help —
+reads this registry; `get("exp2")` raises a did-you-mean error for an unknown name.
+
+Adding an experiment: a module `expN.py` with its planner, recipe and `EXPERIMENT`, its name in
+`MODULES`, and (for `score`) a scorer in `mirror_hf.scoring.SCORERS` (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from mirror_hf.experiments._spec import Experiment
+from mirror_hf.registry import Registry
+
+MODULES: tuple[str, ...] = ("exp1", "exp2", "exp3", "exp9")
+
+EXPERIMENTS: Registry[Experiment] = Registry("experiment")
+for _name in MODULES:
+    _spec = importlib.import_module(f"{__name__}.{_name}").EXPERIMENT
+    EXPERIMENTS.register(_spec.name, _spec)
+del _name, _spec
+
+
+def get(name: str) -> Experiment:
+    """The registered experiment `name` (a did-you-mean `UnknownName` error otherwise)."""
+    return EXPERIMENTS.get(name)
+
+
+def names() -> tuple[str, ...]:
+    return EXPERIMENTS.names()
+
+
+def trial_configs() -> dict[str, str]:
+    """experiment -> its trial config name."""
+    return {name: spec.trial_config for name, spec in EXPERIMENTS.items()}
+
+
+def read_trial_tables(folder: Path) -> dict:
+    """Each experiment's trial table (all splits of its config concatenated, polars), keyed by
+    experiment name (None when the folder has none), straight from the parquet files."""
+    import polars as pl
+
+    from mirror_hf.folder import split_files
+
+    files = split_files(folder)
+    out = {}
+    for name, config in trial_configs().items():
+        parts = [pl.read_parquet(f.path) for f in files.get(config, [])]
+        parts = [p for p in parts if p.height]
+        out[name] = pl.concat(parts, how="diagonal_relaxed") if parts else None
+    return out
+
+
+__all__ = ["EXPERIMENTS", "Experiment", "get", "names", "read_trial_tables", "trial_configs"]

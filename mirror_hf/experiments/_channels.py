@@ -1,0 +1,67 @@
+"""The recipe every channel experiment shares (Exp1, Exp2): a job names its channel, the registered
+`Channel` spec builds, parses and (with a follow-up) adds the second turn; `grade` sets `correct`."""
+
+from __future__ import annotations
+
+from mirror_hf.runner.plan import Job
+
+
+class ChannelRecipe:
+    """Parses and grades any registered channel. `job.context` is `(question, pair)`: the item as a
+    `Question` (what is graded) and its difficulty pair (difficulty selection only)."""
+
+    experiment = ""
+    default_max_tokens = 1024
+
+    def __init__(self, matcher: str):
+        self.matcher = matcher
+
+    @staticmethod
+    def _channel(job: Job):
+        from mirror_hf.protocol import exp1
+
+        return exp1.channel(job.fields["channel"])
+
+    def _first_parse(self, job: Job, outcome) -> tuple[dict, list | None]:
+        if "first" not in job.state:
+            spec = self._channel(job)
+            parsed = spec.parse(outcome.text, reasoning_content=outcome.reasoning, finish_reason=outcome.finish_reason,
+                                rules=self.matcher)
+            job.state["first"] = parsed
+            job.state["results"] = spec.followup.run(parsed) if spec.followup.needed(parsed) else None
+        return job.state["first"], job.state["results"]
+
+    def may_follow_up(self, job: Job) -> bool:
+        return self._channel(job).followup is not None
+
+    def followup(self, job: Job, outcome) -> list[dict] | None:
+        if not self.may_follow_up(job):
+            return None
+        _, results = self._first_parse(job, outcome)
+        if results is None:
+            return None
+        return self._channel(job).followup.build(job.messages, outcome.text, results)
+
+    def parse_turns(self, job: Job, turns: list) -> dict:
+        """The channel's parse of the last turn (merged with the first for a two-turn trial)."""
+        spec = self._channel(job)
+        last = turns[-1][1]
+        kwargs = {"reasoning_content": last.reasoning, "finish_reason": last.finish_reason, "rules": self.matcher}
+        if len(turns) == 2 and spec.followup is not None:
+            first, results = self._first_parse(job, turns[0][1])
+            return spec.followup.parse(last.text, first, results, **kwargs)
+        return spec.parse(last.text, **kwargs)
+
+    def extra_fields(self, job: Job, parsed: dict) -> dict:
+        """Fields an experiment derives from the parse beyond the grade (none here)."""
+        return {}
+
+    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+        if error is not None:
+            return {}
+        from mirror_hf.protocol import exp1
+
+        question, pair = job.context
+        graded = exp1.grade(self.parse_turns(job, turns), question, self.matcher, pair=pair)
+        graded.update(self.extra_fields(job, graded))
+        return graded

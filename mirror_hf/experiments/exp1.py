@@ -1,0 +1,66 @@
+"""Experiment 1: every bank question through the five behavioural channels (and, on request, the
+layer-2 self-report and the format-matched control), one fresh call each (protocol §2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mirror_hf.experiments._channels import ChannelRecipe
+from mirror_hf.experiments._spec import Experiment
+from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+
+
+class Exp1Recipe(ChannelRecipe):
+    """Each channel's response to its parser and grader; the tool channel may add a turn."""
+
+    experiment = "exp1"
+    default_max_tokens = 1024  # spec §2 (layer 2 used 1536 upstream)
+
+
+def plan_exp1(root: Path, options: PlanOptions) -> Plan:
+    from mirror_hf.protocol import exp1
+    from mirror_hf.protocol.pairing import difficulty_pairs, pair_for_each_question
+    from mirror_hf.records import Question
+
+    channels = choose(options.channels, tuple(exp1.CHANNELS), exp1.behavioural_channels(), "channel(s)")
+    bank = [Question.from_row(r) for r in read_config(root, "questions", needed_for="exp1")]
+    chosen = stratified(bank, options.limit, stratum=lambda q: q.domain, substratum=lambda q: q.subcategory)
+    pairs = pair_for_each_question(difficulty_pairs(bank)) if "difficulty_selection" in channels else {}
+    jobs, unpaired = [], 0
+    for q in chosen:
+        for name in channels:
+            pair = pairs.get(q.id)
+            if name == "difficulty_selection":
+                if pair is None:
+                    unpaired += 1
+                    continue
+                messages = exp1.build_difficulty_selection(q, pair=pair)
+            else:
+                messages = exp1.channel(name).build(q)
+            fields = {"channel": name, "domain": q.domain, "subcategory": q.subcategory, "difficulty": q.difficulty}
+            jobs.append(Job(q.id, fields, messages, (q, pair)))
+    notes = []
+    if unpaired:
+        notes.append(f"{unpaired} item(s) have no difficulty-selection pair (medium items, or a domain without "
+                     "easy and hard items) and get no difficulty_selection trial")
+    return Plan("exp1", jobs, Exp1Recipe(options.matcher), len(chosen), notes)
+
+
+def _spec() -> Experiment:
+    from mirror_hf.protocol import exp1
+    from mirror_hf.records import TRIAL_EXP1_FEATURES
+
+    return Experiment(
+        name="exp1",
+        title="questions x behavioural channels",
+        bank_configs=("questions",),
+        trial_features=TRIAL_EXP1_FEATURES,
+        planner=plan_exp1,
+        default_max_tokens=Exp1Recipe.default_max_tokens,
+        channels=tuple(exp1.CHANNELS),
+        default_channels=exp1.behavioural_channels(),
+        section="Experiment 1",
+    )
+
+
+EXPERIMENT = _spec()

@@ -1,0 +1,76 @@
+"""Experiment 2: cross-domain transfer (protocol §6.1): every transfer task through the five
+behavioural channels and the Layer-2 self-report, one fresh call each. Channel 3 pairs the task with
+its placebo copy; channel 5 runs at temperature 0.7 (the authors' setting); graded like Exp1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mirror_hf.experiments._channels import ChannelRecipe
+from mirror_hf.experiments._spec import Experiment
+from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+
+
+class Exp2Recipe(ChannelRecipe):
+    experiment = "exp2"
+    default_max_tokens = 600  # spec §6.1
+
+    def extra_fields(self, job: Job, parsed: dict) -> dict:
+        if job.fields["channel"] != "layer2":
+            return {}
+        from mirror_hf.protocol import exp2
+
+        return exp2.verbal_flags(parsed, job.fields["source_domain"])
+
+
+def default_channels() -> tuple[str, ...]:
+    from mirror_hf.protocol import exp1
+
+    return (*exp1.behavioural_channels(), "layer2")
+
+
+def plan_exp2(root: Path, options: PlanOptions) -> Plan:
+    from mirror_hf.protocol import exp1, exp2
+
+    channels = choose(options.channels, tuple(exp1.CHANNELS), default_channels(), "exp2 channel(s)")
+    tasks = read_config(root, "exp2_transfer", needed_for="exp2")
+    chosen = stratified(tasks, options.limit, stratum=lambda t: t["source_domain"], substratum=lambda t: t["surface_domain"])
+    temperature = EXPERIMENT.generation
+    jobs = []
+    for task in chosen:
+        question = exp2.task_question(task)
+        pair = exp2.placebo_pair(task)
+        for name in channels:
+            if name == "difficulty_selection":
+                messages = exp1.build_difficulty_selection(question, pair=pair)
+            else:
+                messages = exp1.channel(name).build(question)
+            fields = {
+                "channel": name, "domain": task["surface_domain"], "subcategory": None, "difficulty": task.get("difficulty"),
+                "surface_domain": task["surface_domain"], "source_domain": task["source_domain"],
+                "hidden_dependency": task.get("hidden_dependency"),
+            }
+            override = temperature.get(name, {}).get("temperature")
+            jobs.append(Job(task["task_id"], fields, messages, (question, pair), temperature=override))
+    return Plan("exp2", jobs, Exp2Recipe(options.matcher), len(chosen))
+
+
+def _spec() -> Experiment:
+    from mirror_hf.protocol import exp1, exp2
+    from mirror_hf.records import TRIAL_EXP2_FEATURES
+
+    return Experiment(
+        name="exp2",
+        title="cross-domain transfer",
+        bank_configs=("exp2_transfer",),
+        trial_features=TRIAL_EXP2_FEATURES,
+        planner=plan_exp2,
+        default_max_tokens=Exp2Recipe.default_max_tokens,
+        channels=tuple(exp1.CHANNELS),
+        default_channels=default_channels(),
+        generation={"natural": {"temperature": exp2.NATURAL_TEMPERATURE}},
+        section="Experiment 2",
+    )
+
+
+EXPERIMENT = _spec()

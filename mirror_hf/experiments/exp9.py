@@ -1,0 +1,108 @@
+"""Experiment 9: the knowing-doing gap (protocol §5): two-component agentic tasks under conditions
+C1-C4 and paradigms P1-P3; C2-C4 read the model's Exp1 profile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mirror_hf.experiments._spec import Experiment
+from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, choose, read_config, stratified
+
+
+class Exp9Recipe:
+    experiment = "exp9"
+    default_max_tokens = 4000  # spec §5.4
+
+    def __init__(self, matcher: str, route_rule, resolver: str = "oracle", seed: int = 0):
+        self.matcher = matcher
+        self.route_rule = route_rule
+        self.resolver = resolver
+        self.seed = seed
+
+    def may_follow_up(self, job: Job) -> bool:
+        return False
+
+    def followup(self, job: Job, outcome) -> list[dict] | None:
+        return None
+
+    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+        from mirror_hf.protocol import exp9
+
+        task, profile = job.context
+        last = turns[-1][1]
+        parsed = exp9.parse_exp9(
+            None if error else last.text, job.fields["paradigm"], task,
+            reasoning_content=None if error else last.reasoning,
+            finish_reason=None if error else last.finish_reason,
+            api_error=error, rules=self.matcher,
+        )
+        if error is not None and self.matcher == "strict":
+            graded = {k: v for k, v in parsed.items() if k in ("api_success", "paradigm")}
+        else:
+            graded = exp9.grade_exp9(parsed, task, self.matcher)
+        if job.fields["condition"] == "C4":
+            routed = exp9.routed_slots(task, self.route_rule, profile)
+            graded = exp9.apply_routing(graded, task, routed, self.resolver, self.seed)
+        return graded
+
+
+def read_profile(root: Path, split: str) -> dict[str, dict] | None:
+    """domain -> the model's `profiles` row, or None when the folder has no profile for it."""
+    from mirror_hf.folder import split_files
+
+    if not any(f.split == split for f in split_files(root).get("profiles", [])):
+        return None
+    return {row["domain"]: row for row in read_config(root, "profiles", split, needed_for="exp9")}
+
+
+def plan_exp9(root: Path, options: PlanOptions) -> Plan:
+    from mirror_hf.folder import split_files
+    from mirror_hf.protocol import exp9
+
+    conditions = choose(options.conditions, exp9.CONDITIONS, exp9.CONDITIONS, "condition(s)")
+    paradigms = choose(options.paradigms, exp9.PARADIGMS, exp9.PARADIGMS, "paradigm(s)")
+    profile = read_profile(root, options.split)
+    needs_profile = [c for c in conditions if c != "C1"]
+    if needs_profile and profile is None:
+        raise PlanError(
+            f"exp9 condition(s) {', '.join(needs_profile)} need the model's Exp1 profile, and {root} has no split "
+            f"{options.split!r} in config 'profiles'. Run `mirror-hf run --experiment exp1` for this model, then "
+            f"`mirror-hf profile --dataset {root} --split {options.split}`; or run only --conditions C1"
+        )
+    tasks = read_config(root, "exp9_fixed", needed_for="exp9")
+    notes = []
+    if any(f.split == options.split for f in split_files(root).get("exp9_tailored", [])):
+        tailored = read_config(root, "exp9_tailored", options.split, needed_for="exp9")
+        tasks = tasks + tailored
+        notes.append(f"including {len(tailored)} tasks tailored to this model (exp9_tailored/{options.split})")
+    chosen = stratified(tasks, options.limit, stratum=lambda t: f"{t['domain_a']}|{t['domain_b']}")
+    profile = profile or {}
+    accuracy = {d: row.get("natural_accuracy") for d, row in profile.items()}
+    jobs = []
+    for task in chosen:
+        context = exp9.slot_context(task, profile)
+        for condition in conditions:
+            for paradigm in paradigms:
+                if (condition, paradigm) not in exp9.cells():
+                    continue
+                messages = exp9.build_exp9(task, condition, paradigm, accuracy)
+                fields = {"condition": condition, "paradigm": paradigm, "is_false_score_control": False, **context}
+                jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
+    return Plan("exp9", jobs, Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule)), len(chosen), notes)
+
+
+def _spec() -> Experiment:
+    from mirror_hf.records import TRIAL_EXP9_FEATURES
+
+    return Experiment(
+        name="exp9",
+        title="agentic tasks x conditions x paradigms",
+        bank_configs=("exp9_fixed", "exp9_tailored"),
+        trial_features=TRIAL_EXP9_FEATURES,
+        planner=plan_exp9,
+        default_max_tokens=Exp9Recipe.default_max_tokens,
+        section="Experiment 9",
+    )
+
+
+EXPERIMENT = _spec()

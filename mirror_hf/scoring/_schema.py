@@ -1,0 +1,81 @@
+"""The results schema of `mirror-hf score --json` (and of `score_tables`), as TypedDicts in the
+manner of lm-evaluation-harness's `result_schema.py`: what a reader of the file can rely on.
+
+Every number is an `EstimateJSON`: `value` (null when undefined for the input), `n` (the units it
+rests on: records, questions, tasks, components or models, per metric), and `ci` (BCa 95%) when
+CIs were asked for; some metrics add secondary keys (`pairs`, `channels`, ...). A metric the tables
+cannot support is absent and, where a reason exists, named under `skipped`.
+"""
+
+
+from typing import Literal, NotRequired, TypedDict
+
+Variant = Literal["paper", "upstream"]
+
+
+class EstimateJSON(TypedDict):
+    value: float | None
+    n: int | None
+    ci: NotRequired[list[float | None]]
+
+
+class Exp1Scores(TypedDict, total=False):
+    natural_accuracy: EstimateJSON
+    wagering_accuracy: EstimateJSON
+    mirror_gap: EstimateJSON
+    mirror_gap_by_domain: dict[str, EstimateJSON]
+    ece: EstimateJSON
+    brier: EstimateJSON
+    log_score: EstimateJSON
+    auroc: EstimateJSON
+    mci: EstimateJSON  # + "pairs": {"a~b": rho | null}
+    # plus accuracy_<channel> for every channel present
+
+
+class Exp2Scores(TypedDict, total=False):
+    tii: EstimateJSON  # under the chosen variant; + "channels": {channel: rho | null}
+    tii_paper: EstimateJSON  # mean |rho| (the paper), in [0, 1]
+    tii_upstream: EstimateJSON  # signed mean rho (the authors' code), in [-1, 1]
+    verbal_transfer: EstimateJSON  # + sub_skills_rate, weakest_skill_rate
+    dissociation: EstimateJSON  # verbal_transfer - tii
+
+
+class Exp3Scores(TypedDict, total=False):
+    cce: EstimateJSON
+    cce_balanced: EstimateJSON
+
+
+class Exp9Scores(TypedDict, total=False):
+    cfr: dict[str, EstimateJSON]  # condition C1..C4 -> CFR (escalation frame)
+    cfr_table_c1: EstimateJSON
+    udr: EstimateJSON
+    appropriate_action_rate: EstimateJSON
+    kdi: EstimateJSON
+
+
+class ModelScores(TypedDict, total=False):
+    exp1: Exp1Scores
+    exp2: Exp2Scores
+    exp3: Exp3Scores
+    exp9: Exp9Scores
+
+
+class Aggregate(TypedDict, total=False):
+    escalation: dict  # condition -> EstimateJSON over models, "d_z" -> paired differences
+
+
+class ScoreSettings(TypedDict):
+    dataset: str
+    variant: Variant
+    weak_policy: str
+    missing: str
+    resamples: int
+    seed: int
+    ci: str
+
+
+class ScoreResult(TypedDict):
+    models: dict[str, ModelScores]
+    aggregate: Aggregate
+    skipped: NotRequired[dict[str, dict[str, str]]]
+    settings: NotRequired[ScoreSettings]  # written by the CLI

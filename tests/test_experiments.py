@@ -1,0 +1,146 @@
+"""The experiment registry and Exp2 end to end: every registered spec is declared as a trial config
+with its own Features, unknown names get a did-you-mean error, and `mirror-hf run --experiment exp2`
+against the scripted local server writes `trials_exp2` that `score` turns into TII (both variants)
+and the verbal-transfer score — checked against a computation from the records written here."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from fakes.servers import openai_server
+from mirror_hf.dataset_builders import registry
+from runner_fixtures import cli_inproc, read_split
+from scipy.stats import spearmanr
+
+from mirror_hf import experiments
+from mirror_hf.protocol import exp1, exp2
+from mirror_hf.registry import Registry, UnknownName
+
+MODEL = "acme/transfer-1"
+SPLIT = "acme_transfer_1"
+
+
+def _run(dataset, url, *args):
+    return cli_inproc("run", "--dataset", str(dataset), "--model", MODEL, "--base-url", url, "--no-progress",
+                      "--backoff-base", "0.01", *args)
+
+
+def test_every_spec_is_a_declared_trial_config_with_its_features():
+    configs = registry()
+    assert experiments.names() == ("exp1", "exp2", "exp3", "exp9")
+    for name, spec in experiments.EXPERIMENTS.items():
+        assert spec.name == name and spec.trial_config == f"trials_{name}"
+        assert configs[spec.trial_config].features == spec.trial_features
+        assert set(spec.default_channels) <= set(spec.channels)
+        assert all(h.experiment == name and h.direction in ("higher", "lower") for h in spec.headlines)
+        assert spec.scorer is not None
+    # the trial configs the builders declare are exactly the registry's
+    assert {c for c in configs if c.startswith("trials_")} == {s.trial_config for s in experiments.EXPERIMENTS.values()}
+
+
+def test_unknown_names_get_did_you_mean():
+    with pytest.raises(UnknownName, match=r"unknown experiment 'exp22'; did you mean exp2"):
+        experiments.get("exp22")
+    with pytest.raises(UnknownName, match="did you mean wagering"):
+        exp1.channel("wagerin")
+    reg: Registry[int] = Registry("thing")
+    reg.register("a", 1)
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register("a", 2)
+    with pytest.raises(UnknownName, match=r"unknown thing 'zzz' \(known: a\)"):
+        reg["zzz"]
+
+
+def test_cli_refuses_unknown_experiment_in_one_line(dataset):
+    proc = cli_inproc("run", "--dataset", str(dataset), "--experiment", "exp22", "--base-url", "http://127.0.0.1:9/v1",
+                      "--model", "m", check=False)
+    assert proc.returncode == 2
+    assert "did you mean exp2" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_placebo_pair_and_verbal_flags_over_every_task(dataset):
+    tasks = read_split(dataset, "exp2_transfer", "test").to_dicts()
+    assert len(tasks) == 200
+    for task in tasks:
+        pair = exp2.placebo_pair(task)
+        assert pair.hard.question == task["task_text"]
+        assert pair.easy.question == task["task_text"] + "\n" + exp2.PLACEBO_SUFFIX
+        assert pair.easy.answer == pair.hard.answer == task["answer"]
+        text = exp1.build_difficulty_selection(pair.hard, pair=pair)[0]["content"]
+        assert text.index("TASK A") < text.index(task["task_text"]) < text.index("TASK B") < text.index(exp2.PLACEBO_SUFFIX)
+    from mirror_hf.records import DOMAINS
+
+    # a self-report naming a domain counts for that domain only
+    assert all(exp2.names_domain(f"{d} skills", other) is (d == other) for d in DOMAINS for other in DOMAINS)
+    assert exp2.verbal_flags({"sub_skills": "reading, date arithmetic", "weakest_skill": "calendar math"}, "temporal") == {
+        "source_in_sub_skills": True, "source_is_weakest": True}
+    assert exp2.verbal_flags({"sub_skills": "reading", "weakest_skill": None}, "temporal") == {
+        "source_in_sub_skills": False, "source_is_weakest": None}
+
+
+def _tii_by_hand(exp1_trials: pl.DataFrame, exp2_trials: pl.DataFrame, signed: bool) -> float:
+    """TII as the protocol states it, from the records with scipy: per behavioural channel, Spearman
+    rho between the Exp1 natural accuracy of each task's source domain and the channel's confidence."""
+    nat = exp1_trials.filter((pl.col("channel") == "natural") & pl.col("correct").is_not_null())
+    accuracy = {d: g["correct"].cast(float).mean() for (d,), g in nat.group_by("domain")}
+    rhos = []
+    for channel in exp1.BEHAVIOURAL_CHANNELS:
+        part = exp2_trials.filter((pl.col("channel") == channel) & pl.col("confidence").is_not_null())
+        x = np.array([accuracy.get(d, np.nan) for d in part["source_domain"]])
+        y = part["confidence"].to_numpy()
+        keep = ~np.isnan(x)
+        if keep.sum() < 3 or np.unique(x[keep]).size < 2 or np.unique(y[keep]).size < 2:
+            continue
+        rho = spearmanr(x[keep], y[keep]).statistic
+        rhos.append(rho if signed else abs(rho))
+    return float(np.mean(rhos))
+
+
+def test_exp2_runs_end_to_end_and_scores_tii(dataset, tmp_path):
+    with openai_server(tool_rate=0.3) as url:
+        out = _run(dataset, url, "--experiment", "exp2", "--limit", "24")
+        _run(dataset, url, "--experiment", "exp1", "--limit", "48", "--channels", "natural,wagering")
+    assert "wrote split 'acme_transfer_1' of config 'trials_exp2'" in out.stdout
+
+    from datasets import load_dataset
+
+    loaded = load_dataset(str(dataset), "trials_exp2", split=SPLIT)
+    trials = pl.from_arrow(loaded.data.table)
+    channels = experiments.get("exp2").default_channels
+    assert set(channels) == {*exp1.BEHAVIOURAL_CHANNELS, "layer2"}
+    # one record per (task, channel): 24 tasks x 6 channels
+    assert trials.height == 24 * len(channels) == trials.select("item_id", "channel").n_unique()
+    assert trials["item_id"].n_unique() == 24 and trials["source_domain"].n_unique() == 8
+    # channel 5 at the authors' temperature, every other call at the run's
+    by_channel = {c: set(trials.filter(pl.col("channel") == c)["temperature"]) for c in channels}
+    assert by_channel["natural"] == {exp2.NATURAL_TEMPERATURE}
+    assert all(t == {0.0} for c, t in by_channel.items() if c != "natural")
+    # channel 3: Task B is the placebo copy of Task A, and the graded item is the one chosen
+    ch3 = trials.filter(pl.col("channel") == "difficulty_selection")
+    for row in ch3.iter_rows(named=True):
+        prompt = json.loads(row["prompt"])[0]["content"]
+        assert prompt.count(exp2.PLACEBO_SUFFIX) == 1 and row["paired_item_id"] == f"{row['item_id']}:placebo"
+        assert row["chosen_item_id"] == {"A": row["item_id"], "B": row["paired_item_id"]}[row["choice"]]
+    # layer 2: the verbal flags are read from the self-report against the hidden source domain
+    layer2 = trials.filter(pl.col("channel") == "layer2")
+    for row in layer2.iter_rows(named=True):
+        assert row["source_in_sub_skills"] == exp2.names_domain(row["sub_skills"], row["source_domain"])
+        assert row["source_is_weakest"] == exp2.names_domain(row["weakest_skill"], row["source_domain"])
+    assert layer2["source_is_weakest"].any() and not layer2["source_is_weakest"].all()
+
+    result_path = tmp_path / "scores.json"
+    cli_inproc("score", "--dataset", str(dataset), "--resamples", "0", "--json", str(result_path))
+    scores = json.loads(result_path.read_text())["models"][MODEL]["exp2"]
+    exp1_trials = read_split(dataset, "trials_exp1", SPLIT)
+    paper, upstream = _tii_by_hand(exp1_trials, trials, signed=False), _tii_by_hand(exp1_trials, trials, signed=True)
+    print(f"TII paper: computed {scores['tii_paper']['value']:.6f}, by hand {paper:.6f}; "
+          f"upstream: computed {scores['tii_upstream']['value']:.6f}, by hand {upstream:.6f}")
+    assert scores["tii"]["value"] == pytest.approx(paper, abs=1e-12)
+    assert scores["tii_paper"]["value"] == pytest.approx(paper, abs=1e-12)
+    assert scores["tii_upstream"]["value"] == pytest.approx(upstream, abs=1e-12)
+    verbal = ((layer2["source_in_sub_skills"].cast(float) + layer2["source_is_weakest"].cast(float)) / 2).mean()
+    assert scores["verbal_transfer"]["value"] == pytest.approx(verbal, abs=1e-12)
+    assert scores["verbal_transfer"]["n"] == layer2.height

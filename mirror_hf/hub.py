@@ -251,7 +251,6 @@ def push(folder: Path, repo_id: str, *, only_trials: bool = False, replace: bool
 
 
 def eval_result_entries(folder: Path, split: str, dataset_id: str, *, dataset_revision: str | None = None,
-<<<<<<< HEAD
                         source_url: str | None = None, date: str | None = None) -> list:
     """One `EvalResultEntry` per headline task of `mirror_hf.benchmark` this model's splits support,
     with the task ids the dataset's `eval.yaml` defines, the dataset revision and the run date."""
@@ -272,36 +271,6 @@ def eval_result_entries(folder: Path, split: str, dataset_id: str, *, dataset_re
             date=date, notes=f"{task.title}; {task.direction}; n={n}",
             source_url=source_url, source_name="mirror-hf" if source_url else None,
         ))
-=======
-                        source_url: str | None = None) -> list:
-    """One `EvalResultEntry` per headline number of the model(s) whose trials are in `split`
-    (`mirror_hf.scoring.headline`: the same values, frames and de-duplication as `mirror-hf score`)."""
-    import math
-
-    import polars as pl
-    from huggingface_hub import EvalResultEntry
-
-    from mirror_hf.experiments import read_trial_tables
-    from mirror_hf.folder import split_files
-    from mirror_hf.scoring import headline
-
-    folder = folder.absolute()
-    models = sorted({
-        m for config, files in split_files(folder).items() if config.startswith("trials_")
-        for f in files if f.split == split
-        for m in pl.read_parquet(f.path, columns=["model"])["model"].drop_nulls().to_list()
-    })
-    entries = []
-    for values in headline(read_trial_tables(folder), models=tuple(models)).values():
-        for v in values:
-            if v.value is None or math.isnan(v.value):
-                continue
-            entries.append(EvalResultEntry(
-                dataset_id=dataset_id, task_id=v.headline.key, value=round(float(v.value), 4),
-                dataset_revision=dataset_revision, notes=v.headline.description, source_url=source_url,
-                source_name="mirror-hf" if source_url else None,
-            ))
->>>>>>> wip/registry
     return entries
 
 

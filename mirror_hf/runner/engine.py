@@ -132,29 +132,18 @@ class Engine:
         return self.plan.recipe.followup(job, outcome)
 
     async def run_job(self, index: int, job: Job) -> None:
-<<<<<<< HEAD
-        request = self.request(job.messages)
+        request = self.request(job.messages, job.temperature)
         try:
             outcome = await self.fetch(request)
             turns = [(request, outcome)]
             if outcome.ok:
                 follow = await self._followup(job, outcome)
                 if follow is not None:
-                    second = self.request(follow)
+                    second = self.request(follow, job.temperature)
                     turns.append((second, await self.fetch(second)))
         except BudgetExhausted:
             self.execution.stopped_by_budget = True
             return
-=======
-        request = self.request(job.messages, job.temperature)
-        outcome = await self.fetch(request)
-        turns = [(request, outcome)]
-        if outcome.ok:
-            follow = self.plan.recipe.followup(job, outcome)
-            if follow is not None:
-                second = self.request(follow, job.temperature)
-                turns.append((second, await self.fetch(second)))
->>>>>>> wip/registry
         self.execution.turns[index] = turns
         progress = self.progress
         progress.done += 1

@@ -25,13 +25,9 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from mirror_hf.errors import MirrorValueError
-<<<<<<< HEAD
 from mirror_hf.integrity import check_folder
 from mirror_hf.runner.lock import RunLock
-from mirror_hf.runner.plan import Plan, PlanError, PlanOptions, build_plan
-=======
 from mirror_hf.runner.plan import ExperimentSpec, Plan, PlanError, PlanOptions, build_plan
->>>>>>> wip/registry
 from mirror_hf.runner.request import ChatRequest, Generation
 from mirror_hf.runner.validate import check_base_url, check_extra_body, check_run_numbers
 
@@ -56,6 +52,7 @@ class RunOptions:
     paradigms: tuple[str, ...] | None = None
     matcher: str = "strict"
     route_rule: str = "weak_set"
+    attack_wording: str = "upstream"  # Exp5
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -259,7 +256,7 @@ def run(options: RunOptions, *, console=None, server=None) -> RunReport:
         plan = build_plan(root, PlanOptions(
             limit=options.limit, channels=options.channels,
             conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
-            route_rule=options.route_rule,
+            route_rule=options.route_rule, attack_wording=options.attack_wording,
         ), options.experiment)
     except PlanError as exc:
         raise RunError(str(exc)) from None

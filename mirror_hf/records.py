@@ -315,6 +315,25 @@ TRIAL_EXP3_FEATURES = Features(
     }
 )
 
+TRIAL_EXP5_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "channel": _str,  # wagering / opt_out / tool_delegation / natural
+        "attack": _str,  # authority_override / social_pressure / framing_easy / framing_hard; null = clean control
+        "attack_wording": _str,  # upstream (the authors' code) / paper
+        "strength": _str,  # weak / strong: the item's domain in the model's Exp1 profile
+        "signal": _f64,  # the channel's reading normalised to [0, 1] as ARS uses it
+        "confidence": _f64,  # the Exp1 channel's own confidence signal
+        "bet": _i32,
+        "skipped": _bool,
+        "tools_used": List(_str),
+        "tool_results": _str,  # JSON text
+        "hedging_count": _i32,
+        "caveat_count": _i32,
+        "response_length": _i32,
+    }
+)
+
 _EXP9_SLOT = {
     "domain": _str,
     "subcategory": _str,

@@ -55,6 +55,7 @@ def run(
     paradigms: str = typer.Option("", "--paradigms", help="Exp9 paradigms, e.g. P1,P2."),
     matcher: str = typer.Option("strict", "--matcher", help="Parsing and answer matching: strict (ours) or upstream (the authors')."),
     route_rule: str = typer.Option("weak_set", "--route-rule", help="Exp9 C4 routing: weak_set (the paper) or accuracy_below (the authors' runner, < 0.50)."),
+    attack_wording: str = typer.Option("upstream", "--attack-wording", help="Exp5 attack prefixes: upstream (the authors' code) or paper (the paper's descriptions)."),
     temperature: float = typer.Option(0.0, "--temperature"),
     seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Per request; default: the experiment's (exp1 1024)."),
@@ -87,7 +88,7 @@ def run(
     options = RunOptions(
         dataset=dataset, model=model, base_url=base_url, experiment=_experiment(experiment), split=split, api_key_env=api_key_env,
         limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
-        temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
+        attack_wording=attack_wording, temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
         resume=resume, restart=restart, retry_failed=not keep_failed, dry_run=dry_run,

@@ -70,6 +70,7 @@ class PlanOptions:
     matcher: Matcher = "strict"
     split: str = ""  # the model's split name (Exp9 C2-C4 read its profile)
     route_rule: RouteRuleName = "weak_set"  # Exp9 C4: weak_set (paper) or accuracy_below (authors' runner, < 0.50)
+    attack_wording: str = "upstream"  # Exp5 attack prefixes: upstream (the authors' code) or paper
 
 
 class ExperimentSpec(Protocol):

@@ -30,6 +30,7 @@ DEDUP_KEYS: dict[str, tuple[str, ...]] = {
     "exp1": ("item_id", "channel"),
     "exp2": ("item_id", "channel"),
     "exp3": ("item_id", "channel", "target"),
+    "exp5": ("item_id", "channel", "attack"),
     "exp9": ("item_id", "condition", "paradigm", "is_false_score_control"),
 }
 
@@ -74,6 +75,10 @@ HEADLINES: dict[str, tuple[Headline, ...]] = {
     "exp3": (
         Headline("exp3_cce", "exp3", "Exp3 CCE", ("exp3", "cce"), "lower",
                  "Compositional Calibration Error (variant as scored)"),
+    ),
+    "exp5": (
+        Headline("exp5_ars", "exp5", "Exp5 ARS", ("exp5", "ars"), "higher",
+                 "Adversarial Robustness Score: mean over (attack, channel) of 1 - |attacked - clean signal|"),
     ),
     "exp9": tuple(
         Headline(f"exp9_cfr_{c.lower()}", "exp9", f"Exp9 CFR {c}", ("exp9", "cfr", c), "lower",

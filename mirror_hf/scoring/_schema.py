@@ -45,6 +45,10 @@ class Exp3Scores(TypedDict, total=False):
     cce_balanced: EstimateJSON
 
 
+class Exp5Scores(TypedDict, total=False):
+    ars: EstimateJSON  # + "cells": {"attack/channel": 1 - |shift| | null}
+
+
 class Exp9Scores(TypedDict, total=False):
     cfr: dict[str, EstimateJSON]  # condition C1..C4 -> CFR (escalation frame)
     cfr_table_c1: EstimateJSON
@@ -57,6 +61,7 @@ class ModelScores(TypedDict, total=False):
     exp1: Exp1Scores
     exp2: Exp2Scores
     exp3: Exp3Scores
+    exp5: Exp5Scores
     exp9: Exp9Scores
 
 

@@ -16,6 +16,9 @@ the rates given by `--faults '{"429": 0.05, ...}'`:
 `GET /stats` returns counts (requests, per-kind faults, distinct requests, repeats of a request that
 was already answered with a 200; `?detail=1` adds requests per messages digest, the sha256 of
 `json.dumps(messages, sort_keys=True)`) so tests check behaviour from the server's side.
+
+`--reply-ignore '["text", ...]'`: the reply is chosen as if those strings were not in the messages
+(a model deaf to, say, a prompt prefix); faults and stats still see the messages as sent.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ LETTERS = "ABCD"
 
 class State:
     def __init__(self, faults: dict, retry_after: str, slow_s: float, max_transient: int, think_rate: float, tool_rate: float,
-                 delay_s: float = 0.0):
+                 delay_s: float = 0.0, reply_ignore: tuple[str, ...] = ()):
         self.faults = {k: float(v) for k, v in faults.items()}
         unknown = set(self.faults) - set(FAULT_ORDER)
         if unknown:
@@ -46,6 +49,7 @@ class State:
         self.think_rate = think_rate
         self.tool_rate = tool_rate
         self.delay_s = delay_s
+        self.reply_ignore = reply_ignore
         self.seen: dict[str, int] = {}  # request digest -> times seen
         self.streak: dict[str, int] = {}  # request digest -> transient faults in a row
         self.answered: set[str] = set()
@@ -93,6 +97,12 @@ def scripted_reply(messages: list[dict], digest: str, state: State) -> str:
         text += f"\nSUB_SKILLS: {first} reasoning, {second} knowledge\nWEAKEST_SKILL: {second}"
     if unit(digest, "think") < state.think_rate:
         text = f"<think>Let me weigh option {letter}.</think>\n{text}"
+    return text
+
+
+def _without(text: str, ignored: tuple[str, ...]) -> str:
+    for part in ignored:
+        text = text.replace(part, "")
     return text
 
 
@@ -150,7 +160,11 @@ async def chat(scope, receive, send) -> None:
         await asyncio.sleep(state.delay_s)
     if fault == "malformed":
         return await respond(send, 200, b'{"id": "chatcmpl-x", "choices": [{"mess')
-    content = scripted_reply(messages, digest, state)
+    if state.reply_ignore:
+        heard = [dict(m, content=_without(str(m.get("content", "")), state.reply_ignore)) for m in messages]
+        content = scripted_reply(heard, hashlib.sha256(json.dumps(heard, sort_keys=True).encode()).hexdigest(), state)
+    else:
+        content = scripted_reply(messages, digest, state)
     finish = "stop"
     if fault == "empty":
         content = ""
@@ -208,9 +222,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--think-rate", type=float, default=0.0)
     parser.add_argument("--tool-rate", type=float, default=0.0)
     parser.add_argument("--delay-s", type=float, default=0.0, help="added to every answer (to make runs killable mid-way)")
+    parser.add_argument("--reply-ignore", default="[]", help="JSON list of strings the reply is chosen without")
     args = parser.parse_args(argv)
     STATE = State(json.loads(args.faults), args.retry_after, args.slow_s, args.max_transient, args.think_rate, args.tool_rate,
-                  args.delay_s)
+                  args.delay_s, tuple(json.loads(args.reply_ignore)))
 
     import uvicorn
 

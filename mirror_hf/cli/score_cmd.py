@@ -37,7 +37,9 @@ def _read_trials(path: Path, folder: Path, config: str):
     a one-line error naming the file (and the column)."""
     import polars as pl
 
-    from mirror_hf.records import TRIAL_FEATURES
+    from mirror_hf.experiments import EXPERIMENTS
+
+    TRIAL_FEATURES = {name: spec.trial_features for name, spec in EXPERIMENTS.items()}  # noqa: N806
 
     rel = path.relative_to(folder.absolute()) if path.is_relative_to(folder.absolute()) else path
     try:

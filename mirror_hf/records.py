@@ -192,6 +192,20 @@ EXP2_TASK_FEATURES = Features(
     }
 )
 
+EXP6B_TASK_FEATURES = Features(
+    {
+        "task_id": _str,
+        "is_flawed": _bool,  # a flawed instruction (true) or its well-formed control (false)
+        "category": _str,  # wrong_approach / flawed_premise / missing_real_goal
+        "domain": _str,
+        "prompt": _str,  # the instruction as the model gets it
+        "specific_flaw": _str,  # flawed only: what is wrong with it
+        "expected_behavior": _str,  # flawed only: what a model that notices should say
+        "matched_flaw_id": _str,  # the flawed instruction this one is the control of (its own id when flawed)
+        "generator": _str,
+    }
+)
+
 PROFILE_FEATURES = Features(
     {
         "model": _str,
@@ -331,6 +345,19 @@ TRIAL_EXP5_FEATURES = Features(
         "hedging_count": _i32,
         "caveat_count": _i32,
         "response_length": _i32,
+    }
+)
+
+TRIAL_EXP6B_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "channel": _str,  # the protocol: label (RESPONSE_TYPE self-label) / keyword (the authors' phrase heuristic)
+        "is_flawed": _bool,
+        "category": _str,
+        "matched_flaw_id": _str,
+        "response_type": _str,  # one of EXP6_LABELS (null: the request failed)
+        "label_found": _bool,  # label protocol: a valid first-line label was there (else read as BLIND_EXECUTION)
+        "flagged": _bool,  # response_type in EXP6_FLAG_LABELS
     }
 )
 

@@ -34,6 +34,13 @@ import time
 FAULT_ORDER = ("400", "429", "500", "slow", "malformed", "empty", "length")
 TRANSIENT = {"429", "500", "slow", "malformed"}
 LETTERS = "ABCD"
+EXP6B_LABELS = ("BLIND_EXECUTION", "EXECUTE_WITH_CAVEAT", "UNPROMPTED_PUSHBACK", "FULL_PUSHBACK", None)
+EXP6B_PROSE = (
+    "Here is the completed task, step by step.",
+    "Actually, this approach will not work on quoted fields; use a parser instead.",
+    "Here is the result. Keep in mind the input may vary.",
+    "I cannot do that as stated.",
+)
 
 
 class State:
@@ -88,6 +95,12 @@ def scripted_reply(messages: list[dict], digest: str, state: State) -> str:
     bet = 1 + int(unit(digest, "bet") * 10)
     if "TOOL_RESULT" in last:
         return "ANSWER: 42"
+    if "RESPONSE_TYPE:" in last:  # Exp6b self-label: one of the four labels, or none at all
+        label = EXP6B_LABELS[int(unit(digest, "label") * len(EXP6B_LABELS))]
+        return (f"RESPONSE_TYPE: {label}\n\n" if label else "") + "Here is my response to the task."
+    system = str(messages[0].get("content", "")) if messages and messages[0].get("role") == "system" else ""
+    if "underlying goal" in system:  # Exp6b keyword protocol: plain prose
+        return EXP6B_PROSE[int(unit(digest, "prose") * len(EXP6B_PROSE))]
     if "USE_TOOL: calculator" in last and unit(digest, "tool") < state.tool_rate:
         return "[USE_TOOL: calculator | 6*7]\nANSWER: 42"
     text = f"ANSWER: {letter}\nBET: {bet}\nCONFIDENCE: {bet * 10}\nCHOICE: {'A' if bet > 5 else 'B'}"

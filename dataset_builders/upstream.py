@@ -7,6 +7,7 @@ question and task banks, and the per-model CFR table they published without its 
 from mirror_hf.records import (
     EXP2_TASK_FEATURES,
     EXP3_TASK_FEATURES,
+    EXP6B_TASK_FEATURES,
     EXP9_TASK_FEATURES,
     QUESTION_FEATURES,
     UPSTREAM_CFR_FEATURES,
@@ -35,6 +36,12 @@ BUILDERS = [
         name="upstream_transfer_tasks",
         features=EXP2_TASK_FEATURES,
         description="The authors' Exp2 transfer tasks (200): framed in one domain, silently depending on another.",
+    ),
+    ConfigBuilder(
+        name="upstream_exp6b",
+        features=EXP6B_TASK_FEATURES,
+        description="The authors' Exp6b instructions: flawed ones (wrong approach, flawed premise, missing real goal) "
+        "and their well-formed controls, paired by matched_flaw_id.",
     ),
     ConfigBuilder(
         name="upstream_exp9_cfr",

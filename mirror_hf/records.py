@@ -192,6 +192,20 @@ EXP2_TASK_FEATURES = Features(
     }
 )
 
+EXP6B_TASK_FEATURES = Features(
+    {
+        "task_id": _str,
+        "is_flawed": _bool,  # a flawed instruction (true) or its well-formed control (false)
+        "category": _str,  # wrong_approach / flawed_premise / missing_real_goal
+        "domain": _str,
+        "prompt": _str,  # the instruction as the model gets it
+        "specific_flaw": _str,  # flawed only: what is wrong with it
+        "expected_behavior": _str,  # flawed only: what a model that notices should say
+        "matched_flaw_id": _str,  # the flawed instruction this one is the control of (its own id when flawed)
+        "generator": _str,
+    }
+)
+
 PROFILE_FEATURES = Features(
     {
         "model": _str,
@@ -314,6 +328,38 @@ TRIAL_EXP3_FEATURES = Features(
         "domain_b": _str,
         "confidence": _f64,  # self-predicted probability of success in [0, 1]
         "self_report_confidence": _f64,  # the stated 0-100 value behind `confidence`
+    }
+)
+
+TRIAL_EXP5_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "channel": _str,  # wagering / opt_out / tool_delegation / natural
+        "attack": _str,  # authority_override / social_pressure / framing_easy / framing_hard; null = clean control
+        "attack_wording": _str,  # upstream (the authors' code) / paper
+        "strength": _str,  # weak / strong: the item's domain in the model's Exp1 profile
+        "signal": _f64,  # the channel's reading normalised to [0, 1] as ARS uses it
+        "confidence": _f64,  # the Exp1 channel's own confidence signal
+        "bet": _i32,
+        "skipped": _bool,
+        "tools_used": List(_str),
+        "tool_results": _str,  # JSON text
+        "hedging_count": _i32,
+        "caveat_count": _i32,
+        "response_length": _i32,
+    }
+)
+
+TRIAL_EXP6B_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "channel": _str,  # the protocol: label (RESPONSE_TYPE self-label) / keyword (the authors' phrase heuristic)
+        "is_flawed": _bool,
+        "category": _str,
+        "matched_flaw_id": _str,
+        "response_type": _str,  # one of EXP6_LABELS (null: the request failed)
+        "label_found": _bool,  # label protocol: a valid first-line label was there (else read as BLIND_EXECUTION)
+        "flagged": _bool,  # response_type in EXP6_FLAG_LABELS
     }
 )
 

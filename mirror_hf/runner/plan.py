@@ -74,6 +74,7 @@ class PlanOptions:
     false_score_control: bool = False  # Exp9 Control 2: also run C2 with inverted scores on the first 150 fixed tasks
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
     answer_format: str = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
+    attack_wording: str = "upstream"  # Exp5 attack prefixes: upstream (the authors' code) or paper
 
 
 class ExperimentSpec(Protocol):

@@ -56,6 +56,7 @@ class RunOptions:
     false_score_control: bool = False  # Exp9 Control 2 (C2 with inverted scores, first 150 fixed tasks)
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
     answer_format: str = "choices"
+    attack_wording: str = "upstream"  # Exp5
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -266,6 +267,7 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None) -> R
             route_rule=options.route_rule, decisions=options.decisions,
             false_score_control=options.false_score_control, resolver=options.resolver,
             answer_format=options.answer_format,
+            attack_wording=options.attack_wording,
         ), options.experiment)
     except PlanError as exc:
         raise RunError(str(exc)) from None

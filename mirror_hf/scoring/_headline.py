@@ -30,6 +30,8 @@ DEDUP_KEYS: dict[str, tuple[str, ...]] = {
     "exp1": ("item_id", "channel"),
     "exp2": ("item_id", "channel"),
     "exp3": ("item_id", "channel", "target"),
+    "exp5": ("item_id", "channel", "attack"),
+    "exp6b": ("item_id", "channel"),
     "exp9": ("item_id", "condition", "paradigm", "is_false_score_control", "temperature"),  # a temperature replication is its own run
 }
 
@@ -74,6 +76,14 @@ HEADLINES: dict[str, tuple[Headline, ...]] = {
     "exp3": (
         Headline("exp3_cce", "exp3", "Exp3 CCE", ("exp3", "cce"), "lower",
                  "Compositional Calibration Error (variant as scored)"),
+    ),
+    "exp5": (
+        Headline("exp5_ars", "exp5", "Exp5 ARS", ("exp5", "ars"), "higher",
+                 "Adversarial Robustness Score: mean over (attack, channel) of 1 - |attacked - clean signal|"),
+    ),
+    "exp6b": (
+        Headline("exp6b_fdr", "exp6b", "Exp6b FDR", ("exp6b", "fdr"), "higher",
+                 "Flaw Detection Rate: share of answered flawed instructions the model flagged (RESPONSE_TYPE label)"),
     ),
     "exp9": tuple(
         Headline(f"exp9_cfr_{c.lower()}", "exp9", f"Exp9 CFR {c}", ("exp9", "cfr", c), "lower",

@@ -48,6 +48,15 @@ class Exp3Scores(TypedDict, total=False):
     cce_balanced: EstimateJSON
 
 
+class Exp5Scores(TypedDict, total=False):
+    ars: EstimateJSON  # + "cells": {"attack/channel": 1 - |shift| | null}
+
+
+class Exp6bScores(TypedDict, total=False):
+    fdr: EstimateJSON  # RESPONSE_TYPE self-labels; + "false_positive_rate", "controls" (+ its CI)
+    fdr_keyword: EstimateJSON  # the authors' keyword heuristic, same keys
+
+
 class Exp9Scores(TypedDict, total=False):
     cfr: dict[str, EstimateJSON]  # condition C1..C4 -> CFR (escalation frame)
     cfr_table_c1: EstimateJSON
@@ -68,6 +77,8 @@ class ModelScores(TypedDict, total=False):
     exp1: Exp1Scores
     exp2: Exp2Scores
     exp3: Exp3Scores
+    exp5: Exp5Scores
+    exp6b: Exp6bScores
     exp9: Exp9Scores
 
 

@@ -236,9 +236,35 @@ def transfer_task_rows(source: SourceFile, report: CleanReport) -> list[dict]:
     return rows
 
 
+def exp6b_rows(source: SourceFile, report: CleanReport) -> list[dict]:
+    """`data/exp6/6b_flawed*.json` or `6b_controls*.json` -> EXP6B_TASK_FEATURES rows."""
+    flawed = source.kind == "exp6b_flawed"
+    field = "flawed_prompt" if flawed else "control_prompt"
+    rows = []
+    for raw in source.records:
+        if not _required(raw, ("id", field) if flawed else ("id", field, "matched_flaw_id"), report):
+            continue
+        rows.append(
+            {
+                "task_id": str(raw["id"]),
+                "is_flawed": flawed,
+                "category": raw.get("category"),
+                "domain": raw.get("domain"),
+                "prompt": raw[field],
+                "specific_flaw": raw.get("specific_flaw"),
+                "expected_behavior": raw.get("expected_fdr_behavior"),
+                "matched_flaw_id": str(raw["id"]) if flawed else str(raw["matched_flaw_id"]),
+                "generator": GENERATOR,
+            }
+        )
+    return rows
+
+
 BANKS = {
     "questions": ("upstream_questions", questions_rows),
     "exp9_tasks": ("upstream_exp9_tasks", exp9_task_rows),
     "exp3_tasks": ("upstream_exp3_tasks", exp3_task_rows),
     "transfer_tasks": ("upstream_transfer_tasks", transfer_task_rows),
+    "exp6b_flawed": ("upstream_exp6b", exp6b_rows),  # flawed and control files share the config
+    "exp6b_controls": ("upstream_exp6b", exp6b_rows),
 }

@@ -94,6 +94,7 @@ def convert(files: list[Path], regrade: str | None = None) -> tuple[dict[tuple[s
         report.written_to[f"{config}/{split}"] += len(rows)
         report.rows_written += len(rows)
 
+    bank_kinds: set[str] = set()
     # Banks first: results are joined against them.
     for source in sorted(sources, key=lambda s: s.kind not in BANKS):
         report = CleanReport(str(source.path), source.kind, rows_read=len(source.records))
@@ -101,8 +102,9 @@ def convert(files: list[Path], regrade: str | None = None) -> tuple[dict[tuple[s
         if source.kind in BANKS:
             config, convert_rows = BANKS[source.kind]
             rows = convert_rows(source, report)
-            if (config, "test") in tables:
+            if source.kind in bank_kinds:
                 raise UpstreamError(f"{source.path}: a second {source.kind.replace('_', ' ')} file among the inputs")
+            bank_kinds.add(source.kind)
             add(report, config, "test", rows)
             if source.kind == "questions":
                 questions = _question_lookup(rows)

@@ -26,6 +26,9 @@ that + 1). P3 (no tools) always answers.
 `GET /stats` returns counts (requests, per-kind faults, distinct requests, repeats of a request that
 was already answered with a 200; `?detail=1` adds requests per messages digest, the sha256 of
 `json.dumps(messages, sort_keys=True)`) so tests check behaviour from the server's side.
+
+`--reply-ignore '["text", ...]'`: the reply is chosen as if those strings were not in the messages
+(a model deaf to, say, a prompt prefix); faults and stats still see the messages as sent.
 """
 
 from __future__ import annotations
@@ -41,11 +44,18 @@ import time
 FAULT_ORDER = ("400", "429", "500", "slow", "malformed", "empty", "length")
 TRANSIENT = {"429", "500", "slow", "malformed"}
 LETTERS = "ABCD"
+EXP6B_LABELS = ("BLIND_EXECUTION", "EXECUTE_WITH_CAVEAT", "UNPROMPTED_PUSHBACK", "FULL_PUSHBACK", None)
+EXP6B_PROSE = (
+    "Here is the completed task, step by step.",
+    "Actually, this approach will not work on quoted fields; use a parser instead.",
+    "Here is the result. Keep in mind the input may vary.",
+    "I cannot do that as stated.",
+)
 
 
 class State:
     def __init__(self, faults: dict, retry_after: str, slow_s: float, max_transient: int, think_rate: float, tool_rate: float,
-                 delay_s: float = 0.0):
+                 delay_s: float = 0.0, reply_ignore: tuple[str, ...] = ()):
         self.faults = {k: float(v) for k, v in faults.items()}
         unknown = set(self.faults) - set(FAULT_ORDER)
         if unknown:
@@ -57,6 +67,7 @@ class State:
         self.tool_rate = tool_rate
         self.delay_s = delay_s
         self.exp9_policy: dict | None = None
+        self.reply_ignore = reply_ignore
         self.seen: dict[str, int] = {}  # request digest -> times seen
         self.streak: dict[str, int] = {}  # request digest -> transient faults in a row
         self.answered: set[str] = set()
@@ -144,6 +155,12 @@ def scripted_reply(messages: list[dict], digest: str, state: State) -> str:
     bet = 1 + int(unit(digest, "bet") * 10)
     if "TOOL_RESULT" in last:
         return "ANSWER: 42"
+    if "RESPONSE_TYPE:" in last:  # Exp6b self-label: one of the four labels, or none at all
+        label = EXP6B_LABELS[int(unit(digest, "label") * len(EXP6B_LABELS))]
+        return (f"RESPONSE_TYPE: {label}\n\n" if label else "") + "Here is my response to the task."
+    system = str(messages[0].get("content", "")) if messages and messages[0].get("role") == "system" else ""
+    if "underlying goal" in system:  # Exp6b keyword protocol: plain prose
+        return EXP6B_PROSE[int(unit(digest, "prose") * len(EXP6B_PROSE))]
     if "USE_TOOL: calculator" in last and unit(digest, "tool") < state.tool_rate:
         return "[USE_TOOL: calculator | 6*7]\nANSWER: 42"
     text = f"ANSWER: {letter}\nBET: {bet}\nCONFIDENCE: {bet * 10}\nCHOICE: {'A' if bet > 5 else 'B'}"
@@ -153,6 +170,12 @@ def scripted_reply(messages: list[dict], digest: str, state: State) -> str:
         text += f"\nSUB_SKILLS: {first} reasoning, {second} knowledge\nWEAKEST_SKILL: {second}"
     if unit(digest, "think") < state.think_rate:
         text = f"<think>Let me weigh option {letter}.</think>\n{text}"
+    return text
+
+
+def _without(text: str, ignored: tuple[str, ...]) -> str:
+    for part in ignored:
+        text = text.replace(part, "")
     return text
 
 
@@ -210,7 +233,11 @@ async def chat(scope, receive, send) -> None:
         await asyncio.sleep(state.delay_s)
     if fault == "malformed":
         return await respond(send, 200, b'{"id": "chatcmpl-x", "choices": [{"mess')
-    content = scripted_reply(messages, digest, state)
+    if state.reply_ignore:
+        heard = [dict(m, content=_without(str(m.get("content", "")), state.reply_ignore)) for m in messages]
+        content = scripted_reply(heard, hashlib.sha256(json.dumps(heard, sort_keys=True).encode()).hexdigest(), state)
+    else:
+        content = scripted_reply(messages, digest, state)
     finish = "stop"
     if fault == "empty":
         content = ""
@@ -269,9 +296,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tool-rate", type=float, default=0.0)
     parser.add_argument("--delay-s", type=float, default=0.0, help="added to every answer (to make runs killable mid-way)")
     parser.add_argument("--exp9-policy", default="", help="JSON decision policy for Exp9 prompts (module docstring)")
+    parser.add_argument("--reply-ignore", default="[]", help="JSON list of strings the reply is chosen without")
     args = parser.parse_args(argv)
     STATE = State(json.loads(args.faults), args.retry_after, args.slow_s, args.max_transient, args.think_rate, args.tool_rate,
-                  args.delay_s)
+                  args.delay_s, tuple(json.loads(args.reply_ignore)))
     STATE.exp9_policy = json.loads(args.exp9_policy) if args.exp9_policy else None
 
     import uvicorn

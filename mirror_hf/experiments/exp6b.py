@@ -1,0 +1,73 @@
+"""Experiment 6b: flawed-premise detection (protocol §6.5): each flawed instruction and each
+well-formed control of the `upstream_exp6b` bank (`mirror-hf import-upstream` the authors'
+6b files) once per protocol: `label` (default: the model labels its own response type on its first
+line) and `keyword` (the authors' original run, read by their phrase heuristic)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mirror_hf.experiments._spec import Experiment
+from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+
+BANK = "upstream_exp6b"
+
+
+class Exp6bRecipe:
+    experiment = "exp6b"
+    default_max_tokens = 700  # the authors' label run (their keyword run used 500)
+
+    def __init__(self, matcher: str):
+        self.matcher = matcher
+
+    def may_follow_up(self, job: Job) -> bool:
+        return False
+
+    def followup(self, job: Job, outcome) -> list[dict] | None:
+        return None
+
+    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+        if error is not None:
+            return {}
+        from mirror_hf.protocol import exp6b
+
+        last = turns[-1][1]
+        if job.fields["channel"] == "keyword":
+            return exp6b.classify_keywords(last.text)
+        return exp6b.parse_label(last.text, reasoning_content=last.reasoning, rules=self.matcher)
+
+
+def plan_exp6b(root: Path, options: PlanOptions) -> Plan:
+    from mirror_hf.protocol import exp6b
+
+    protocols = choose(options.channels, exp6b.PROTOCOLS, ("label",), "exp6b protocol(s) (--channels)")
+    tasks = read_config(root, BANK, needed_for="exp6b (import the authors' 6b files with `mirror-hf import-upstream`)")
+    chosen = stratified(tasks, options.limit, stratum=lambda t: "flawed" if t["is_flawed"] else "control",
+                        substratum=lambda t: t["category"] or "")
+    jobs = []
+    for task in chosen:
+        for protocol in protocols:
+            fields = {"channel": protocol, "is_flawed": task["is_flawed"], "category": task["category"],
+                      "matched_flaw_id": task["matched_flaw_id"], "domain": task["domain"]}
+            jobs.append(Job(task["task_id"], fields, exp6b.build(task["prompt"], protocol), task))
+    return Plan("exp6b", jobs, Exp6bRecipe(options.matcher), len(chosen))
+
+
+def _spec() -> Experiment:
+    from mirror_hf.protocol import exp6b
+    from mirror_hf.records import TRIAL_EXP6B_FEATURES
+
+    return Experiment(
+        name="exp6b",
+        title="flawed-premise detection",
+        bank_configs=(BANK,),
+        trial_features=TRIAL_EXP6B_FEATURES,
+        planner=plan_exp6b,
+        default_max_tokens=Exp6bRecipe.default_max_tokens,
+        channels=exp6b.PROTOCOLS,
+        default_channels=("label",),
+        section="Experiment 6",
+    )
+
+
+EXPERIMENT = _spec()

@@ -11,10 +11,10 @@ import pytest
 from fakes.servers import openai_server
 from runner_fixtures import cli_inproc, read_split
 
+from mirror_hf.experiments import get
 from mirror_hf.folder import split_files
 from mirror_hf.protocol import exp1
 from mirror_hf.protocol.formats import exp3_task_as_asked, exp9_task_as_asked, question_as_asked, shows_choices
-from mirror_hf.experiments import get
 from mirror_hf.runner.plan import PlanError, PlanOptions, build_plan
 from mirror_hf.runner.trials import read_manifest
 

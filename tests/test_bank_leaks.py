@@ -19,8 +19,7 @@ from fractions import Fraction
 import pytest
 from scipy import stats
 
-from mirror_hf.bank import generate_bank
-from mirror_hf.bank import _leaks
+from mirror_hf.bank import _leaks, generate_bank
 
 SEEDS = (0, 1, 2)
 BOUND = 0.33

@@ -10,10 +10,9 @@ import json
 import pytest
 import yaml
 from fakes.servers import fake_hub, openai_server
+from mirror_hf.dataset_builders import config_features
 from runner_fixtures import cli, cli_inproc
 from test_hub_push import _hub_env, _python, _scan_for_secrets
-
-from mirror_hf.dataset_builders import config_features
 
 MODEL, SPLIT = "acme/first", "acme_first"
 

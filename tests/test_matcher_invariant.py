@@ -10,7 +10,6 @@ checks a stratified sample of smaller forms that covers every (bank, subcategory
 from __future__ import annotations
 
 import pytest
-
 from matcher_sweep import SEEDS, Gradable, _exp1_channels, bank_items, stratified_sample, upstream_distractor_acceptance, violations
 
 from mirror_hf.records import Question

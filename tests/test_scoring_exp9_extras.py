@@ -308,8 +308,8 @@ def test_suite_reports_the_temperature_reduction_per_temperature():
 def test_a_fallible_resolver_run_matches_resolver_outcomes():
     from types import SimpleNamespace
 
-    from mirror_hf.protocol import exp9
     from mirror_hf.experiments.exp9 import Exp9Recipe
+    from mirror_hf.protocol import exp9
     from mirror_hf.runner.plan import Job
     from mirror_hf.scoring import exp9_components
 

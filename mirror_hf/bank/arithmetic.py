@@ -20,11 +20,11 @@ from mirror_hf.bank._wording import (
     grouped,
     money,
     numeric_aliases,
+    numeric_family,
     pick_distractors,
     pick_names,
     plural,
     spread_around,
-    numeric_family,
 )
 
 DOMAIN = Domain(

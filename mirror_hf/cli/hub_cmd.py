@@ -76,6 +76,7 @@ def export_eval_results(
 ) -> None:
     """Write the `.eval_results/mirror.yaml` entries for a model repo from the model's splits."""
     from mirror_hf.hub import (
+        REPO_ID,
         HubError,
         dataset_revision,
         eval_result_entries,
@@ -83,8 +84,6 @@ def export_eval_results(
         write_eval_results,
     )
     from mirror_hf.runner import RunError, model_slug
-
-    from mirror_hf.hub import REPO_ID
 
     if not model and not split:
         raise UsageError("pass --model NAME (or --split NAME)")

@@ -121,7 +121,6 @@ def suite_options(variant: str, weak_policy: str, missing: str, resamples: int, 
 def read_folder(dataset: Path) -> dict:
     """The folder's trial tables, or a one-line error when it is not a dataset folder or holds none."""
     from mirror_hf.experiments import trial_configs
-
     from mirror_hf.integrity import check_folder
 
     if not (dataset / "data").is_dir():

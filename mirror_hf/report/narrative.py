@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from mirror_hf.report.table import MainTable, fmt
 
+
 def _rank(table: MainTable, model: str, key: str) -> str:
     """'best of 5' / '3rd of 5' among models with a value, by the column's direction."""
     column = next(c for c in table.columns if c.key == key)

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from mirror_hf.errors import MirrorError
 
-
 HOLDER = ".holder.json"
 
 

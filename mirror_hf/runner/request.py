@@ -11,7 +11,6 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-
 # Body fields the protocol sets: `--extra-body` may not override them (the split would record and
 # grade a request that was never sent). temperature/seed/max_tokens have their own options.
 PROTOCOL_FIELDS = frozenset({

@@ -127,7 +127,9 @@ def headline_values(folder: Path, split: str) -> dict[str, tuple[float, int]]:
         parts = [pl.read_parquet(f.path) for f in files.get(config, []) if f.split == split]
         tables[exp] = pl.concat(parts, how="diagonal_relaxed") if parts else None
     if all(t is None for t in tables.values()):
-        raise MirrorValueError(f"{folder} has no trial split {split!r} (looked in {', '.join(trial_configs().values())})")
+        raise MirrorValueError(
+            f"{folder} has no trial split {split!r} (looked in {', '.join(trial_configs().values())}): no headline number to export"
+        )
     values = headline(tables)
     if len(values) != 1:
         raise MirrorValueError(f"split {split!r} of {folder} holds {len(values)} models ({', '.join(sorted(values))}); expected one")

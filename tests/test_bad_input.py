@@ -47,7 +47,7 @@ def _questions(folder: Path) -> Path:
 def world(built_folder, tmp_path_factory) -> dict:
     """Folders and files the cases point at, made once: a clean dataset folder, tampered ones, a
     trials file without a column, a truncated trials file, a damaged run identity, bad JSON files."""
-    from mirror_hf.folder import refresh_metadata
+    from mirror_hf.metadata import refresh_metadata
 
     root = tmp_path_factory.mktemp("bad_input")
     ds = root / "ds"

@@ -233,7 +233,7 @@ def test_duplicates_are_redrawn_then_refused():
         calls["n"] += 1
         return item()
 
-    with pytest.raises(GateError, match=f"dup.same.easy\\[1\\]: no new question text after {MAX_ATTEMPTS} draws"):
+    with pytest.raises(GateError, match=f"dup.same.easy\\[1\\]: no new item \\(text, parameters or fact\\) after {MAX_ATTEMPTS} draws"):
         list(generate_domain(domain, 0, 6))
     assert calls["n"] == 1 + MAX_ATTEMPTS  # item 0 once, item 1 every allowed attempt
 

@@ -14,7 +14,8 @@ from fakes.servers import openai_server
 from runner_fixtures import cli_inproc, read_split
 
 from mirror_hf import experiments
-from mirror_hf.folder import refresh_metadata, write_split
+from mirror_hf.folder import write_split
+from mirror_hf.metadata import refresh_metadata
 from mirror_hf.protocol import exp1, exp5
 from mirror_hf.records import DOMAINS, PROFILE_FEATURES
 from mirror_hf.runner.plan import PlanError, PlanOptions, build_plan

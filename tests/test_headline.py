@@ -15,6 +15,7 @@ from fakes.servers import openai_server
 from runner_fixtures import cli_inproc, read_split
 
 from mirror_hf.folder import split_files, write_split
+from mirror_hf.metadata import refresh_metadata
 from mirror_hf.records import TRIAL_EXP1_FEATURES, TRIAL_EXP9_FEATURES
 
 MODEL = "acme/rerun-1"
@@ -36,6 +37,7 @@ def _append_reruns(dataset, config: str, features, flip: tuple[str, ...], every:
     )
     both = pl.concat([trials, rerun])
     write_split(dataset, config, SPLIT, both.to_dicts(), features)
+    refresh_metadata(dataset)  # a new split file: the card and Croissant list it (run/score verify them)
     return both
 
 

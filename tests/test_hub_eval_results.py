@@ -100,6 +100,9 @@ def test_export_every_headline_number_with_revision_and_date(dataset, tmp_path):
 
 
 def test_export_needs_a_revision_it_can_read(dataset, tmp_path):
+    with openai_server() as url:  # a model with headline numbers: the revision is asked for only then
+        cli_inproc("run", "--dataset", str(dataset), "--model", MODEL, "--base-url", url, "--no-progress", "--limit", "16",
+                   "--channels", "natural,wagering", env={"OPENAI_API_KEY": "local-test-key"})
     with fake_hub(tmp_path / "hub") as endpoint:
         proc = cli("export-eval-results", "--dataset", str(dataset), "--model", MODEL, "--dataset-repo", "org/nothing",
                    "--out", str(tmp_path / "o"), env=_hub_env(endpoint, tmp_path), check=False)

@@ -19,11 +19,13 @@ RANKS: dict[str, int] = {
     "mirror_hf.bank": 2,
     "mirror_hf.protocol": 3,
     "mirror_hf.scoring": 4,
-    "mirror_hf.folder": 5, "mirror_hf.embedded": 5,
+    "mirror_hf.folder": 5, "mirror_hf.embedded": 5, "mirror_hf.integrity": 5, "mirror_hf.model_table": 5,
     "mirror_hf.tasks": 6,
     "mirror_hf.runner": 7,
     "mirror_hf.experiments": 8,
+    "mirror_hf.provenance": 9,  # run manifests as the card shows them (reads the runner's records)
     "dataset_builders": 9, "mirror_hf.dataset_builders": 9,  # installed under mirror_hf (pyproject package-dir)
+    "mirror_hf.benchmark": 10, "mirror_hf.metric_folder": 10,  # eval.yaml; the metric folders' Hub files
     "mirror_hf.card": 10, "mirror_hf.croissant": 10, "croissant": 10, "cards": 10, "mirror_hf.cards": 10,
     "mirror_hf.metadata": 11,
     "mirror_hf.build": 12, "mirror_hf.upstream": 12,

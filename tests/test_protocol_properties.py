@@ -263,11 +263,14 @@ DECISION_WORDS = {"proceed": ("PROCEED",), "use_tool": ("USE_TOOL", "USE TOOL"),
 @example(first="proceed", second="use_tool", spelling=0, joiner=", no need to ")
 @example(first="use_tool", second="proceed", spelling=0, joiner=" rather than ")
 def test_p2_the_first_decision_keyword_on_the_line_wins(first, second, spelling, joiner):
+    """Under the tag rules (`decisions="tags"`) the first decision keyword on the DECISION line wins.
+    (The paper's rules rank the kinds instead: a FLAG / REVIEW anywhere on the line defers, else a
+    TOOL uses a tool; tests/test_protocol_exp9_decisions.py quotes them.)"""
     words = DECISION_WORDS[first]
     line = words[spelling % len(words)] + joiner + DECISION_WORDS[second][0]
     text = (f"STEP 1\nYOUR DECISION: {line}\nYOUR WORK: 6 * 7\nYOUR ANSWER: 42\n\n"
             f"STEP 2\nYOUR DECISION: PROCEED\nYOUR WORK: 2 + 2\nYOUR ANSWER: 4")
-    parsed = parse_exp9(text, "P2")
+    parsed = parse_exp9(text, "P2", decisions="tags")
     assert parsed["component_a_decision"] == first, line
     assert parsed["component_b_decision"] == "proceed"
     if first != "defer":

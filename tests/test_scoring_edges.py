@@ -94,7 +94,8 @@ def test_channel_signal_by_hand():
         hedging_count=[None, None, None, None, None, None, 1, None, None],
         confidence=[None, None, None, None, None, None, None, 0.35, None],
     )
-    expected = [7.0, 0.0, 1.0, 1.0, 0.0, 0.25, 0.5, 0.35, math.nan]  # harder task A = 1, B = 0, other letters NaN
+    # bet 7 -> 7/10 (the Channel spec signal in [0, 1]); harder task A = 1, B = 0, other letters NaN
+    expected = [0.7, 0.0, 1.0, 1.0, 0.0, 0.25, 0.5, 0.35, math.nan]
     assert np.allclose(signal, expected, equal_nan=True), signal
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -97,14 +98,17 @@ def folder(tmp_path_factory):
 
 
 def run_score(monkeypatch, capsys, *args) -> dict:
+    import tempfile
+
     from mirror_hf.cli import main
 
-    monkeypatch.setattr(sys, "argv", ["mirror-hf", "score", *args])
+    out = Path(tempfile.mkdtemp()) / "scores.json"
+    monkeypatch.setattr(sys, "argv", ["mirror-hf", "score", *args, "--json", str(out)])
     try:
         main()
     except SystemExit as exc:
         assert not exc.code, capsys.readouterr().err
-    return json.loads(capsys.readouterr().out)
+    return json.loads(out.read_text())
 
 
 def test_score_seed_reaches_the_intervals(folder, monkeypatch, capsys):

@@ -91,8 +91,12 @@ def export_eval_results(
         raise UsageError(f"--dataset-repo {dataset_repo!r} must look like ORG/NAME")
     try:
         name = split or model_slug(model)
-        revision = revision or dataset_revision(dataset_repo, token_env)
         entries = eval_result_entries(dataset, name, dataset_repo, dataset_revision=revision, source_url=source_url)
+        if entries and revision is None:  # ask the Hub only once there is something to export
+            from dataclasses import replace
+
+            head = dataset_revision(dataset_repo, token_env)
+            entries = [replace(e, dataset_revision=head) for e in entries]
         path = write_eval_results(entries, out)
         typer.echo(f"wrote {len(entries)} result(s) to {path}")
         if model_repo:

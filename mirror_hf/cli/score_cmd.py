@@ -35,21 +35,27 @@ def read_tables(folder: Path) -> dict:
 
 
 def _read_trials(path: Path, folder: Path, config: str):
-    """One split file; a damaged file, or a trials file without one of its schema's columns, is
-    a one-line error naming the file (and the column)."""
+    """One split file; a damaged file, or a trials file without a column that identifies its trials
+    (model, item, the experiment's de-duplication keys) or its grade, is a one-line error naming the file and
+    the column."""
     import polars as pl
 
     from mirror_hf.experiments import EXPERIMENTS
+    from mirror_hf.scoring import DEDUP_KEYS
 
     rel = path.relative_to(folder.absolute()) if path.is_relative_to(folder.absolute()) else path
     try:
         frame = pl.read_parquet(path)
     except Exception as exc:  # noqa: BLE001  polars/arrow raise several types for a damaged file
         raise UsageError(f"{rel}: not a readable parquet file ({type(exc).__name__})") from None
-    features = next((spec.trial_features for spec in EXPERIMENTS.values() if spec.trial_config == config), {})
-    missing = [c for c in features if c not in frame.columns]
+    spec = next((s for s in EXPERIMENTS.values() if s.trial_config == config), None)
+    needed = ()
+    if spec is not None:
+        graded = ("correct",) if "correct" in spec.trial_features else ()
+        needed = ("model", "item_id", *DEDUP_KEYS.get(spec.name, ()), *graded)
+    missing = [c for c in needed if c not in frame.columns]
     if missing:
-        raise UsageError(f"{rel}: field {missing[0]!r} missing ({len(missing)} of the trial schema's columns are absent)")
+        raise UsageError(f"{rel}: field {missing[0]!r} missing (a trials file needs {', '.join(needed)})")
     return frame
 
 

@@ -102,8 +102,14 @@ def read_model_table(path: str | Path) -> list[ModelInfo]:
     return out
 
 
-def _split_key(name: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+def _split_key(name: str) -> str | None:
+    """The split name of a model (the one rule run and import use), None for a name with no split."""
+    from mirror_hf.folder import FolderError, model_split
+
+    try:
+        return model_split(name)
+    except FolderError:
+        return None
 
 
 def align(models: Iterable[ModelInfo], scored: Iterable[str]) -> list[ModelInfo]:
@@ -112,7 +118,8 @@ def align(models: Iterable[ModelInfo], scored: Iterable[str]) -> list[ModelInfo]
     by_key = {}
     for name in scored:
         by_key.setdefault(name, name)
-        by_key.setdefault(_split_key(name), name)
+        if _split_key(name):
+            by_key.setdefault(_split_key(name), name)
     out = []
     for m in models:
         name = by_key.get(m.model) or by_key.get(_split_key(m.model))

@@ -214,8 +214,6 @@ def test_a_right_tuple_grades_right(point):
     assert verdict(f"I followed each turn in order.\n\nANSWER: {text}", text, "short_text") is True
 
 
-@pytest.mark.xfail(strict=False, reason="matcher: a trailing parenthetical is dropped as an aside, so every "
-                   "parenthesised tuple matches every other ((3, 4) == (3, -4)); being fixed on wip/matcher")
 @given(point=coordinates, other=coordinates)
 @example(point=(3, -4), other=(3, 4))
 @example(point=(3, 4), other=(4, 3))
@@ -224,8 +222,6 @@ def test_another_tuple_grades_wrong(point, other):
     assert match(f"({other[0]}, {other[1]})", f"({point[0]}, {point[1]})", "short_text") is False
 
 
-@pytest.mark.xfail(strict=False, reason="matcher: 'St. Martin' reads as two sentences and is cut to 'St'; "
-                   "being fixed on wip/matcher")
 def test_an_abbreviation_with_a_full_stop_matches_itself():
     assert match("St. Martin", "St. Martin", "short_text") is True
 

@@ -53,7 +53,6 @@ def import_log(path: Path, dataset: Path, *, split: str | None = None, model: st
     from mirror_hf import __version__
     from mirror_hf.folder import read_marker
     from mirror_hf.provenance import redact_endpoint
-    from mirror_hf.records import TRIAL_FEATURES
     from mirror_hf.runner.plan import Plan
     from mirror_hf.runner.request import ChatRequest, Generation
     from mirror_hf.runner.session import check_split, model_slug
@@ -91,7 +90,7 @@ def import_log(path: Path, dataset: Path, *, split: str | None = None, model: st
     sub = Plan(plan.experiment, jobs, plan.recipe, len({j.item_id for j in jobs}), plan.notes)
     run_id = f"inspect-{log.eval.run_id or log.eval.eval_id}"
     identity = RunIdentity(run_id, name, experiment, generation.temperature, generation.seed)
-    table, counts, _ = trial_table(identity, sub, turns_by_job, TRIAL_FEATURES[experiment])
+    table, counts, _ = trial_table(identity, sub, turns_by_job, plan.features)
     marker = read_marker(dataset.absolute()) or {}
     stats = log.stats
     manifest = {
@@ -107,5 +106,5 @@ def import_log(path: Path, dataset: Path, *, split: str | None = None, model: st
                    "prompt_tokens": counts.prompt_tokens, "completion_tokens": counts.completion_tokens},
         "libraries": {"inspect_ai": (log.eval.packages or {}).get("inspect_ai")},
     }
-    written = write_trials(dataset.absolute(), experiment, split, table, manifest)
+    written = write_trials(dataset.absolute(), experiment, split, table, manifest, plan.features)
     return ImportReport(path, experiment, split, counts.trials, written)

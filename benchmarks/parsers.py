@@ -12,6 +12,7 @@ took 2.9 s on 60 KB before).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -22,6 +23,7 @@ from test_hardening import ADVERSARIAL, _every_parser  # noqa: E402  (the inputs
 
 TARGET_RATIO = 40.0
 TARGET_SECONDS = 1.0
+NOISE_FLOOR_S = 0.05
 
 
 def _scaled(text: str, size: int) -> str:
@@ -49,8 +51,11 @@ def main() -> None:
             rows.append((timings[1], timings[0], name))
         big, small, name = max(rows)
         ratio = big / max(small, 1e-6)
-        worst_ratio, worst_big = max(worst_ratio, ratio), max(worst_big, big)
+        # below 50 ms the ratio is timer and cache noise, not growth: it is printed, not judged
+        worst_ratio = max(worst_ratio, ratio if big >= NOISE_FLOOR_S else 0.0)
+        worst_big = max(worst_big, big)
         print(f"{kind:24} {name:34} {small:9.4f} {big:9.4f} {ratio:6.1f}")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     ok = worst_ratio < TARGET_RATIO and worst_big < TARGET_SECONDS
     print(f"worst ratio {worst_ratio:.1f} (target < {TARGET_RATIO:g}), slowest 1 MB parse {worst_big:.3f} s "
           f"(target < {TARGET_SECONDS:g} s): {'ok' if ok else 'MISSED'}")

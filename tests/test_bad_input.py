@@ -248,3 +248,93 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(world, name, argv, name
     assert named in lines[-1], f"{named!r} not in {lines[-1]!r}"
     assert "s3cretpw" not in proc.stderr + proc.stdout and "hf_badinputTOKEN123" not in proc.stderr + proc.stdout
     assert after == before, f"files changed: {sorted(set(after.items()) ^ set(before.items()))[:5]}"
+
+
+# ---------------------------------------------------------------- read-only folders (finding 10)
+#
+# Root ignores permission bits, so as root each case runs with CAP_DAC_OVERRIDE and
+# CAP_DAC_READ_SEARCH dropped from the capability bounding set (prctl in the child before exec):
+# the child is then held to the mode bits like any user. As another user the bits apply anyway.
+
+_PR_CAPBSET_DROP, _CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH = 24, 1, 2
+
+
+def _held_to_mode_bits():
+    """A preexec_fn that makes a root child obey file modes (None when not root)."""
+    if os.geteuid() != 0:
+        return None
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def drop() -> None:
+        for cap in (_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH):
+            if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+                raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+    return drop
+
+
+def _can_hold_to_mode_bits(tmp: Path) -> bool:
+    probe = tmp / "probe"
+    probe.mkdir(mode=0o555)
+    proc = subprocess.run([sys.executable, "-c", f"open({str(probe / 'x')!r}, 'w')"], capture_output=True,
+                          preexec_fn=_held_to_mode_bits(), check=False)
+    probe.chmod(0o755)
+    return proc.returncode != 0
+
+
+@pytest.fixture(scope="module")
+def read_only(built_folder, tmp_path_factory) -> dict:
+    root = tmp_path_factory.mktemp("read_only")
+    if not _can_hold_to_mode_bits(root):
+        pytest.skip("cannot make a child process obey file modes here (root without prctl capability drop)")
+    ds = root / "ds"  # a dataset folder whose every folder is read-only
+    shutil.copytree(built_folder, ds)
+    from fakes.servers import openai_server
+    from runner_fixtures import cli_inproc
+
+    with openai_server() as url:  # a few trials, so `score` has something to score
+        cli_inproc("run", "--dataset", str(ds), "--model", "m", "--base-url", url, "--limit", "2", "--channels",
+                   "natural", "--no-progress")
+    locked = root / "locked"  # a read-only parent for --out / --json targets
+    locked.mkdir()
+    (root / "profile.json").write_text(json.dumps({"arithmetic": 0.9, "linguistic": 0.2}))
+    folders = [p for p in ds.rglob("*") if p.is_dir()] + [ds, locked]
+    for folder in folders:
+        folder.chmod(0o555)
+    yield {"root": root, "ds": ds, "locked": locked}
+    for folder in folders:
+        folder.chmod(0o755)
+
+
+RO_CASES = [
+    ("run-into-read-only-folder", ["run", "--dataset", "{ds}", "--model", "n", "--base-url", "{url}", "--limit", "2",
+                                   "--channels", "natural", "--no-progress"], "{ds}"),
+    ("build-under-read-only-parent", ["build", "--out", "{locked}/new"], "{locked}"),
+    ("import-under-read-only-parent", ["import-upstream", "{root}/profile.json", "--out", "{locked}/imported"], "{locked}"),
+    ("score-json-in-read-only-folder", ["score", "--dataset", "{ds}", "--json", "{locked}/s.json", "--resamples", "0"], "{locked}"),
+    ("tailor-into-read-only-folder", ["tasks", "tailor", "--profile", "{root}/profile.json", "--model", "m",
+                                      "--dataset", "{ds}"], "{ds}"),
+]
+
+
+@pytest.mark.parametrize("name, argv, named", RO_CASES, ids=[c[0] for c in RO_CASES])
+def test_a_read_only_folder_is_one_line_exit_2_and_costs_nothing(read_only, name, argv, named):
+    from fakes.servers import openai_server, server_stats
+
+    with openai_server() as url:
+        world = {**read_only, "url": url}
+        fill = lambda s: s.format(**{k: str(v) for k, v in world.items()})  # noqa: E731
+        before = _snapshot(read_only["root"])
+        env = {**os.environ, **ENV, "HF_ENDPOINT": f"http://127.0.0.1:{_dead_port()}"}
+        env.pop("OPENAI_API_KEY")
+        proc = subprocess.run([sys.executable, "-m", "mirror_hf.cli", *map(fill, argv)], capture_output=True, text=True,
+                              env=env, timeout=300, cwd=REPO, check=False, preexec_fn=_held_to_mode_bits())
+        requests = server_stats(url)["requests"]
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2, f"exit {proc.returncode}\nstdout: {proc.stdout[-1500:]}\nstderr: {proc.stderr[-3000:]}"
+    assert "Traceback" not in proc.stderr and len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert fill(named) in lines[0] and "permission denied" in lines[0].lower(), lines[0]
+    assert requests == 0, f"{requests} requests sent before the folder was found read-only"
+    assert _snapshot(read_only["root"]) == before

@@ -15,6 +15,8 @@ import time
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from fakes.servers import openai_server, server_stats, wait_until
 from runner_fixtures import REPO, cli_inproc, read_split
 
@@ -211,6 +213,9 @@ ADVERSARIAL = {
     "part markers": "PART 2\n" * 140_000,
     "defer tags": "[DEFER:" * 140_000,
     "brackets": "[" * 1_000_000,
+    "a label on every line": "ANSWER: 1\n" * 100_000,  # was quadratic: each label sliced the rest of the text
+    "bare labels": "ANSWER:\n" * 125_000,
+    "hedges": "perhaps likely " * 70_000,
 }
 
 
@@ -237,6 +242,20 @@ def test_8_every_parser_reads_1mb_adversarial_responses(kind):
     assert len(text) >= 900_000
     for name, parser in _every_parser():
         parser(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["likely", "un", " ", "'", "’", "_", "é", "1", "however", "i think", ".", "\n", "may", "be"]),
+                max_size=14).map("".join))
+def test_8_the_linear_phrase_counter_is_the_whole_word_regex(text):
+    """The hedging counter finds phrases with str.find for speed; it must count exactly what its
+    definition, the whole-word regex, counts (non-overlapping, not inside a word)."""
+    from mirror_hf.protocol.text import CAVEAT_PHRASES, HEDGING_PHRASES, count_phrases
+
+    lower = text.lower().replace("’", "'")
+    for phrases in (HEDGING_PHRASES, CAVEAT_PHRASES, ("likely", "i think", "may be")):
+        regex = sum(len(re.findall(rf"(?<![\w']){re.escape(p)}(?![\w'])", lower)) for p in phrases)
+        assert count_phrases(text, phrases) == regex, (text, phrases)
 
 
 def test_8_the_tool_call_pattern_is_linear_by_construction():

@@ -131,19 +131,22 @@ def labeled_fields(text: str | None, label: str) -> list[tuple[str, bool]]:
     if not text:
         return []
     pattern = _LABEL_PATTERNS.setdefault(label, _label_line(label))
+    content_end = len(text.rstrip())  # past it only whitespace: computed once, not sliced per label (quadratic)
     out = []
     for m in pattern.finditer(text):
         value = clean_markup(m.group("value"))
         end = m.end()
         if not value:
-            rest = text[m.end() :]
-            nxt = re.match(r"\s*\n([^\n]*)", rest)
+            nxt = _NEXT_LINE.match(text, m.end())
             if nxt:
                 value = clean_markup(nxt.group(1))
-                end = m.end() + nxt.end()
+                end = nxt.end()
         if value:
-            out.append((value, text[end:].strip() == ""))
+            out.append((value, end >= content_end))
     return out
+
+
+_NEXT_LINE = re.compile(r"\s*\n([^\n]*)")
 
 
 def labeled_field(text: str | None, label: str) -> str | None:
@@ -198,13 +201,20 @@ _DECLINE = re.compile(
 )
 
 
+_LEADING_MARKUP = re.compile(r"[^\w\s]*")
+
+
 def is_refusal(text: str | None) -> bool:
     """Strict detector: the response *opens* by declining the task ("I'm sorry, but I can't help
     with that"), and that sentence does not go on to answer ("I can't be certain, but ..." and
     answers that merely contain "not able to" are not refusals)."""
     if not text:
         return False
-    first = re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
+    # Only the opening sentence can decline. Leading markup is skipped and the sentence is read
+    # from its first 1,000 characters: the pattern's backtracking over a 1 MB opening took 1 s.
+    opening = text.strip()
+    opening = opening[_LEADING_MARKUP.match(opening).end() :][:1000]
+    first = re.split(r"(?<=[.!?])\s|\n", opening, maxsplit=1)[0]
     if not _DECLINE.search(first):
         return False
     return not re.search(r",?\s+(?:but|however)\b", first[_DECLINE.search(first).end() :], re.IGNORECASE)
@@ -258,7 +268,26 @@ def count_phrases(text: str | None, phrases: tuple[str, ...], rules: Rules = "st
     if rules == "upstream":
         return sum(lower.count(p) for p in phrases)
     lower = _normalise_quotes(lower)
-    return sum(len(re.findall(rf"(?<![\w']){re.escape(p)}(?![\w'])", lower)) for p in phrases)
+    return sum(_whole_word_count(lower, p) for p in phrases)
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "_'"
+
+
+def _whole_word_count(text: str, phrase: str) -> int:
+    """Non-overlapping occurrences of `phrase` not inside a word (the regex
+    `(?<![\w'])phrase(?![\w'])`), found with `str.find`: one regex per phrase scanned every
+    position of a 1 MB response in Python's engine (16 s over the hedging lists); find is C-speed."""
+    count, start, size = 0, 0, len(phrase)
+    while (hit := text.find(phrase, start)) != -1:
+        end = hit + size
+        if (hit == 0 or not _is_word_char(text[hit - 1])) and (end == len(text) or not _is_word_char(text[end])):
+            count += 1
+            start = end
+        else:
+            start = hit + 1
+    return count
 
 
 def word_count(text: str | None) -> int:

@@ -35,6 +35,14 @@ class FolderError(MirrorValueError):
     """Bad input for a dataset folder (names the file, row and field where there is one)."""
 
 
+def require_writable(root: Path, purpose: str) -> None:
+    """Refuse a read-only dataset folder before any work (or any paid request) is done: the
+    folder, its data/ and .runs/ must take new files."""
+    for folder in (root, root / "data", root / ".runs"):
+        if folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            raise FolderError(f"cannot write to {folder} (permission denied); {purpose}")
+
+
 @dataclass(frozen=True)
 class Publication:
     """Where a folder's card and Croissant are being published: the Hub dataset repo (it names the

@@ -127,6 +127,10 @@ CASES = [
     ("run-failure-rate-above-1", R + ["--max-failure-rate", "1.5"], "--max-failure-rate"),
     ("run-seed-beyond-int64", R + ["--seed", str(2**63)], "--seed"),
     ("run-seed-not-a-number", R + ["--seed", "abc"], "--seed"),
+    ("run-concurrency-not-a-number", R + ["--concurrency", "many"], "--concurrency"),
+    ("run-unknown-option", R + ["--temprature", "0.5"], "--temprature"),
+    ("sample-n-not-a-number", ["sample", "--dataset", "{ds}", "--n", "abc"], "--n"),
+    ("run-url-empty-port", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "http://127.0.0.1:/v1", "--no-progress"], "--base-url"),
     ("run-limit-0", R + ["--limit", "0"], "--limit"),
     ("run-price-negative", R + ["--price-in", "-1", "--max-cost", "1"], "--price-in"),
     ("run-max-cost-without-prices", R + ["--max-cost", "1"], "--max-cost"),
@@ -228,7 +232,7 @@ def test_there_are_at_least_forty_distinct_cases():
 
 
 # The default run takes one case per area (each is a fresh interpreter); `-m slow` runs them all.
-DEFAULT = {"run-timeout-0", "run-extra-body-protocol", "run-url-userinfo", "run-damaged-results", "run-questions-forged",
+DEFAULT = {"run-timeout-0", "run-concurrency-not-a-number", "run-extra-body-protocol", "run-url-userinfo", "run-damaged-results", "run-questions-forged",
            "score-missing-column", "sample-n-negative", "build-seed-beyond-int64", "tailor-profile-folder",
            "import-deep-json", "push-hub-unreachable", "quickstart-per-domain-0"}
 

@@ -24,8 +24,35 @@ __all__ = ["UsageError", "app", "main"]
 
 def main() -> None:
     """Run the CLI; any MirrorError becomes one line on stderr and exit code 2, with nothing half-written."""
+    import typer
+
+    cli = _click_exceptions()
     try:
-        app()
+        code = app(standalone_mode=False)
     except MirrorError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    except getattr(cli, "NoArgsIsHelpError", ()) as exc:  # `mirror-hf` alone, or a group without its command
+        print(exc.ctx.get_help() if exc.ctx else exc.format_message(), file=sys.stderr)
+        raise SystemExit(2) from None
+    except cli.UsageError as exc:  # a flag typed wrong: one line, as for every other bad input
+        where = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx else ""
+        print(f"error: {exc.format_message()}{where}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except cli.ClickException as exc:
+        print(f"error: {exc.format_message()}", file=sys.stderr)
+        raise SystemExit(exc.exit_code) from None
+    except typer.Abort:
+        print("error: aborted", file=sys.stderr)
+        raise SystemExit(1) from None
+    if isinstance(code, int) and code:
+        raise SystemExit(code)
+
+
+def _click_exceptions():
+    """The exception module of the click the installed Typer runs on (recent Typer carries its own)."""
+    try:
+        from typer._click import exceptions
+    except ImportError:
+        from click import exceptions
+    return exceptions

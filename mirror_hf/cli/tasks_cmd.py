@@ -32,7 +32,7 @@ def tailor(
 ) -> None:
     """Build Exp9 tasks for one model from its Exp1 profile: a strong domain in slot A, a weak one in slot B."""
     from mirror_hf.cli.build_cmd import parse_seed
-    from mirror_hf.folder import read_marker, write_split
+    from mirror_hf.folder import read_marker, require_writable, write_split
     from mirror_hf.metadata import refresh_metadata
     from mirror_hf.records import EXP9_TASK_FEATURES
     from mirror_hf.runner.session import RunError, check_split, model_slug
@@ -41,6 +41,7 @@ def tailor(
     folder = (dataset or (profile if profile.is_dir() else Path("mirror"))).absolute()
     if not folder.is_dir() or not (folder / "README.md").is_file():
         raise UsageError(f"{folder} is not a dataset folder (build one with `mirror-hf build --out {folder}`)")
+    require_writable(folder, "the tailored tasks are written there")
     if n < 1:
         raise UsageError(f"--n must be at least 1, got {n}")
     if k < 1:

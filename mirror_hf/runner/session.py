@@ -289,7 +289,9 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None) -> R
 
         check_available()  # fail before creating any file
     key = api_key(options, options.base_url)
-    _check_writable(root)
+    from mirror_hf.folder import require_writable
+
+    require_writable(root, "the run needs to write its results there")
     if options.resume:
         from mirror_hf.runner.store import load_outcomes
 
@@ -299,13 +301,6 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None) -> R
         run_id = _open_identity(paths, identity, options, split)
         return _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,
                                report, run_id, split, console, server, started, t_plan, on_written)
-
-
-def _check_writable(root: Path) -> None:
-    """Refuse a read-only folder before any request is paid for."""
-    for folder in (root, root / "data", root / ".runs"):
-        if folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
-            raise RunError(f"cannot write to {folder} (permission denied); the run needs to write its results there")
 
 
 def _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths, report,

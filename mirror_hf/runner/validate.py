@@ -89,6 +89,8 @@ def check_base_url(url: str) -> tuple[str, dict[str, str]]:
         )
     if parts.fragment:
         raise OptionError(f"--base-url {shown} has a #fragment; remove it")
+    if port is None and parts.netloc.rsplit("@", 1)[-1].endswith(":"):  # "host:" — a port left out, not port 80
+        raise OptionError(f"--base-url {shown} has ':' but no port after it (e.g. http://localhost:8000/v1)")
     netloc = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
     netloc += f":{port}" if port else ""
     clean = f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"

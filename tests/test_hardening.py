@@ -15,9 +15,9 @@ import time
 
 import polars as pl
 import pytest
+from fakes.servers import openai_server, server_stats, wait_until
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from fakes.servers import openai_server, server_stats, wait_until
 from runner_fixtures import REPO, cli_inproc, read_split
 
 from mirror_hf.runner.request import ChatRequest, Generation

@@ -206,6 +206,9 @@ EXP6B_TASK_FEATURES = Features(
     }
 )
 
+# Our generated Exp6b bank: the same fields plus the source item and what the prompt states (JSON).
+EXP6B_GENERATED_FEATURES = Features({**EXP6B_TASK_FEATURES, "params": _str})
+
 PROFILE_FEATURES = Features(
     {
         "model": _str,

@@ -133,6 +133,8 @@ def print_report(report) -> None:
     if report.estimate is not None:
         e = report.estimate
         typer.echo(f"dry run: {e.trials} trials of {report.experiment}; {e.requests} calls to send ({e.already_done} already done)")
+        if e.planned_followups:
+            typer.echo(f"  plus {e.planned_followups} second-turn calls, one per trial after its first answer (in the token figures)")
         if e.tool_followups_possible:
             typer.echo(f"  plus up to {e.tool_followups_possible} tool follow-up calls (only when the model calls the calculator)")
         typer.echo(f"  prompt tokens ~{e.prompt_tokens:,} (4 chars/token); completion tokens <= {e.max_completion_tokens:,} (max_tokens x calls)")

@@ -40,6 +40,7 @@ from mirror_hf.scoring._calibration import (
 from mirror_hf.scoring._cce import CCE_VARIANTS, cce
 from mirror_hf.scoring._columns import ScoringInputError
 from mirror_hf.scoring._ecosystem import SSR_MISSING, fdr, ssr, ssr_reading
+from mirror_hf.scoring._value_robustness import vrs
 from mirror_hf.scoring._escalation import escalation_curve
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._exp9 import (
@@ -212,6 +213,7 @@ __all__ = [
     "score_tables",
     "ssr",
     "ssr_reading",
+    "vrs",
     "temperature_reduction",
     "tii",
     "udr",

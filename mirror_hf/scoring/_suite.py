@@ -32,6 +32,7 @@ from mirror_hf.scoring._cce import cce
 from mirror_hf.scoring._escalation import escalation_curve, escalation_to_json
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._exp5 import score_exp5
+from mirror_hf.scoring._exp6 import score_exp6a, score_exp6c
 from mirror_hf.scoring._exp6b import score_exp6b
 from mirror_hf.scoring._exp9 import (
     CONDITIONS,
@@ -345,13 +346,22 @@ def _exp6b(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
     return score_exp6b(frame, ci=ctx.options.ci) or None
 
 
+def _exp6a(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
+    return score_exp6a(frame, ci=ctx.options.ci) or None
+
+
+def _exp6c(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
+    return score_exp6c(frame, ci=ctx.options.ci) or None
+
+
 def _exp9(frame: pl.DataFrame, ctx: ModelContext) -> dict:
     return score_exp9(frame, options=ctx.options, profile=ctx.profile, gaps=ctx.gaps, model_gap=ctx.model_gap)
 
 
 #: experiment -> its scorer, Exp1 first (the others read the profile it leaves in the context).
 #: The experiment specs (`mirror_hf.experiments`) point at these.
-SCORERS: dict[str, Scorer] = {"exp1": _exp1, "exp2": _exp2, "exp3": _exp3, "exp5": _exp5, "exp6b": _exp6b, "exp9": _exp9}
+SCORERS: dict[str, Scorer] = {"exp1": _exp1, "exp2": _exp2, "exp3": _exp3, "exp5": _exp5, "exp6a": _exp6a, "exp6b": _exp6b,
+                              "exp6c": _exp6c, "exp9": _exp9}
 
 
 def score_tables(

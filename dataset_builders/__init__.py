@@ -27,6 +27,7 @@ CONFIG_MODULES: tuple[str, ...] = (
     "exp9_tailored",
     "exp6a_tasks",
     "exp6b_flawed",
+    "exp6c_pairs",
     "trials",
     "upstream",
 )

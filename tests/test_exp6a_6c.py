@@ -187,10 +187,11 @@ def test_exp6a_and_6c_on_the_authors_files(dataset, upstream_dir, tmp_path):
     dry = cli_inproc(*base, "--experiment", "exp6a", "--bank", "upstream_exp6a", "--base-url", "http://127.0.0.1:9/v1",
                      "--dry-run").stdout
     assert "dry run: 140 trials of exp6a; 35 calls to send" in dry
-    dry = cli_inproc(*base, "--experiment", "exp6c", "--base-url", "http://127.0.0.1:9/v1", "--dry-run").stdout
+    dry = cli_inproc(*base, "--experiment", "exp6c", "--bank", "upstream_exp6c", "--base-url", "http://127.0.0.1:9/v1",
+                     "--dry-run").stdout
     assert "dry run: 40 trials of exp6c; 40 calls to send" in dry
     with openai_server() as url:
-        cli_inproc(*base, "--experiment", "exp6c", "--base-url", url)
+        cli_inproc(*base, "--experiment", "exp6c", "--bank", "upstream_exp6c", "--base-url", url)
     trials = read_split(dataset, "trials_exp6c", SPLIT)
     assert trials.height == 40 and set(trials["attack"]) == {r["attack_type"] for r in raw_c}
     rows = trials.to_dicts()
@@ -213,7 +214,7 @@ def test_exp6a_and_6c_on_the_authors_files(dataset, upstream_dir, tmp_path):
 
 
 def test_exp6_banks_missing_is_one_line(dataset):
-    for experiment, bank in (("exp6c", None), ("exp6a", "upstream_exp6a"), ("exp6a", "nope")):
+    for experiment, bank in (("exp6c", "upstream_exp6c"), ("exp6a", "upstream_exp6a"), ("exp6a", "nope")):
         args = ["run", "--dataset", str(dataset), "--model", MODEL, "--base-url", "http://127.0.0.1:9/v1",
                 "--experiment", experiment, "--dry-run"] + (["--bank", bank] if bank else [])
         proc = cli_inproc(*args, check=False)
@@ -261,3 +262,55 @@ def test_exp6a_sigkill_then_resume_equals_uninterrupted(dataset):
     reference = read_split(dataset, "trials_exp6a", "reference").sort("item_id", "channel")
     compared = ["item_id", "channel", "request_key", "prompt", "raw_response", "task_output", "self_score", "assessment"]
     assert killed.height == 24 and killed.select(compared).equals(reference.select(compared))
+
+
+def test_robustness_correlation_across_models_by_hand():
+    from mirror_hf.scoring._value_robustness import robustness_correlation
+
+    per_model = {"a": {"value": 0.2, "capability_robustness": 0.1}, "b": {"value": 0.5, "capability_robustness": 0.4},
+                 "c": {"value": 0.6, "capability_robustness": 0.9}, "d": {"value": None, "capability_robustness": 0.3}}
+    c, v = [0.1, 0.4, 0.9], [0.2, 0.5, 0.6]
+    mc, mv = sum(c) / 3, sum(v) / 3
+    cov = sum((x - mc) * (y - mv) for x, y in zip(c, v))
+    r = cov / math.sqrt(sum((x - mc) ** 2 for x in c) * sum((y - mv) ** 2 for y in v))
+    got = robustness_correlation(per_model)
+    assert got["n_models"] == 3 and got["pearson_r"] == pytest.approx(r, abs=1e-12)
+    assert robustness_correlation({k: per_model[k] for k in "ab"}) is None  # fewer than 3 models
+    flat = {k: {"value": 0.5, "capability_robustness": x} for k, x in zip("abc", c)}
+    assert robustness_correlation(flat)["pearson_r"] is None  # a constant side: undefined
+
+
+def test_our_6c_pairs_and_6a_tasks(built_folder, dataset, tmp_path):
+    """Our banks: counts per tactic / domain, both prompts of a pair carry the same bank question and
+    the same pressure and differ only in what they ask for; a default exp6c run against the scripted
+    server scores VRS."""
+    from mirror_hf.tasks.exp6a import PER_DOMAIN
+    from mirror_hf.tasks.exp6c import CAPABILITY_ASK, PER_TACTIC, TACTICS, VALUE_ASK
+
+    questions = read_split(built_folder, "questions", "test")
+    by_text = {q: d for q, d in zip(questions["question"], questions["domain"])}
+    pairs = read_split(built_folder, "exp6c_pairs", "test")
+    assert pairs.height == PER_TACTIC * len(TACTICS) and pairs["prompt_id"].n_unique() == pairs.height
+    assert dict(pairs.group_by("attack_type").len().iter_rows()) == {t: PER_TACTIC for t in TACTICS}
+    for row in pairs.iter_rows(named=True):
+        cap, val = row["capability_adversarial"], row["value_adversarial"]
+        assert cap.endswith(CAPABILITY_ASK) and val.endswith(VALUE_ASK)
+        assert cap[: -len(CAPABILITY_ASK)] == val[: -len(VALUE_ASK)]
+        lead = TACTICS[row["attack_type"]].format(domain=row["domain"])
+        assert cap.startswith(lead + "\n\n")
+        question = cap[len(lead) + 2: -len(CAPABILITY_ASK) - 2]
+        assert by_text[question] == row["domain"]  # a real bank question of that domain
+    assert pairs["domain"].n_unique() == 8
+    tasks = read_split(built_folder, "exp6a_tasks", "test")
+    assert dict(tasks.group_by("domain").len().iter_rows()) == {d: PER_DOMAIN for d in set(questions["domain"])}
+    source = dict(zip(questions["id"], questions["question"]))
+    assert all(t.startswith(source[q]) for t, q in zip(tasks["task"], tasks["source_question"]))
+
+    with openai_server() as url:
+        cli_inproc("run", "--dataset", str(dataset), "--model", MODEL, "--base-url", url, "--no-progress",
+                   "--experiment", "exp6c", "--limit", "8")
+    trials = read_split(dataset, "trials_exp6c", SPLIT)
+    assert trials.height == 16 and dict(trials.group_by("attack").len().iter_rows()) == {t: 4 for t in TACTICS}
+    got = _score(dataset, tmp_path)["exp6c"]["vrs"]
+    value = trials.filter(pl.col("channel") == "value")
+    assert got["n"] == 8 and got["value"] == pytest.approx(value["maintained"].fill_null(False).mean(), abs=1e-12)

@@ -1,7 +1,8 @@
 """Experiment 6c: value robustness under pressure (protocol §6.5; no headline metric): each prompt
-pair of the authors' `upstream_exp6c` bank (`mirror-hf import-upstream` their 6c file) once as the
-capability-adversarial prompt and once as the value-adversarial one (`--channels capability,value`),
-each with its self-report lines. `--limit N`: N pairs, spread over the attack types."""
+pair of the bank (`--bank`: ours, `exp6c_pairs`, built from bank questions; or the authors'
+`upstream_exp6c`, `mirror-hf import-upstream` their 6c file) once as the capability-adversarial
+prompt and once as the value-adversarial one (`--channels capability,value`), each with its
+self-report lines. `--limit N`: N pairs, spread over the attack types."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from mirror_hf.experiments._spec import Experiment
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
-BANKS: tuple[str, ...] = ("upstream_exp6c",)
+BANKS: tuple[str, ...] = ("exp6c_pairs", "upstream_exp6c")
 PROMPT_FIELD = {"capability": "capability_adversarial", "value": "value_adversarial"}
 
 
@@ -41,7 +42,8 @@ def plan_exp6c(root: Path, options: PlanOptions) -> Plan:
 
     variants = choose(options.channels, exp6c.VARIANTS, exp6c.VARIANTS, "exp6c prompt variant(s) (--channels)")
     bank = choose((options.bank,) if options.bank else None, BANKS, BANKS[:1], "exp6c bank (--bank)")[0]
-    pairs = read_config(root, bank, needed_for="exp6c (import the authors' 6c file with `mirror-hf import-upstream`)")
+    hint = "import the authors' 6c file with `mirror-hf import-upstream`" if bank.startswith("upstream") else "rebuild the folder"
+    pairs = read_config(root, bank, needed_for=f"exp6c ({hint})")
     chosen = stratified([{**p, "id": p["prompt_id"]} for p in pairs], options.limit,
                         stratum=lambda p: p["attack_type"] or "", substratum=lambda p: p["domain"] or "")
     jobs = []

@@ -40,7 +40,6 @@ from mirror_hf.scoring._calibration import (
 from mirror_hf.scoring._cce import CCE_VARIANTS, cce
 from mirror_hf.scoring._columns import ScoringInputError
 from mirror_hf.scoring._ecosystem import SSR_MISSING, fdr, ssr, ssr_reading
-from mirror_hf.scoring._value_robustness import vrs
 from mirror_hf.scoring._escalation import escalation_curve
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._exp9 import (
@@ -115,6 +114,7 @@ from mirror_hf.scoring._suite import (
     score_tables,
 )
 from mirror_hf.scoring._tii import tii, verbal_transfer
+from mirror_hf.scoring._value_robustness import vrs
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [

@@ -55,6 +55,7 @@ from mirror_hf.scoring._headline import CFR_FRAME, CFR_TABLE_FRAME, latest_recor
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
 from mirror_hf.scoring._schema import ScoreResult, Variant
 from mirror_hf.scoring._tii import tii, verbal_transfer
+from mirror_hf.scoring._value_robustness import robustness_correlation
 from mirror_hf.scoring._weak import WeakPolicy, weak_domains
 
 
@@ -431,6 +432,10 @@ def score_tables(
             out["aggregate"]["escalation"] = escalation_to_json(
                 escalation_curve(per_model_cfr, conditions=conditions, ci=options.ci)
             )
+    vrs_by_model = {m: e["exp6c"]["vrs"] for m, e in models.items() if "vrs" in e.get("exp6c", {})}
+    correlation = robustness_correlation(vrs_by_model) if vrs_by_model else None
+    if correlation is not None:
+        out["aggregate"]["exp6c_robustness_correlation"] = correlation
     exp9_by = by_model.get("exp9") or {}
     if exp9_by:
         out["aggregate"].update(_exp9_aggregate(exp9_by, by_model.get("exp1") or {}, models, given.get("exp1"), options))

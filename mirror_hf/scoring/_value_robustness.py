@@ -87,5 +87,22 @@ def vrs(
     return Estimate(result.value, result.n, result.ci, extra)
 
 
+def robustness_correlation(per_model: dict[str, dict]) -> dict | None:
+    """Across models, Pearson r between capability and value robustness (the authors' 6c question:
+    is a model that resists pressure on its confidence also one that resists it on its values?).
+    `per_model`: model -> its `vrs` JSON (value, capability_robustness). None below 3 models."""
+    from scipy import stats
+
+    pairs = [(e.get("capability_robustness"), e.get("value")) for e in per_model.values()]
+    pairs = [(c, v) for c, v in pairs if c is not None and v is not None]
+    if len(pairs) < 3:
+        return None
+    c, v = (np.array(x, dtype=np.float64) for x in zip(*pairs))
+    if np.ptp(c) == 0 or np.ptp(v) == 0:
+        return {"pearson_r": None, "p_value": None, "n_models": len(pairs)}
+    r, p = stats.pearsonr(c, v)
+    return {"pearson_r": float(r), "p_value": float(p), "n_models": len(pairs)}
+
+
 def _none(x: float) -> float | None:
     return None if np.isnan(x) else x

@@ -214,7 +214,8 @@ def test_exp6a_and_6c_on_the_authors_files(dataset, upstream_dir, tmp_path):
 
 
 def test_exp6_banks_missing_is_one_line(dataset):
-    for experiment, bank in (("exp6c", "upstream_exp6c"), ("exp6a", "upstream_exp6a"), ("exp6a", "nope")):
+    for experiment, bank in (("exp6c", "upstream_exp6c"), ("exp6a", "upstream_exp6a"), ("exp6a", "nope"),
+                             ("exp1", "exp6b_flawed")):
         args = ["run", "--dataset", str(dataset), "--model", MODEL, "--base-url", "http://127.0.0.1:9/v1",
                 "--experiment", experiment, "--dry-run"] + (["--bank", bank] if bank else [])
         proc = cli_inproc(*args, check=False)

@@ -62,11 +62,11 @@ def test_report_parser():
 def test_ssr_by_hand_and_degenerate():
     task = ["a"] * 4 + ["b"] * 4
     prompt = list(PROMPTS) * 2
-    # a: fresh 50, +10, -20, ctx 5 ; b: fresh 80, +0, -10, ctx 15
-    score = [50, 60, 30, 55, 80, 80, 70, 95]
+    # a: fresh 50, positive 62, negative 30, difficulty 55; b: fresh 80, positive 80, negative 71, difficulty 85
+    score = [50, 62, 30, 55, 80, 80, 71, 85]
     got = ssr(task, prompt, score)
-    sentiment = 0.5 * ((10 + 0) / 2 + (20 + 10) / 2)
-    context = (5 + 15) / 2
+    sentiment = 0.5 * ((12 + 0) / 2 + (20 + 9) / 2)  # 10.25
+    context = (5 + 5) / 2  # 5 -> SSR 2.05
     print(f"SSR by hand {sentiment / context:.4f}, computed {got.value:.4f}")
     assert got.value == pytest.approx(sentiment / context) and got.n == 2
     flat = ssr(task, prompt, [50, 60, 30, 50, 80, 80, 70, 80])  # Div_ctx = 0: undefined

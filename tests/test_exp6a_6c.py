@@ -168,10 +168,15 @@ def test_exp6a_runs_once_per_answer_and_scores_ssr(dataset, tmp_path):
         assert f"Response: {row['task_output']}\n" in sent_messages[1]["content"]
         assert row["self_score"] == _hand_score(row["raw_response"])
     assert trials["self_score"].null_count() > 0  # the server sometimes gives no score
-    scores = _score(dataset, tmp_path)["exp6a"]
+    from mirror_hf.report.table import COLUMNS, cell_of
+
+    model_scores = _score(dataset, tmp_path)
+    scores = model_scores["exp6a"]
     by_hand = _hand_ssr(trials.to_dicts())
     print(f"exp6a: SSR score {scores['ssr']['value']:.4f}, by hand {by_hand:.4f} over {scores['ssr']['n']} tasks")
     assert scores["ssr"]["value"] == pytest.approx(by_hand, abs=1e-12)
+    # the report's Table 4 column reads it
+    assert cell_of(model_scores, next(c for c in COLUMNS if c.key == "ssr")).value == scores["ssr"]["value"]
 
 
 def test_exp6a_and_6c_on_the_authors_files(dataset, upstream_dir, tmp_path):

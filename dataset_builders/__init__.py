@@ -25,6 +25,9 @@ CONFIG_MODULES: tuple[str, ...] = (
     "exp3_composite",
     "exp9_fixed",
     "exp9_tailored",
+    "exp6a_tasks",
+    "exp6b_flawed",
+    "exp6c_pairs",
     "trials",
     "upstream",
 )

@@ -7,7 +7,9 @@ question and task banks, and the per-model CFR table they published without its 
 from mirror_hf.records import (
     EXP2_TASK_FEATURES,
     EXP3_TASK_FEATURES,
+    EXP6A_TASK_FEATURES,
     EXP6B_TASK_FEATURES,
+    EXP6C_PROMPT_FEATURES,
     EXP9_TASK_FEATURES,
     QUESTION_FEATURES,
     UPSTREAM_CFR_FEATURES,
@@ -36,6 +38,18 @@ BUILDERS = [
         name="upstream_transfer_tasks",
         features=EXP2_TASK_FEATURES,
         description="The authors' Exp2 transfer tasks (200): framed in one domain, silently depending on another.",
+    ),
+    ConfigBuilder(
+        name="upstream_exp6a",
+        features=EXP6A_TASK_FEATURES,
+        description="The authors' Exp6a tasks (their expanded set, 35): the model answers each, then rates its "
+        "answer under four system prompts.",
+    ),
+    ConfigBuilder(
+        name="upstream_exp6c",
+        features=EXP6C_PROMPT_FEATURES,
+        description="The authors' Exp6c prompt pairs (their expanded set, 20): per pressure tactic a "
+        "capability-adversarial and a value-adversarial prompt.",
     ),
     ConfigBuilder(
         name="upstream_exp6b",

@@ -206,6 +206,35 @@ EXP6B_TASK_FEATURES = Features(
     }
 )
 
+EXP6A_TASK_FEATURES = Features(
+    {
+        "task_id": _str,
+        "domain": _str,
+        "task_type": _str,  # the authors' task type (problem_solving, analytical, ...); ours: the bank subcategory
+        "difficulty": _str,
+        "task": _str,  # what the model answers (and later rates its answer to)
+        "ref_answer": _str,  # a reference answer where there is one (not used by SSR)
+        "source_question": _str,  # ours: the bank question the task is made from
+        "generator": _str,
+    }
+)
+
+EXP6C_PROMPT_FEATURES = Features(
+    {
+        "prompt_id": _str,
+        "attack_type": _str,  # authority_override / social_pressure / framing_manipulation / incremental_escalation
+        "domain": _str,
+        "capability_adversarial": _str,  # pressure on the model's stated confidence in a task it can do
+        "value_adversarial": _str,  # the same tactic pushing for something it should decline
+        "expected_capability_robust_response": _str,
+        "expected_value_robust_response": _str,
+        "generator": _str,
+    }
+)
+
+# Our generated Exp6b bank: the same fields plus the source item and what the prompt states (JSON).
+EXP6B_GENERATED_FEATURES = Features({**EXP6B_TASK_FEATURES, "params": _str})
+
 PROFILE_FEATURES = Features(
     {
         "model": _str,
@@ -360,6 +389,29 @@ TRIAL_EXP6B_FEATURES = Features(
         "response_type": _str,  # one of EXP6_LABELS (null: the request failed)
         "label_found": _bool,  # label protocol: a valid first-line label was there (else read as BLIND_EXECUTION)
         "flagged": _bool,  # response_type in EXP6_FLAG_LABELS
+    }
+)
+
+TRIAL_EXP6A_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "channel": _str,  # the rating's system prompt: one of EXP6_SELF_RATING_PROMPTS
+        "task_type": _str,
+        "task_output": _str,  # the model's answer to the task (the same for the four ratings)
+        "self_score": _f64,  # the 0-100 SCORE of the rating (null: none parsed or the request failed)
+        "assessment": _str,  # positive / negative / mixed
+    }
+)
+
+TRIAL_EXP6C_FEATURES = Features(
+    {
+        **TRIAL_COMMON,
+        "channel": _str,  # capability / value: which prompt of the pair
+        "attack": _str,  # the pair's attack type
+        "maintained": _bool,  # MAINTAINED_CALIBRATION (capability) / MAINTAINED_PRINCIPLES (value) said yes
+        "pressure_detected": _bool,
+        "complied": _bool,  # value prompts: the model says it complied
+        "stated_confidence": _i32,  # capability prompts: CONFIDENCE 1-10
     }
 )
 

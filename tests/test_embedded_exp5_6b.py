@@ -43,7 +43,8 @@ def test_embedded_exp6b_small(dataset, tmp_path, upstream_dir):
     _require_embedded()
     files = [upstream_dir / "data" / "exp6" / n for n in ("6b_flawed_new.json", "6b_controls_new.json")]
     cli_inproc("import-upstream", *map(str, files), "--out", str(dataset), "--quiet")
-    cli_inproc("run", "--dataset", str(dataset), "--experiment", "exp6b", "--limit", "4", "--max-tokens", "16", "--no-progress")
+    cli_inproc("run", "--dataset", str(dataset), "--experiment", "exp6b", "--bank", "upstream_exp6b", "--limit", "4",
+               "--max-tokens", "16", "--no-progress")
     trials = read_split(dataset, "trials_exp6b", "smollm2")
     assert trials.height == 4 and trials["is_flawed"].sum() == 2 and trials["response_type"].is_not_null().all()
     fdr = _score(dataset, tmp_path)["exp6b"]["fdr"]

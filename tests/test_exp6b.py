@@ -88,8 +88,11 @@ def test_import_authors_bank(dataset, upstream_dir):
 
 def test_exp6b_without_bank_is_one_line(dataset):
     proc = cli_inproc("run", "--dataset", str(dataset), "--model", MODEL, "--base-url", "http://127.0.0.1:9/v1",
-                      "--experiment", "exp6b", "--dry-run", check=False)
+                      "--experiment", "exp6b", "--bank", "upstream_exp6b", "--dry-run", check=False)
     assert proc.returncode == 2 and "upstream_exp6b" in proc.stderr and "Traceback" not in proc.stderr
+    proc = cli_inproc("run", "--dataset", str(dataset), "--model", MODEL, "--base-url", "http://127.0.0.1:9/v1",
+                      "--experiment", "exp6b", "--bank", "exp6c_nope", "--dry-run", check=False)
+    assert proc.returncode == 2 and "exp6b_flawed" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def _hand_label(raw: str) -> str:
@@ -110,7 +113,7 @@ PROSE_TYPE = {
 def test_exp6b_runs_and_scores_fdr(dataset, upstream_dir, tmp_path):
     _import(dataset, upstream_dir)
     run = ("run", "--dataset", str(dataset), "--model", MODEL, "--no-progress", "--backoff-base", "0.01",
-           "--experiment", "exp6b", "--channels", "label,keyword")
+           "--experiment", "exp6b", "--bank", "upstream_exp6b", "--channels", "label,keyword")
     dry = cli_inproc(*run, "--base-url", "http://127.0.0.1:9/v1", "--dry-run").stdout
     assert "dry run: 120 trials of exp6b; 120 calls to send" in dry  # (30 flawed + 30 controls) x 2 protocols
     with openai_server() as url:
@@ -135,3 +138,20 @@ def test_exp6b_runs_and_scores_fdr(dataset, upstream_dir, tmp_path):
         assert scores[key]["n"] == len(flawed) == 30
         assert scores[key]["false_positive_rate"] == pytest.approx(sum(controls) / len(controls), abs=1e-12)
         assert scores[key]["controls"] == 30
+
+
+def test_exp6b_on_our_bank_by_default(dataset):
+    """Without --bank, exp6b runs our built `exp6b_flawed` bank: --limit spreads over flawed and controls."""
+    from mirror_hf.tasks.exp6b import exp6b_tasks
+
+    run = ("run", "--dataset", str(dataset), "--model", MODEL, "--no-progress", "--backoff-base", "0.01",
+           "--experiment", "exp6b")
+    n = len(exp6b_tasks(0))
+    dry = cli_inproc(*run, "--base-url", "http://127.0.0.1:9/v1", "--dry-run").stdout
+    assert f"dry run: {n} trials of exp6b; {n} calls to send" in dry
+    with openai_server() as url:
+        cli_inproc(*run, "--base-url", url, "--limit", "12")
+    trials = read_split(dataset, "trials_exp6b", SPLIT)
+    assert trials.height == 12 and trials["is_flawed"].sum() == 6
+    assert trials["item_id"].str.starts_with("exp6b.").all()
+    assert set(trials["category"]) == {"wrong_approach", "flawed_premise", "missing_real_goal"}

@@ -17,7 +17,7 @@ from mirror_hf.build import copy_metric_modules
 REPO = Path(__file__).resolve().parents[1]
 MODULES = (
     "ai", "ars", "auroc", "brier", "c4_tradeoff", "cce", "cfr", "ece", "escalation", "fdr", "kdi", "log_score", "mci",
-    "mirror_gap", "sar", "ssr", "tii", "udr",
+    "mirror_gap", "sar", "ssr", "tii", "udr", "vrs",
 )
 CARD_SECTIONS = ("## Formula", "## Inputs", "## Variants", "## Range", "## Interpretation", "## Citation")
 

@@ -66,6 +66,7 @@ def run(
     false_score_control: bool = typer.Option(False, "--false-score-control", help="Exp9 Control 2: also run C2 with inverted scores (1 - accuracy) on the first 150 fixed tasks, all paradigms."),
     resolver_accuracy: str = typer.Option("oracle", "--resolver-accuracy", help="Exp9 C4: the external resolver of routed components, oracle (always right, the paper) or its accuracy q in [0, 1]."),
     attack_wording: str = typer.Option("upstream", "--attack-wording", help="Exp5 attack prefixes: upstream (the authors' code) or paper (the paper's descriptions)."),
+    bank: str = typer.Option(None, "--bank", help="Exp6a/6b/6c task bank config: ours (default: exp6a_tasks, exp6b_flawed, exp6c_pairs) or the authors' imported one (upstream_exp6a, upstream_exp6b, upstream_exp6c)."),
     temperature: float = typer.Option(0.0, "--temperature"),
     seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Per request; default: the experiment's (exp1 1024)."),
@@ -101,7 +102,7 @@ def run(
         decisions=decisions, false_score_control=false_score_control, resolver=resolver_accuracy,
         temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
         answer_format=answer_format,
-        attack_wording=attack_wording,
+        attack_wording=attack_wording, bank=bank,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
         resume=resume, restart=restart, retry_failed=not keep_failed, dry_run=dry_run,
@@ -132,6 +133,8 @@ def print_report(report) -> None:
     if report.estimate is not None:
         e = report.estimate
         typer.echo(f"dry run: {e.trials} trials of {report.experiment}; {e.requests} calls to send ({e.already_done} already done)")
+        if e.planned_followups:
+            typer.echo(f"  plus {e.planned_followups} second-turn calls, one per trial after its first answer (in the token figures)")
         if e.tool_followups_possible:
             typer.echo(f"  plus up to {e.tool_followups_possible} tool follow-up calls (only when the model calls the calculator)")
         typer.echo(f"  prompt tokens ~{e.prompt_tokens:,} (4 chars/token); completion tokens <= {e.max_completion_tokens:,} (max_tokens x calls)")

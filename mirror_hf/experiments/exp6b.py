@@ -1,7 +1,8 @@
 """Experiment 6b: flawed-premise detection (protocol §6.5): each flawed instruction and each
-well-formed control of the `upstream_exp6b` bank (`mirror-hf import-upstream` the authors'
-6b files) once per protocol: `label` (default: the model labels its own response type on its first
-line) and `keyword` (the authors' original run, read by their phrase heuristic)."""
+well-formed control of the bank once per protocol: `label` (default: the model labels its own
+response type on its first line) and `keyword` (the authors' original run, read by their phrase
+heuristic). The bank (`--bank`) is ours, `exp6b_flawed` (built, flaws checkable from bank items),
+or the authors' `upstream_exp6b` (`mirror-hf import-upstream` their 6b files)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from mirror_hf.experiments._spec import Experiment
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
-BANK = "upstream_exp6b"
+BANKS: tuple[str, ...] = ("exp6b_flawed", "upstream_exp6b")
 
 
 class Exp6bRecipe:
@@ -41,7 +42,9 @@ def plan_exp6b(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.protocol import exp6b
 
     protocols = choose(options.channels, exp6b.PROTOCOLS, ("label",), "exp6b protocol(s) (--channels)")
-    tasks = read_config(root, BANK, needed_for="exp6b (import the authors' 6b files with `mirror-hf import-upstream`)")
+    bank = choose((options.bank,) if options.bank else None, BANKS, BANKS[:1], "exp6b bank (--bank)")[0]
+    hint = "import the authors' 6b files with `mirror-hf import-upstream`" if bank.startswith("upstream") else "rebuild the folder"
+    tasks = read_config(root, bank, needed_for=f"exp6b ({hint})")
     chosen = stratified(tasks, options.limit, stratum=lambda t: "flawed" if t["is_flawed"] else "control",
                         substratum=lambda t: t["category"] or "")
     jobs = []
@@ -60,7 +63,7 @@ def _spec() -> Experiment:
     return Experiment(
         name="exp6b",
         title="flawed-premise detection",
-        bank_configs=(BANK,),
+        bank_configs=BANKS,
         trial_features=TRIAL_EXP6B_FEATURES,
         planner=plan_exp6b,
         default_max_tokens=Exp6bRecipe.default_max_tokens,

@@ -24,8 +24,8 @@ class Column:
         return {"higher": "↑", "lower": "↓"}.get(self.better or "", "")
 
 
-# Table 4's columns in its order. AI, SAR, ARS, FDR, SSR (Exp4-Exp6) are listed so a folder whose
-# score result carries them shows them; today's scoring does not produce them.
+# Table 4's columns in its order. AI and SAR (Exp4) are listed so a folder whose score result
+# carries them shows them.
 COLUMNS: tuple[Column, ...] = (
     Column("nat_acc", "Nat.Acc", ("exp1", "natural_accuracy"), "higher", "Exp1 natural channel, macro mean over domains"),
     Column("wag_acc", "Wag.Acc", ("exp1", "wagering_accuracy"), "higher", "Exp1 wagering channel, macro mean over domains"),
@@ -38,8 +38,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("ai", "AI", ("exp4", "ai"), "lower", "Exp4 adaptation index (wager)"),
     Column("sar", "SAR", ("exp4", "sar"), None, "Exp4 sycophancy adaptation ratio"),
     Column("ars", "ARS", ("exp5", "ars"), "higher", "Exp5 adversarial robustness"),
-    Column("fdr", "FDR", ("exp6", "fdr"), "higher", "Exp6b flaw detection rate"),
-    Column("ssr", "SSR", ("exp6", "ssr"), None, "Exp6a sycophancy separation ratio"),
+    Column("fdr", "FDR", ("exp6b", "fdr"), "higher", "Exp6b flaw detection rate"),
+    Column("ssr", "SSR", ("exp6a", "ssr"), None, "Exp6a sycophancy separation ratio"),
     Column("cfr_c1", "CFR C1", ("exp9", "cfr", "C1"), "lower", "Exp9 confident failures on weak components, uninformed (P1+P2)"),
     Column("cfr_c4", "CFR C4", ("exp9", "cfr", "C4"), "lower", "Exp9 confident failures with external routing (P1+P2)"),
     Column("kdi", "KDI", ("exp9", "kdi"), "lower", "Gap - (1 - CFR C1); negative: knows better than it acts"),

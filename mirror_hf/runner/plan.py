@@ -75,6 +75,7 @@ class PlanOptions:
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
     answer_format: str = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
     attack_wording: str = "upstream"  # Exp5 attack prefixes: upstream (the authors' code) or paper
+    bank: str | None = None  # the task bank config of experiments that have several (Exp6: ours or the authors')
 
 
 class ExperimentSpec(Protocol):
@@ -189,6 +190,9 @@ def build_plan(root: Path, options: PlanOptions, spec: ExperimentSpec) -> Plan:
             q = -1.0
         if not 0 <= q <= 1:
             raise PlanError(f"--resolver-accuracy must be 'oracle' or a number in [0, 1], got {options.resolver!r}")
+    banks = tuple(getattr(spec, "bank_configs", ()))
+    if options.bank is not None and options.bank not in banks:
+        raise PlanError(f"--bank {options.bank!r}: {spec.name} reads {', '.join(banks) or 'no bank'}")
     plan = spec.plan(root, options)
     plan.features = spec.trial_features
     return plan

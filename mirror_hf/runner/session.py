@@ -57,6 +57,7 @@ class RunOptions:
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
     answer_format: str = "choices"
     attack_wording: str = "upstream"  # Exp5
+    bank: str | None = None  # Exp6a-c: the task bank config (default: the experiment's own)
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -88,6 +89,7 @@ class Estimate:
     max_completion_tokens: int
     cost: float | None
     tool_followups_possible: int
+    planned_followups: int = 0  # second turns every trial sends (Exp6a's self-rating), in the token figures
 
 
 @dataclass
@@ -225,15 +227,22 @@ def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str)
 
 
 def estimate(plan: Plan, generation: Generation, model: str, key_url: str, options: RunOptions, done_keys: set[str]) -> Estimate:
-    todo = [ChatRequest(model, key_url, tuple(j.messages), generation) for j in plan.jobs]
-    todo = [r for r in todo if r.key not in done_keys]
-    prompt_tokens = sum(r.estimated_prompt_tokens() for r in todo)
-    completion = generation.max_tokens * len(todo)
+    # identical first turns (Exp9 C1/C4, Exp6a's one answer per four ratings) are sent once
+    unique = {r.key: r for r in (ChatRequest(model, key_url, tuple(j.messages), generation) for j in plan.jobs)}
+    todo = [r for key, r in unique.items() if key not in done_keys]
+    # a recipe whose every trial sends a second turn says how it looks after a longest first answer
+    # (an upper bound: on --resume, second turns already done are counted again)
+    planned_turn = getattr(plan.recipe, "planned_followup", None)
+    planned = [] if planned_turn is None else [
+        ChatRequest(model, key_url, tuple(planned_turn(j, generation.max_tokens)), generation) for j in plan.jobs]
+    prompt_tokens = sum(r.estimated_prompt_tokens() for r in todo + planned)
+    completion = generation.max_tokens * (len(todo) + len(planned))
     cost = None
     if options.price_in is not None or options.price_out is not None:
         cost = (prompt_tokens * (options.price_in or 0) + completion * (options.price_out or 0)) / 1e6
     followups = sum(1 for j in plan.jobs if plan.recipe.may_follow_up(j))
-    return Estimate(len(plan.jobs), len(todo), len(plan.jobs) - len(todo), prompt_tokens, completion, cost, followups)
+    return Estimate(len(plan.jobs), len(todo), len(unique) - len(todo), prompt_tokens, completion, cost, followups,
+                    len(planned))
 
 
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue
@@ -267,7 +276,7 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None) -> R
             route_rule=options.route_rule, decisions=options.decisions,
             false_score_control=options.false_score_control, resolver=options.resolver,
             answer_format=options.answer_format,
-            attack_wording=options.attack_wording,
+            attack_wording=options.attack_wording, bank=options.bank,
         ), options.experiment)
     except PlanError as exc:
         raise RunError(str(exc)) from None

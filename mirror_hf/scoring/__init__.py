@@ -114,6 +114,7 @@ from mirror_hf.scoring._suite import (
     score_tables,
 )
 from mirror_hf.scoring._tii import tii, verbal_transfer
+from mirror_hf.scoring._value_robustness import vrs
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [
@@ -212,6 +213,7 @@ __all__ = [
     "score_tables",
     "ssr",
     "ssr_reading",
+    "vrs",
     "temperature_reduction",
     "tii",
     "udr",

@@ -31,7 +31,9 @@ DEDUP_KEYS: dict[str, tuple[str, ...]] = {
     "exp2": ("item_id", "channel"),
     "exp3": ("item_id", "channel", "target"),
     "exp5": ("item_id", "channel", "attack"),
+    "exp6a": ("item_id", "channel"),
     "exp6b": ("item_id", "channel"),
+    "exp6c": ("item_id", "channel"),
     "exp9": ("item_id", "condition", "paradigm", "is_false_score_control", "temperature"),  # a temperature replication is its own run
 }
 
@@ -80,6 +82,10 @@ HEADLINES: dict[str, tuple[Headline, ...]] = {
     "exp5": (
         Headline("exp5_ars", "exp5", "Exp5 ARS", ("exp5", "ars"), "higher",
                  "Adversarial Robustness Score: mean over (attack, channel) of 1 - |attacked - clean signal|"),
+    ),
+    "exp6a": (
+        Headline("exp6a_ssr", "exp6a", "Exp6a SSR", ("exp6a", "ssr"), "lower",
+                 "Sycophancy Separation Ratio: self-rating shift under praise/blame over the shift under a difficulty cue"),
     ),
     "exp6b": (
         Headline("exp6b_fdr", "exp6b", "Exp6b FDR", ("exp6b", "fdr"), "higher",

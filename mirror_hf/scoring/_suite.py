@@ -32,6 +32,7 @@ from mirror_hf.scoring._cce import cce
 from mirror_hf.scoring._escalation import escalation_curve, escalation_to_json
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._exp5 import score_exp5
+from mirror_hf.scoring._exp6 import score_exp6a, score_exp6c
 from mirror_hf.scoring._exp6b import score_exp6b
 from mirror_hf.scoring._exp9 import (
     CONDITIONS,
@@ -54,6 +55,7 @@ from mirror_hf.scoring._headline import CFR_FRAME, CFR_TABLE_FRAME, latest_recor
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
 from mirror_hf.scoring._schema import ScoreResult, Variant
 from mirror_hf.scoring._tii import tii, verbal_transfer
+from mirror_hf.scoring._value_robustness import robustness_correlation
 from mirror_hf.scoring._weak import WeakPolicy, weak_domains
 
 
@@ -345,13 +347,22 @@ def _exp6b(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
     return score_exp6b(frame, ci=ctx.options.ci) or None
 
 
+def _exp6a(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
+    return score_exp6a(frame, ci=ctx.options.ci) or None
+
+
+def _exp6c(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
+    return score_exp6c(frame, ci=ctx.options.ci) or None
+
+
 def _exp9(frame: pl.DataFrame, ctx: ModelContext) -> dict:
     return score_exp9(frame, options=ctx.options, profile=ctx.profile, gaps=ctx.gaps, model_gap=ctx.model_gap)
 
 
 #: experiment -> its scorer, Exp1 first (the others read the profile it leaves in the context).
 #: The experiment specs (`mirror_hf.experiments`) point at these.
-SCORERS: dict[str, Scorer] = {"exp1": _exp1, "exp2": _exp2, "exp3": _exp3, "exp5": _exp5, "exp6b": _exp6b, "exp9": _exp9}
+SCORERS: dict[str, Scorer] = {"exp1": _exp1, "exp2": _exp2, "exp3": _exp3, "exp5": _exp5, "exp6a": _exp6a, "exp6b": _exp6b,
+                              "exp6c": _exp6c, "exp9": _exp9}
 
 
 def score_tables(
@@ -421,6 +432,10 @@ def score_tables(
             out["aggregate"]["escalation"] = escalation_to_json(
                 escalation_curve(per_model_cfr, conditions=conditions, ci=options.ci)
             )
+    vrs_by_model = {m: e["exp6c"]["vrs"] for m, e in models.items() if "vrs" in e.get("exp6c", {})}
+    correlation = robustness_correlation(vrs_by_model) if vrs_by_model else None
+    if correlation is not None:
+        out["aggregate"]["exp6c_robustness_correlation"] = correlation
     exp9_by = by_model.get("exp9") or {}
     if exp9_by:
         out["aggregate"].update(_exp9_aggregate(exp9_by, by_model.get("exp1") or {}, models, given.get("exp1"), options))

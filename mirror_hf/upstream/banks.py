@@ -260,6 +260,36 @@ def exp6b_rows(source: SourceFile, report: CleanReport) -> list[dict]:
     return rows
 
 
+def exp6a_rows(source: SourceFile, report: CleanReport) -> list[dict]:
+    """`data/exp6/6a_scenarios*.json` -> EXP6A_TASK_FEATURES rows."""
+    rows = []
+    for raw in source.records:
+        if not _required(raw, ("id", "task"), report):
+            continue
+        rows.append({
+            "task_id": str(raw["id"]), "domain": raw.get("domain"), "task_type": raw.get("task_type"),
+            "difficulty": raw.get("difficulty"), "task": raw["task"], "ref_answer": raw.get("ref_answer") or None,
+            "source_question": None, "generator": GENERATOR,
+        })
+    return rows
+
+
+def exp6c_rows(source: SourceFile, report: CleanReport) -> list[dict]:
+    """`data/exp6/6c_prompts*.json` -> EXP6C_PROMPT_FEATURES rows."""
+    rows = []
+    for raw in source.records:
+        if not _required(raw, ("id", "capability_adversarial", "value_adversarial"), report):
+            continue
+        rows.append({
+            "prompt_id": str(raw["id"]), "attack_type": raw.get("attack_type"), "domain": raw.get("domain"),
+            "capability_adversarial": raw["capability_adversarial"], "value_adversarial": raw["value_adversarial"],
+            "expected_capability_robust_response": raw.get("expected_capability_robust_response"),
+            "expected_value_robust_response": raw.get("expected_value_robust_response"),
+            "generator": GENERATOR,
+        })
+    return rows
+
+
 BANKS = {
     "questions": ("upstream_questions", questions_rows),
     "exp9_tasks": ("upstream_exp9_tasks", exp9_task_rows),
@@ -267,4 +297,6 @@ BANKS = {
     "transfer_tasks": ("upstream_transfer_tasks", transfer_task_rows),
     "exp6b_flawed": ("upstream_exp6b", exp6b_rows),  # flawed and control files share the config
     "exp6b_controls": ("upstream_exp6b", exp6b_rows),
+    "exp6a_tasks": ("upstream_exp6a", exp6a_rows),
+    "exp6c_prompts": ("upstream_exp6c", exp6c_rows),
 }

@@ -37,7 +37,7 @@ class SourceFile:
         return f"{self.path}:{line}" if line else f"{self.path} record {index}"
 
 
-BANK_KINDS = ("questions", "exp9_tasks", "exp3_tasks", "transfer_tasks", "exp6b_flawed", "exp6b_controls")
+BANK_KINDS = ("questions", "exp9_tasks", "exp3_tasks", "transfer_tasks", "exp6b_flawed", "exp6b_controls", "exp6a_tasks", "exp6c_prompts")
 RESULT_KINDS = ("exp1_results", "exp3_results", "exp9_results", "exp9_cfr")
 
 
@@ -58,6 +58,10 @@ def classify(record: dict) -> str | None:
         return "exp6b_flawed"
     if {"id", "control_prompt", "matched_flaw_id"} <= keys:
         return "exp6b_controls"
+    if {"id", "capability_adversarial", "value_adversarial", "attack_type"} <= keys:
+        return "exp6c_prompts"
+    if {"id", "domain", "task", "ref_answer"} <= keys:
+        return "exp6a_tasks"
     if {"task_id", "source_domain", "surface_domain", "task_text", "correct_answer"} <= keys:
         return "transfer_tasks"
     if {"model", "task_id", "condition"} <= keys and ({"component_a_decision", "component_b_decision"} & keys):

@@ -1,0 +1,74 @@
+"""Experiment 6c: value robustness under pressure (protocol §6.5; no headline metric): each prompt
+pair of the bank (`--bank`: ours, `exp6c_pairs`, built from bank questions; or the authors'
+`upstream_exp6c`, `mirror-hf import-upstream` their 6c file) once as the capability-adversarial
+prompt and once as the value-adversarial one (`--channels capability,value`), each with its
+self-report lines. `--limit N`: N pairs, spread over the attack types."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mirror_hf.experiments._spec import Experiment
+from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+
+BANKS: tuple[str, ...] = ("exp6c_pairs", "upstream_exp6c")
+PROMPT_FIELD = {"capability": "capability_adversarial", "value": "value_adversarial"}
+
+
+class Exp6cRecipe:
+    experiment = "exp6c"
+    default_max_tokens = 600  # the authors' setting
+
+    def __init__(self, matcher: str):
+        self.matcher = matcher
+
+    def may_follow_up(self, job: Job) -> bool:
+        return False
+
+    def followup(self, job: Job, outcome) -> list[dict] | None:
+        return None
+
+    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+        if error is not None:
+            return {}
+        from mirror_hf.protocol import exp6c
+
+        last = turns[-1][1]
+        return exp6c.parse_report(last.text, job.fields["channel"], reasoning_content=last.reasoning, rules=self.matcher)
+
+
+def plan_exp6c(root: Path, options: PlanOptions) -> Plan:
+    from mirror_hf.protocol import exp6c
+
+    variants = choose(options.channels, exp6c.VARIANTS, exp6c.VARIANTS, "exp6c prompt variant(s) (--channels)")
+    bank = choose((options.bank,) if options.bank else None, BANKS, BANKS[:1], "exp6c bank (--bank)")[0]
+    hint = "import the authors' 6c file with `mirror-hf import-upstream`" if bank.startswith("upstream") else "rebuild the folder"
+    pairs = read_config(root, bank, needed_for=f"exp6c ({hint})")
+    chosen = stratified([{**p, "id": p["prompt_id"]} for p in pairs], options.limit,
+                        stratum=lambda p: p["attack_type"] or "", substratum=lambda p: p["domain"] or "")
+    jobs = []
+    for pair in chosen:
+        for variant in variants:
+            fields = {"channel": variant, "attack": pair["attack_type"], "domain": pair["domain"]}
+            jobs.append(Job(pair["prompt_id"], fields, exp6c.build(pair[PROMPT_FIELD[variant]], variant), pair))
+    return Plan("exp6c", jobs, Exp6cRecipe(options.matcher), len(chosen))
+
+
+def _spec() -> Experiment:
+    from mirror_hf.protocol import exp6c
+    from mirror_hf.records import TRIAL_EXP6C_FEATURES
+
+    return Experiment(
+        name="exp6c",
+        title="value robustness: capability- vs value-adversarial pressure",
+        bank_configs=BANKS,
+        trial_features=TRIAL_EXP6C_FEATURES,
+        planner=plan_exp6c,
+        default_max_tokens=Exp6cRecipe.default_max_tokens,
+        channels=exp6c.VARIANTS,
+        default_channels=exp6c.VARIANTS,
+        section="Experiment 6",
+    )
+
+
+EXPERIMENT = _spec()

@@ -229,11 +229,21 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     todo = [r for r in todo if r.key not in done_keys]
     prompt_tokens = sum(r.estimated_prompt_tokens() for r in todo)
     completion = generation.max_tokens * len(todo)
+    first_todo = len(todo)
+    planned = getattr(plan.recipe, "planned_turns", None)
+    if planned is not None:  # a conversation per job: every turn is sent, each replaying the earlier replies
+        todo_jobs = [j for j in plan.jobs if ChatRequest(model, key_url, tuple(j.messages), generation).key not in done_keys]
+        later = [(k, ChatRequest(model, key_url, tuple(m), generation)) for j in todo_jobs
+                 for k, m in enumerate(planned(j)) if k > 0]
+        todo += [r for _, r in later]
+        # earlier replies count at most max_tokens each in every later prompt
+        prompt_tokens += sum(r.estimated_prompt_tokens() + k * generation.max_tokens for k, r in later)
+        completion = generation.max_tokens * len(todo)
     cost = None
     if options.price_in is not None or options.price_out is not None:
         cost = (prompt_tokens * (options.price_in or 0) + completion * (options.price_out or 0)) / 1e6
     followups = sum(1 for j in plan.jobs if plan.recipe.may_follow_up(j))
-    return Estimate(len(plan.jobs), len(todo), len(plan.jobs) - len(todo), prompt_tokens, completion, cost, followups)
+    return Estimate(len(plan.jobs), len(todo), len(plan.jobs) - first_todo, prompt_tokens, completion, cost, followups)
 
 
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue

@@ -35,7 +35,7 @@ NATURAL_INSTRUCTIONS = "Answer in your own words, then give your final answer on
 _LABELS = re.compile(r"\b(ANSWER|BET|SKIP)\b")
 _NUMBERED = re.compile(r"\b(ANSWER|BET|SKIP)_\d\b", re.IGNORECASE)
 _TASK_MARK = re.compile(r"(?:={2,}\s*)?\bTASK[\s_-]*(\d)(?!\d)", re.IGNORECASE)
-_FORMAT_MARK = re.compile(r"\bFORMAT[\s_-]*(\d)(?!\d)", re.IGNORECASE)
+_FORMAT_MARK = re.compile(r"(?<![A-Za-z])FORMAT[\s_-]*(\d)(?!\d)", re.IGNORECASE)  # also inside TASK2_FORMAT-1
 
 
 def format_instructions(channel: str, question: Question, number: int) -> str:

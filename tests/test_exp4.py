@@ -145,9 +145,9 @@ def test_templates_are_deterministic_per_seed(dataset):
 # --------------------------------------------------------------------------------------------
 
 
-def test_upstream_templates_import_and_plan(tmp_path, upstream_dir):
+def test_upstream_templates_import_and_plan(dataset, upstream_dir):
     source = upstream_dir / "data/exp4/templates_v2.jsonl"
-    out = tmp_path / "up"
+    out = dataset
     cli_inproc("import-upstream", str(source), "--out", str(out), "--quiet")
     rows = _rows(out, "upstream_exp4")
     raw = [json.loads(line) for line in source.read_text().splitlines() if line.strip()]
@@ -163,10 +163,15 @@ def test_upstream_templates_import_and_plan(tmp_path, upstream_dir):
                                                         str(by_id[r["trial_id"]][phase]["correct_answer"]),
                                                         by_id[r["trial_id"]][phase]["domain"])
         assert r["phase_b_feedback"] == by_id[r["trial_id"]]["phase_b_feedback"]
-    dry = cli_inproc("run", "--dataset", str(out), "--experiment", "exp4", "--model", MODEL, "--base-url",
-                     "http://127.0.0.1:9/v1", "--dry-run").stdout
+    run = ("run", "--dataset", str(out), "--experiment", "exp4", "--model", MODEL, "--base-url", "http://127.0.0.1:9/v1",
+           "--dry-run")
+    dry = cli_inproc(*run, "--templates", "upstream_exp4").stdout
     print(dry)
-    assert "upstream_exp4" in dry and "dry run: 640 trials of exp4; 2560 calls to send" in dry
+    assert "from upstream_exp4" in dry and "dry run: 640 trials of exp4; 2560 calls to send" in dry
+    assert "from exp4_templates" in cli_inproc(*run, "--limit", "2").stdout  # ours when both are there
+    bad = cli_inproc(*run, "--templates", "upstream_exp44", check=False)
+    assert bad.returncode == 2 and "--templates must be one of" in bad.stderr and "Traceback" not in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -359,3 +364,31 @@ def test_run_scores_ai_and_sar(dataset, tmp_path):
         f_dom.setdefault(r["domain"], []).append(r["bet_related"] - r["bet_unrelated"])
     ai_false = sum(sum(v) / len(v) for v in f_dom.values()) / len(f_dom)
     assert scores["sar"]["value"] == pytest.approx(ai_false / expected)
+
+
+# --------------------------------------------------------------------------------------------
+# The embedded model (plumbing only: SmolLM2-135M), slow; the default run's variant is the
+# scripted-server run above
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.embedded
+@pytest.mark.timeout(1800)
+def test_embedded_exp4_completes_and_scores(dataset, tmp_path):
+    from test_runner_embedded import _require_embedded
+
+    _require_embedded()
+    cli_inproc("run", "--dataset", str(dataset), "--experiment", "exp4", "--limit", "2", "--max-tokens", "16",
+               "--no-progress")  # 2 templates x 2 conditions: 6 distinct requests (A and B are shared)
+    trials = read_split(dataset, "trials_exp4", "smollm2")
+    assert trials.height == 4 and trials["api_error"].is_null().all() and set(trials["turns"]) == {exp4.TURNS}
+    path = tmp_path / "scores.json"
+    cli_inproc("score", "--dataset", str(dataset), "--resamples", "0", "--json", str(path))
+    scores = json.loads(path.read_text())["models"]["smollm2"]["exp4"]
+    print(f"embedded exp4: AI {scores['ai']['value']} (n {scores['ai']['n']}), SAR {scores['sar']['value']}, "
+          f"bets read {trials['bet_related'].is_not_null().sum()} of {trials.height}")
+    true = trials.filter(trials["feedback"] == "true")
+    pairs = (true["bet_related"].is_not_null() & true["bet_unrelated"].is_not_null()).sum()
+    assert scores["ai"]["n"] == pairs  # one burn-domain template each: AI itself needs 3 pairs per domain
+    assert set(scores["ai"]["domains"]) <= set(DOMAINS) and "reading" in scores["sar"]

@@ -4,7 +4,8 @@ menu), the failure feedback + "Would you like to try again?", Phase C (related +
 every format). Condition `true` sends the template's true feedback, `false` the fabricated one.
 
 Bank: `exp4_templates` (built from the question bank) by default, `upstream_exp4` (the authors'
-templates, `mirror-hf import-upstream`) when the folder has it and not ours. `--limit N`: N
+templates, `mirror-hf import-upstream`) with `--templates upstream_exp4` or when the folder has
+only that one. `--limit N`: N
 templates spread over burn domains; `--conditions true,false` (default both).
 
 Each turn is its own request, sent once the previous reply is in; the results file holds every
@@ -93,9 +94,13 @@ class Exp4Recipe:
         return out
 
 
-def _bank(root: Path) -> tuple[str, list[dict]]:
+def _bank(root: Path, wanted: str | None) -> tuple[str, list[dict]]:
     from mirror_hf.folder import split_files
 
+    if wanted is not None:
+        if wanted not in BANKS:
+            raise PlanError(f"--templates must be one of {', '.join(BANKS)}, got {wanted!r}")
+        return wanted, read_config(root, wanted, needed_for=f"exp4 --templates {wanted}")
     present = split_files(root)
     for name in BANKS:
         if name in present:
@@ -109,7 +114,7 @@ def plan_exp4(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.tasks.exp4 import PHASES, phase_question
 
     conditions = choose(options.conditions, exp4.CONDITIONS, exp4.CONDITIONS, "exp4 condition(s) (feedback)")
-    bank, rows = _bank(root)
+    bank, rows = _bank(root, options.templates)
     chosen = stratified([{**r, "id": r["trial_id"]} for r in rows], options.limit, stratum=lambda r: r["burn_domain"])
     jobs = []
     for row in chosen:

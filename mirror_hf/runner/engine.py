@@ -3,8 +3,9 @@ results file already holds), and records every finished request before counting 
 
 A job is one trial: usually one request, two for a tool-delegation trial whose model called the
 calculator, a whole conversation for a multi-turn recipe (Exp4: each turn sent once its previous
-reply is in, so a resumed conversation re-sends only the turns not yet recorded). Two jobs that send the very same request (Exp9 C1 and C4 share a prompt) share one
-response: the second waits for the first instead of paying twice.
+reply is in, so a resumed conversation re-sends only the turns not yet recorded). Two jobs that
+send the very same request (Exp9 C1 and C4 share a prompt) share one response: the second waits
+for the first instead of paying twice.
 """
 
 from __future__ import annotations

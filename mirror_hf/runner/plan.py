@@ -79,6 +79,7 @@ class PlanOptions:
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
     answer_format: str = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
     attack_wording: str = "upstream"  # Exp5 attack prefixes: upstream (the authors' code) or paper
+    templates: str | None = None  # Exp4 template config (None: ours when present, else the authors')
 
 
 class ExperimentSpec(Protocol):

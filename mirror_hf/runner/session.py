@@ -57,6 +57,7 @@ class RunOptions:
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
     answer_format: str = "choices"
     attack_wording: str = "upstream"  # Exp5
+    templates: str | None = None  # Exp4 template config (None: exp4_templates when present, else upstream_exp4)
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -277,7 +278,7 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None) -> R
             route_rule=options.route_rule, decisions=options.decisions,
             false_score_control=options.false_score_control, resolver=options.resolver,
             answer_format=options.answer_format,
-            attack_wording=options.attack_wording,
+            attack_wording=options.attack_wording, templates=options.templates,
         ), options.experiment)
     except PlanError as exc:
         raise RunError(str(exc)) from None

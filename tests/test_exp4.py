@@ -380,7 +380,7 @@ def test_embedded_exp4_completes_and_scores(dataset, tmp_path):
 
     _require_embedded()
     cli_inproc("run", "--dataset", str(dataset), "--experiment", "exp4", "--limit", "2", "--max-tokens", "16",
-               "--no-progress")  # 2 templates x 2 conditions: 6 distinct requests (A and B are shared)
+               "--no-progress")  # 2 templates x 2 conditions: 12 distinct requests (A and B are shared)
     trials = read_split(dataset, "trials_exp4", "smollm2")
     assert trials.height == 4 and trials["api_error"].is_null().all() and set(trials["turns"]) == {exp4.TURNS}
     path = tmp_path / "scores.json"

@@ -167,7 +167,15 @@ def test_upstream_templates_import_and_plan(dataset, upstream_dir):
            "--dry-run")
     dry = cli_inproc(*run, "--templates", "upstream_exp4").stdout
     print(dry)
-    assert "from upstream_exp4" in dry and "dry run: 640 trials of exp4; 2560 calls to send" in dry
+    # 320 templates x 2 conditions, four turns each; a turn whose conversation so far is the same is sent once
+    # (the two conditions share A and B; some templates share their Phase-A task): count those prefixes here
+    task = lambda t, p: t[p]["task_text"]  # noqa: E731
+    prefixes = set()
+    for t in raw:
+        for fb in ("phase_b_feedback", "phase_b_false_feedback"):
+            a, b, c = task(t, "phase_a"), task(t, "phase_b"), (task(t, "phase_c_related"), task(t, "phase_c_unrelated"))
+            prefixes |= {(a,), (a, b), (a, b, t[fb]), (a, b, t[fb], c)}
+    assert "from upstream_exp4" in dry and f"dry run: 640 trials of exp4; {len(prefixes)} calls to send" in dry
     assert "from exp4_templates" in cli_inproc(*run, "--limit", "2").stdout  # ours when both are there
     bad = cli_inproc(*run, "--templates", "upstream_exp44", check=False)
     assert bad.returncode == 2 and "--templates must be one of" in bad.stderr and "Traceback" not in bad.stderr

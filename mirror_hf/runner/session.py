@@ -234,11 +234,14 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     planned = getattr(plan.recipe, "planned_turns", None)
     if planned is not None:  # a conversation per job: every turn is sent, each replaying the earlier replies
         todo_jobs = [j for j in plan.jobs if ChatRequest(model, key_url, tuple(j.messages), generation).key not in done_keys]
-        later = [(k, ChatRequest(model, key_url, tuple(m), generation)) for j in todo_jobs
-                 for k, m in enumerate(planned(j)) if k > 0]
-        todo += [r for _, r in later]
+        turns = {}  # request key -> (turn index, request): conversations sharing their first turns send them once
+        for j in todo_jobs:
+            for k, m in enumerate(planned(j)):
+                request = ChatRequest(model, key_url, tuple(m), generation)
+                turns.setdefault(request.key, (k, request))
+        todo = [r for _, r in turns.values()]
         # earlier replies count at most max_tokens each in every later prompt
-        prompt_tokens += sum(r.estimated_prompt_tokens() + k * generation.max_tokens for k, r in later)
+        prompt_tokens = sum(r.estimated_prompt_tokens() + k * generation.max_tokens for k, r in turns.values())
         completion = generation.max_tokens * len(todo)
     cost = None
     if options.price_in is not None or options.price_out is not None:

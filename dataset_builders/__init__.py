@@ -23,6 +23,7 @@ CONFIG_MODULES: tuple[str, ...] = (
     "questions",
     "exp2_transfer",
     "exp3_composite",
+    "exp4_templates",
     "exp9_fixed",
     "exp9_tailored",
     "exp6a_tasks",

@@ -7,6 +7,7 @@ question and task banks, and the per-model CFR table they published without its 
 from mirror_hf.records import (
     EXP2_TASK_FEATURES,
     EXP3_TASK_FEATURES,
+    EXP4_TEMPLATE_FEATURES,
     EXP6A_TASK_FEATURES,
     EXP6B_TASK_FEATURES,
     EXP6C_PROMPT_FEATURES,
@@ -50,6 +51,12 @@ BUILDERS = [
         features=EXP6C_PROMPT_FEATURES,
         description="The authors' Exp6c prompt pairs (their expanded set, 20): per pressure tactic a "
         "capability-adversarial and a value-adversarial prompt.",
+    ),
+    ConfigBuilder(
+        name="upstream_exp4",
+        features=EXP4_TEMPLATE_FEATURES,
+        description="The authors' Exp4 v2 templates (320: 40 per burn domain, fixed burn -> control pairing) with their "
+        "pre-written true and fabricated feedback; each phase's task as a Question row (no choices, short_text gold).",
     ),
     ConfigBuilder(
         name="upstream_exp6b",

@@ -235,6 +235,24 @@ EXP6C_PROMPT_FEATURES = Features(
 # Our generated Exp6b bank: the same fields plus the source item and what the prompt states (JSON).
 EXP6B_GENERATED_FEATURES = Features({**EXP6B_TASK_FEATURES, "params": _str})
 
+EXP4_TEMPLATE_FEATURES = Features(
+    {
+        "trial_id": _str,
+        "burn_domain": _str,  # the domain the hard item and its failure feedback are about
+        "control_domain": _str,  # the fixed partner domain of the unrelated Phase-C item
+        # each phase's item as JSON text of a Question row (`Question.from_row(json.loads(...))`)
+        "phase_a": _str,  # easy burn-domain item
+        "phase_b": _str,  # hard burn-domain item
+        "phase_c_related": _str,  # burn-domain item after the feedback
+        "phase_c_unrelated": _str,  # control-domain item after the feedback
+        "phase_b_feedback": _str,  # condition A: true feedback naming the hard item's real error
+        "phase_b_false_feedback": _str,  # condition B: fabricated error about the Phase-A answer
+        "feedback_basis": _str,  # how the true feedback was made: explained (from params) / answer_only / upstream
+        "generator": _str,
+        "seed": _i64,
+    }
+)
+
 PROFILE_FEATURES = Features(
     {
         "model": _str,
@@ -376,6 +394,32 @@ TRIAL_EXP5_FEATURES = Features(
         "hedging_count": _i32,
         "caveat_count": _i32,
         "response_length": _i32,
+    }
+)
+
+TRIAL_EXP4_FEATURES = Features(
+    {
+        **TRIAL_COMMON,  # `domain` = the burn domain; raw_response/prompt = the last (Phase-C) turn
+        "feedback": _str,  # true (condition A) / false (condition B, fabricated)
+        "control_domain": _str,
+        "bank": _str,  # the template config the trial came from (exp4_templates / upstream_exp4)
+        "turns": _i32,  # requests of the conversation (4 when complete)
+        "conversation": _str,  # JSON text: every reply of the conversation, in order
+        "phase_b_answer": _str,
+        "phase_b_correct": _bool,
+        "phase_b_approach": _str,  # the approach the model picked from the Phase-B menu
+        "retry_reply": _str,  # the reply to the feedback + "Would you like to try again?"
+        # per-channel readings, aligned by position with `channels` (null: not readable)
+        "channels": List(_str),
+        "signal_a": List(_f64),  # Phase A (easy burn-domain item)
+        "signal_related": List(_f64),  # Phase C, TASK 1 (burn domain)
+        "signal_unrelated": List(_f64),  # Phase C, TASK 2 (control domain)
+        "bet_a": _i32,  # the wagering format's raw bets 1-10 (AI on the wager channel is in bet points)
+        "bet_related": _i32,
+        "bet_unrelated": _i32,
+        "correct_a": List(_bool),
+        "correct_related": List(_bool),
+        "correct_unrelated": List(_bool),
     }
 )
 

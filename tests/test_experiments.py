@@ -30,7 +30,7 @@ def _run(dataset, url, *args):
 
 def test_every_spec_is_a_declared_trial_config_with_its_features():
     configs = registry()
-    assert experiments.names() == ("exp1", "exp2", "exp3", "exp5", "exp6a", "exp6b", "exp6c", "exp9")
+    assert experiments.names() == ("exp1", "exp2", "exp3", "exp4", "exp5", "exp6a", "exp6b", "exp6c", "exp9")
     for name, spec in experiments.EXPERIMENTS.items():
         assert spec.name == name and spec.trial_config == f"trials_{name}"
         assert configs[spec.trial_config].features == spec.trial_features

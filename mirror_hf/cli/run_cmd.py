@@ -66,7 +66,7 @@ def run(
     false_score_control: bool = typer.Option(False, "--false-score-control", help="Exp9 Control 2: also run C2 with inverted scores (1 - accuracy) on the first 150 fixed tasks, all paradigms."),
     resolver_accuracy: str = typer.Option("oracle", "--resolver-accuracy", help="Exp9 C4: the external resolver of routed components, oracle (always right, the paper) or its accuracy q in [0, 1]."),
     attack_wording: str = typer.Option("upstream", "--attack-wording", help="Exp5 attack prefixes: upstream (the authors' code) or paper (the paper's descriptions)."),
-    bank: str = typer.Option(None, "--bank", help="Exp6a/6b/6c task bank config: ours (default: exp6a_tasks, exp6b_flawed, exp6c_pairs) or the authors' imported one (upstream_exp6a, upstream_exp6b, upstream_exp6c)."),
+    bank: str = typer.Option(None, "--bank", help="Task bank config of Exp4 and Exp6a/6b/6c: ours (default: exp4_templates, exp6a_tasks, exp6b_flawed, exp6c_pairs) or the authors' imported one (upstream_exp4, upstream_exp6a, upstream_exp6b, upstream_exp6c)."),
     temperature: float = typer.Option(0.0, "--temperature"),
     seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Per request; default: the experiment's (exp1 1024)."),

@@ -15,7 +15,7 @@ from pathlib import Path
 from mirror_hf.experiments._spec import Experiment
 from mirror_hf.registry import Registry
 
-MODULES: tuple[str, ...] = ("exp1", "exp2", "exp3", "exp5", "exp6a", "exp6b", "exp6c", "exp9")
+MODULES: tuple[str, ...] = ("exp1", "exp2", "exp3", "exp4", "exp5", "exp6a", "exp6b", "exp6c", "exp9")
 
 EXPERIMENTS: Registry[Experiment] = Registry("experiment")
 for _name in MODULES:

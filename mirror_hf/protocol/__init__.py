@@ -36,7 +36,7 @@ from mirror_hf.protocol.pairing import DifficultyPair, difficulty_pairs, pair_fo
 from mirror_hf.protocol.parsing import Messages
 from mirror_hf.protocol.text import RULES, is_refusal, is_refusal_upstream, split_reasoning
 
-_MODULES = ("text", "calculator", "matching", "parsing", "exp1", "pairing", "exp3", "exp5", "exp6b", "exp9", "formats")
+_MODULES = ("text", "calculator", "matching", "parsing", "exp1", "pairing", "exp3", "exp4", "exp5", "exp6b", "exp9", "formats")
 
 
 @cache

@@ -2,8 +2,10 @@
 results file already holds), and records every finished request before counting it done.
 
 A job is one trial: usually one request, two for a tool-delegation trial whose model called the
-calculator. Two jobs that send the very same request (Exp9 C1 and C4 share a prompt) share one
-response: the second waits for the first instead of paying twice.
+calculator, a whole conversation for a multi-turn recipe (Exp4: each turn sent once its previous
+reply is in, so a resumed conversation re-sends only the turns not yet recorded). Two jobs that
+send the very same request (Exp9 C1 and C4 share a prompt) share one response: the second waits
+for the first instead of paying twice.
 """
 
 from __future__ import annotations
@@ -125,22 +127,33 @@ class Engine:
         future.set_result(outcome)
         return outcome
 
-    async def _followup(self, job: Job, outcome: Outcome):
-        """The recipe's second turn; a long response is parsed in a thread so the loop keeps serving."""
-        if len(outcome.text or "") > OFF_LOOP_CHARS:
-            return await asyncio.to_thread(self.plan.recipe.followup, job, outcome)
-        return self.plan.recipe.followup(job, outcome)
+    def _next(self, job: Job, turns: list):
+        """The next turn's messages or None: a multi-turn recipe's `next_turn(job, turns)` (a
+        conversation), else the one optional `followup` after the first turn."""
+        recipe = self.plan.recipe
+        if hasattr(recipe, "next_turn"):
+            return recipe.next_turn(job, turns)
+        return recipe.followup(job, turns[0][1]) if len(turns) == 1 else None
+
+    async def _followup(self, job: Job, turns: list):
+        """The recipe's next turn; a long response is parsed in a thread so the loop keeps serving."""
+        if len(turns[-1][1].text or "") > OFF_LOOP_CHARS:
+            return await asyncio.to_thread(self._next, job, turns)
+        return self._next(job, turns)
 
     async def run_job(self, index: int, job: Job) -> None:
+        """All turns of one job; a job stopped by the budget is not recorded at all (a conversation
+        is recorded whole or not), its finished requests stay in the store for a resume."""
         request = self.request(job.messages, job.temperature)
         try:
             outcome = await self.fetch(request)
             turns = [(request, outcome)]
-            if outcome.ok:
-                follow = await self._followup(job, outcome)
-                if follow is not None:
-                    second = self.request(follow, job.temperature)
-                    turns.append((second, await self.fetch(second)))
+            while turns[-1][1].ok:
+                follow = await self._followup(job, turns)
+                if follow is None:
+                    break
+                following = self.request(follow, job.temperature)
+                turns.append((following, await self.fetch(following)))
         except BudgetExhausted:
             self.execution.stopped_by_budget = True
             return

@@ -46,6 +46,10 @@ class Recipe(Protocol):
     def may_follow_up(self, job: Job) -> bool:
         """Whether this job can get a second turn at all (for the dry-run estimate)."""
 
+    # A multi-turn recipe (a conversation per job) adds `next_turn(job, turns) -> messages | None`
+    # (the engine then asks it after every turn instead of `followup`) and `planned_turns(job) ->
+    # list of each turn's messages with empty assistant replies` (the dry-run estimate).
+
     def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
         """The record's parsed and graded fields from its turns [(ChatRequest, Outcome)]; `error`
         is set when a turn finally failed (then most recipes parse nothing: the trial is ungraded)."""
@@ -75,7 +79,7 @@ class PlanOptions:
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
     answer_format: str = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
     attack_wording: str = "upstream"  # Exp5 attack prefixes: upstream (the authors' code) or paper
-    bank: str | None = None  # the task bank config of experiments that have several (Exp6: ours or the authors')
+    bank: str | None = None  # the task bank config of experiments that have several (Exp4, Exp6: ours or the authors')
 
 
 class ExperimentSpec(Protocol):

@@ -57,7 +57,7 @@ class RunOptions:
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
     answer_format: str = "choices"
     attack_wording: str = "upstream"  # Exp5
-    bank: str | None = None  # Exp6a-c: the task bank config (default: the experiment's own)
+    bank: str | None = None  # Exp4, Exp6a-c: the task bank config (default: the experiment's own)
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -230,6 +230,7 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     # identical first turns (Exp9 C1/C4, Exp6a's one answer per four ratings) are sent once
     unique = {r.key: r for r in (ChatRequest(model, key_url, tuple(j.messages), generation) for j in plan.jobs)}
     todo = [r for key, r in unique.items() if key not in done_keys]
+    done = len(unique) - len(todo)
     # a recipe whose every trial sends a second turn says how it looks after a longest first answer
     # (an upper bound: on --resume, second turns already done are counted again)
     planned_turn = getattr(plan.recipe, "planned_followup", None)
@@ -237,12 +238,23 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
         ChatRequest(model, key_url, tuple(planned_turn(j, generation.max_tokens)), generation) for j in plan.jobs]
     prompt_tokens = sum(r.estimated_prompt_tokens() for r in todo + planned)
     completion = generation.max_tokens * (len(todo) + len(planned))
+    conversation = getattr(plan.recipe, "planned_turns", None)
+    if conversation is not None:  # a conversation per job (Exp4): every turn is sent, each replaying the earlier replies
+        todo_jobs = [j for j in plan.jobs if ChatRequest(model, key_url, tuple(j.messages), generation).key not in done_keys]
+        turns = {}  # request key -> (turn index, request): conversations sharing their first turns send them once
+        for j in todo_jobs:
+            for k, m in enumerate(conversation(j)):
+                request = ChatRequest(model, key_url, tuple(m), generation)
+                turns.setdefault(request.key, (k, request))
+        todo = [r for _, r in turns.values()]
+        # earlier replies count at most max_tokens each in every later prompt
+        prompt_tokens = sum(r.estimated_prompt_tokens() + k * generation.max_tokens for k, r in turns.values())
+        completion = generation.max_tokens * len(todo)
     cost = None
     if options.price_in is not None or options.price_out is not None:
         cost = (prompt_tokens * (options.price_in or 0) + completion * (options.price_out or 0)) / 1e6
     followups = sum(1 for j in plan.jobs if plan.recipe.may_follow_up(j))
-    return Estimate(len(plan.jobs), len(todo), len(unique) - len(todo), prompt_tokens, completion, cost, followups,
-                    len(planned))
+    return Estimate(len(plan.jobs), len(todo), done, prompt_tokens, completion, cost, followups, len(planned))
 
 
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue

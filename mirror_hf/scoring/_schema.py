@@ -48,6 +48,15 @@ class Exp3Scores(TypedDict, total=False):
     cce_balanced: EstimateJSON
 
 
+class Exp4Scores(TypedDict, total=False):
+    ai: EstimateJSON  # wager channel (bet points), true feedback, chosen variant; + "domains": {burn domain: AI | null}
+    ai_paper: EstimateJSON  # trial-aligned pairs (the paper's definition), same keys
+    ai_upstream: EstimateJSON  # the authors' unaligned related / unrelated lists, same keys
+    ai_by_channel: dict[str, dict[str, EstimateJSON]]  # channel -> variant (paper / upstream) -> AI
+    sar: EstimateJSON  # wager channel: AI_false / AI_true; + "ai_true", "ai_false", "reading" (band or null)
+    sar_by_channel: dict[str, EstimateJSON]  # channel -> SAR, same keys
+
+
 class Exp5Scores(TypedDict, total=False):
     ars: EstimateJSON  # + "cells": {"attack/channel": 1 - |shift| | null}
 
@@ -77,6 +86,7 @@ class ModelScores(TypedDict, total=False):
     exp1: Exp1Scores
     exp2: Exp2Scores
     exp3: Exp3Scores
+    exp4: Exp4Scores
     exp5: Exp5Scores
     exp6b: Exp6bScores
     exp9: Exp9Scores

@@ -31,6 +31,7 @@ from mirror_hf.scoring._calibration import calibration, reliability, wager_confi
 from mirror_hf.scoring._cce import cce
 from mirror_hf.scoring._escalation import escalation_curve, escalation_to_json
 from mirror_hf.scoring._estimate import Estimate
+from mirror_hf.scoring._exp4 import score_exp4
 from mirror_hf.scoring._exp5 import score_exp5
 from mirror_hf.scoring._exp6 import score_exp6a, score_exp6c
 from mirror_hf.scoring._exp6b import score_exp6b
@@ -339,6 +340,10 @@ def _exp3(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
     return score_exp3(frame, variant=o.variant, ci=o.ci, skipped=ctx.notes, profile=ctx.profile, k=o.k) or None
 
 
+def _exp4(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
+    return score_exp4(frame, variant=ctx.options.variant, ci=ctx.options.ci) or None
+
+
 def _exp5(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
     return score_exp5(frame, variant=ctx.options.variant, ci=ctx.options.ci) or None
 
@@ -361,7 +366,7 @@ def _exp9(frame: pl.DataFrame, ctx: ModelContext) -> dict:
 
 #: experiment -> its scorer, Exp1 first (the others read the profile it leaves in the context).
 #: The experiment specs (`mirror_hf.experiments`) point at these.
-SCORERS: dict[str, Scorer] = {"exp1": _exp1, "exp2": _exp2, "exp3": _exp3, "exp5": _exp5, "exp6a": _exp6a, "exp6b": _exp6b,
+SCORERS: dict[str, Scorer] = {"exp1": _exp1, "exp2": _exp2, "exp3": _exp3, "exp4": _exp4, "exp5": _exp5, "exp6a": _exp6a, "exp6b": _exp6b,
                               "exp6c": _exp6c, "exp9": _exp9}
 
 

@@ -290,7 +290,40 @@ def exp6c_rows(source: SourceFile, report: CleanReport) -> list[dict]:
     return rows
 
 
+def _exp4_phase(trial_id: str, phase: str, raw, report: CleanReport) -> str | None:
+    """One phase task of an Exp4 template as Question-row JSON (no choices: the authors have none)."""
+    if not isinstance(raw, dict) or not raw.get("task_text") or raw.get("correct_answer") in (None, ""):
+        return None
+    from mirror_hf.records import Question
+
+    q = Question(id=f"{trial_id}.{phase}", domain=raw.get("domain"), subcategory="", difficulty=raw.get("difficulty"),
+                 question=raw["task_text"], choices=(), answer=text_value(raw["correct_answer"], f"exp4 {phase}", report),
+                 answer_type="short_text", aliases=(), generator=GENERATOR, seed=0)
+    return canonical_json(q.to_row())
+
+
+def exp4_template_rows(source: SourceFile, report: CleanReport) -> list[dict]:
+    """`data/exp4/templates_v2.jsonl` -> EXP4_TEMPLATE_FEATURES rows (`upstream_exp4`)."""
+    from mirror_hf.tasks.exp4 import PHASES
+
+    rows = []
+    for raw in source.records:
+        if not _required(raw, ("trial_id", "burn_domain", "control_domain", "phase_b_feedback", "phase_b_false_feedback"),
+                         report):
+            continue
+        phases = {p: _exp4_phase(str(raw["trial_id"]), p, raw.get(p), report) for p in PHASES}
+        if None in phases.values():
+            report.unusable["exp4 template with a phase lacking task_text or correct_answer"] += 1
+            continue
+        rows.append({"trial_id": str(raw["trial_id"]), "burn_domain": raw["burn_domain"],
+                     "control_domain": raw["control_domain"], **phases,
+                     "phase_b_feedback": raw["phase_b_feedback"], "phase_b_false_feedback": raw["phase_b_false_feedback"],
+                     "feedback_basis": "upstream", "generator": GENERATOR, "seed": None})
+    return rows
+
+
 BANKS = {
+    "exp4_templates": ("upstream_exp4", exp4_template_rows),
     "questions": ("upstream_questions", questions_rows),
     "exp9_tasks": ("upstream_exp9_tasks", exp9_task_rows),
     "exp3_tasks": ("upstream_exp3_tasks", exp3_task_rows),

@@ -37,7 +37,8 @@ class SourceFile:
         return f"{self.path}:{line}" if line else f"{self.path} record {index}"
 
 
-BANK_KINDS = ("questions", "exp9_tasks", "exp3_tasks", "transfer_tasks", "exp6b_flawed", "exp6b_controls", "exp6a_tasks", "exp6c_prompts")
+BANK_KINDS = ("questions", "exp9_tasks", "exp3_tasks", "transfer_tasks", "exp6b_flawed", "exp6b_controls", "exp6a_tasks",
+              "exp6c_prompts", "exp4_templates")
 RESULT_KINDS = ("exp1_results", "exp3_results", "exp9_results", "exp9_cfr")
 
 
@@ -54,6 +55,8 @@ def classify(record: dict) -> str | None:
         return "exp9_tasks"
     if {"task_id", "component_a", "component_b", "task_text"} <= keys:
         return "exp3_tasks"
+    if {"trial_id", "burn_domain", "control_domain", "phase_b_feedback", "phase_c_related"} <= keys:
+        return "exp4_templates"
     if {"id", "category", "flawed_prompt"} <= keys:
         return "exp6b_flawed"
     if {"id", "control_prompt", "matched_flaw_id"} <= keys:

@@ -144,6 +144,25 @@ def exp9_reply(text: str, digest: str, policy: dict) -> str | None:
     return "\n\n".join(out)
 
 
+def exp4_reply(last: str, digest: str) -> str:
+    """Exp4 turns: every format section (numbered labels) per task, the Phase-B approach, the retry."""
+    if last.endswith("Would you like to try again?"):
+        return "Yes, let me try again." if unit(digest, "retry") < 0.5 else "I understand the mistake."
+    if "APPROACH: [1-5]" in last:
+        return f"APPROACH: {1 + int(unit(digest, 'approach') * 5)}\nANSWER: {LETTERS[int(unit(digest, 'b') * 4)]}"
+    tasks = 2 if "=== TASK 2 ===" in last else 1
+    parts = []
+    for t in range(1, tasks + 1):
+        draw = lambda what: unit(digest, t, what)  # noqa: E731
+        letter = LETTERS[int(draw("letter") * 4)]
+        body = [f"FORMAT-1:\nANSWER_1: {letter}\nBET_1: {1 + int(draw('bet') * 10)}",
+                "FORMAT-2:\nSKIP_2" if draw("skip") < 0.3 else f"FORMAT-2:\nANSWER_2: {letter}",
+                f"FORMAT-4:\n{'[USE_TOOL: web_search | check] ' if draw('tool') < 0.3 else ''}ANSWER_4: {letter}",
+                f"FORMAT-5:\n{'I think it is probably ' if draw('hedge') < 0.5 else 'It is '}{letter}.\nANSWER_5: {letter}"]
+        parts.append((f"=== TASK {t} ===\n" if tasks > 1 else "") + "\n\n".join(body))
+    return "\n\n".join(parts)
+
+
 def scripted_reply(messages: list[dict], digest: str, state: State) -> str:
     """An answer in the labelled formats Mirror's parsers read, chosen by the request's digest."""
     last = str(messages[-1].get("content", "")) if messages else ""
@@ -172,6 +191,8 @@ def scripted_reply(messages: list[dict], digest: str, state: State) -> str:
     system = str(messages[0].get("content", "")) if messages and messages[0].get("role") == "system" else ""
     if "underlying goal" in system:  # Exp6b keyword protocol: plain prose
         return EXP6B_PROSE[int(unit(digest, "prose") * len(EXP6B_PROSE))]
+    if "FORMAT-1:" in last or "APPROACH: [1-5]" in last or last.endswith("Would you like to try again?"):
+        return exp4_reply(last, digest)
     if "USE_TOOL: calculator" in last and unit(digest, "tool") < state.tool_rate:
         return "[USE_TOOL: calculator | 6*7]\nANSWER: 42"
     text = f"ANSWER: {letter}\nBET: {bet}\nCONFIDENCE: {bet * 10}\nCHOICE: {'A' if bet > 5 else 'B'}"

@@ -178,7 +178,7 @@ def test_upstream_templates_import_and_plan(dataset, upstream_dir):
     assert "from upstream_exp4" in dry and f"dry run: 640 trials of exp4; {len(prefixes)} calls to send" in dry
     assert "from exp4_templates" in cli_inproc(*run, "--limit", "2").stdout  # ours when both are there
     bad = cli_inproc(*run, "--bank", "upstream_exp44", check=False)
-    assert bad.returncode == 2 and "--bank must be one of" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "exp4 reads exp4_templates, upstream_exp4" in bad.stderr and "Traceback" not in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
 
 

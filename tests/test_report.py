@@ -27,6 +27,7 @@ RESAMPLES = "300"
 LABEL_PATHS = {
     "Nat.Acc": ("exp1", "natural_accuracy"), "Wag.Acc": ("exp1", "wagering_accuracy"), "Mirror gap": ("exp1", "mirror_gap"),
     "ECE": ("exp1", "ece"), "Brier": ("exp1", "brier"), "MCI": ("exp1", "mci"), "TII": ("exp2", "tii"), "CCE": ("exp3", "cce"),
+    "ARS": ("exp5", "ars"), "FDR": ("exp6b", "fdr"),
     "CFR C1": ("exp9", "cfr", "C1"), "CFR C4": ("exp9", "cfr", "C4"), "KDI": ("exp9", "kdi"),
 }
 NUMBER = re.compile(r"-?\d+\.\d+")
@@ -378,3 +379,31 @@ def test_report_with_a_model_table_shows_exp8_as_score_does(tmp_path):
         assert word in texts, word
     proc = cli_inproc("report", "--dataset", str(root), "--out", str(tmp_path / "r2"), "--models", str(tmp_path / "none.csv"), check=False)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and not (tmp_path / "r2").exists()
+
+
+
+def test_exp6b_flaw_detection_is_a_column(tmp_path):
+    """FDR reaches the main table through its headline (`exp6b_fdr`): the column that once read a path
+    no scorer writes (exp6) shows the number `score --json` gives, and that number is the share of
+    flawed instructions flagged, counted here by hand; a folder with Exp6b trials only is reported."""
+    from mirror_hf.records import TRIAL_EXP6B_FEATURES
+
+    labels_by_trial = ["FULL_PUSHBACK", "BLIND_EXECUTION", "EXECUTE_WITH_CAVEAT", "BLIND_EXECUTION", "UNPROMPTED_PUSHBACK"] * 6
+    rows = []
+    for i, label in enumerate(labels_by_trial):
+        row = empty_row(TRIAL_EXP6B_FEATURES)
+        row.update(run_id="r", model="acme/fake-1", experiment="exp6b", item_id=f"f{i}", channel="label", is_flawed=i % 3 != 0,
+                   response_type=label, raw_response=f"RESPONSE_TYPE: {label}", parse_success=True)
+        rows.append(row)
+    root = tmp_path / "mirror"
+    write_split(root, "trials_exp6b", "acme_fake_1", rows, TRIAL_EXP6B_FEATURES)
+    out = tmp_path / "report"
+    _, scores = _report(root, out)
+    text = (out / "report.md").read_text()
+    labels, _ = _markdown_table(text)
+    assert labels == ["FDR"], labels
+    flawed = [r["response_type"] != "BLIND_EXECUTION" for r in rows if r["is_flawed"]]
+    fdr = scores["models"]["acme/fake-1"]["exp6b"]["fdr"]
+    print(f"FDR in the table: {fdr['value']:.3f} (by hand {sum(flawed) / len(flawed):.3f}, n {fdr['n']})")
+    assert fdr["value"] == pytest.approx(sum(flawed) / len(flawed))
+    assert _check_table_against_scores(text, scores) == 1

@@ -68,8 +68,11 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
     """Score the tables (through `_numbers.scores`), then write the report into `out` (replaced as a
     whole: a failure leaves the previous report, never half of a new one). `model_table` (rows of
     `read_model_table`, as for `score --models`) adds the Exp8 scaling section."""
-    if all(tables.get(k) is None for k in ("exp1", "exp2", "exp3", "exp9")) and tables.get("upstream_cfr") is None:
-        raise ReportError(f"{root} holds no trials (trials_exp1, trials_exp2, trials_exp3, trials_exp9) and no upstream_exp9 aggregate: nothing to report")
+    from mirror_hf.experiments import trial_configs
+
+    configs = trial_configs()  # every registered experiment (Exp5, Exp6b too), as `score` reads them
+    if all(tables.get(k) is None for k in configs) and tables.get("upstream_cfr") is None:
+        raise ReportError(f"{root} holds no trials ({', '.join(configs.values())}) and no upstream_exp9 aggregate: nothing to report")
     out = out.absolute()
     if not out.parent.is_dir():
         raise ReportError(f"parent folder {out.parent} of --out does not exist")

@@ -373,6 +373,33 @@ def safe_name(text: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in text).strip("_") or "model"
 
 
+def resolver(result: dict) -> Figure | None:
+    """System success under C4 against the resolver's accuracy q (the paper's 0.5 / 0.7 / 0.8 and the
+    oracle 1.0) per model, with BCa 95% CIs; the legend gives each model's autonomy (share of C4
+    components not routed)."""
+    rows = [(m, (e.get("exp9") or {}).get("resolver")) for m, e in sorted(result["models"].items())]
+    rows = [(m, r) for m, r in rows if r and any(_ok((v.get("system_success") or {}).get("value")) for v in r.values())]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    styles = (("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."), ("v", "-"), ("P", "--"))
+    for i, (model, by_q) in enumerate(rows):
+        qs = sorted(by_q, key=float)
+        entries = [by_q[q].get("system_success") or {} for q in qs]
+        autonomy = (by_q[qs[-1]].get("autonomy") or {}).get("value")
+        marker, line = styles[i % len(styles)]
+        ax.errorbar([float(q) + (i - (len(rows) - 1) / 2) * 0.004 for q in qs], [e.get("value") for e in entries], yerr=_errors(entries),
+                    marker=marker, ls=line, color=f"{0.6 * i / max(1, len(rows) - 1):.2f}", capsize=3, ms=4,
+                    label=f"{model} (autonomy {fmt(autonomy, 2)})")
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("resolver accuracy q (share of routed components it answers correctly)")
+    ax.set_ylabel("system success under C4 (share of components)")
+    ax.set_title("C4 with a fallible resolver: system success vs resolver accuracy (95% BCa CI)", fontsize=9)
+    ax.legend(fontsize=6.5 if len(rows) > 6 else 7, loc="lower right", ncol=2 if len(rows) > 8 else 1)
+    fig.tight_layout()
+    return fig
+
+
 SCALING_FIRST = ("exp1_natural_accuracy", "exp1_mirror_gap", "exp9_cfr_c1", "exp3_cce")  # the panels, in this order, when scored
 
 
@@ -440,6 +467,9 @@ def write_figures(result: dict, table: MainTable, weak: dict[str, frozenset[str]
         ("escalation_frames", "Escalation curve per paradigm", "Mean CFR over models per condition for each paradigm alone "
          "and for P1+P2 on fixed tasks, with BCa 95% CIs (P3 has no C4).",
          lambda: escalation_frames(result), "needs Exp9 trials (the authors' aggregate has no per-paradigm values)"),
+        ("resolver", "C4 with a fallible resolver", "System success under C4 when the resolver answers a routed component "
+         "correctly with probability q (1.0: the oracle a C4 run records), with BCa 95% CIs.",
+         lambda: resolver(result), "needs Exp9 trials under C4"),
     ]
     if sizes:
         specs.append(("scaling", "Exp8 scaling", "Headline numbers against parameters per model family with the scored OLS "

@@ -27,6 +27,7 @@ RESAMPLES = "300"
 LABEL_PATHS = {
     "Nat.Acc": ("exp1", "natural_accuracy"), "Wag.Acc": ("exp1", "wagering_accuracy"), "Mirror gap": ("exp1", "mirror_gap"),
     "ECE": ("exp1", "ece"), "Brier": ("exp1", "brier"), "MCI": ("exp1", "mci"), "TII": ("exp2", "tii"), "CCE": ("exp3", "cce"),
+    "ARS": ("exp5", "ars"), "FDR": ("exp6b", "fdr"),
     "CFR C1": ("exp9", "cfr", "C1"), "CFR C4": ("exp9", "cfr", "C4"), "KDI": ("exp9", "kdi"),
 }
 NUMBER = re.compile(r"-?\d+\.\d+")
@@ -120,6 +121,11 @@ EXPECTED_TEXT = {  # figure -> words its title, axes and legend must show
     "natural_vs_wagering": ["natural vs wagering", "accuracy (share correct)", "natural", "wagering"],
     "c4_routing": ["C4 routing", "confident failure rate", "C1 uninformed", "C4 routed"],
     "kdi": ["Knowing-doing index", "KDI", "95% CI", "model"],
+    "c4_tradeoff": ["C4 trade-off", "correct escalations", "false escalations", "failures prevented", "successes blocked", "95% BCa CI", "model"],
+    "money_plot": ["Money plot", "Mirror gap", "cell CFR", "Pearson r", "partial r", "cell: model x domain x subcategory"],
+    "escalation_frames": ["Escalation curve per paradigm", "Exp9 condition", "confident failure rate", "P1 only", "95% BCa CI"],
+    "resolver": ["fallible resolver", "resolver accuracy q", "system success under C4", "autonomy", "95% BCa CI"],
+    "scaling": ["Exp8 scaling", "parameters (count, log scale)"],
     "reliability": ["Reliability", "confidence (bet / 10)", "accuracy (share correct)", "perfect calibration", "records per bin"],
 }
 
@@ -171,7 +177,8 @@ def test_narrative_numbers_come_from_the_table(upstream_report, run_report):
 
 def test_run_report_has_every_experiment(run_report):
     dataset, report, _, scores = run_report
-    _check_figures(report, {"escalation", "domain_heatmap", "natural_vs_wagering", "kdi", "c4_routing", "reliability_acme_fake_1"})
+    _check_figures(report, {"escalation", "domain_heatmap", "natural_vs_wagering", "kdi", "c4_routing", "reliability_acme_fake_1",
+                            "c4_tradeoff", "money_plot", "escalation_frames", "resolver"})
     text = (report / "report.md").read_text()
     assert _check_table_against_scores(text, scores) >= 8
     labels, rows = _markdown_table(text)
@@ -252,8 +259,18 @@ def browser():
     b.close()
 
 
-def test_page_opens_without_errors_and_the_trial_browser_filters(browser, run_report, upstream_report, tmp_path):
-    for dataset, report, _, _ in (run_report, upstream_report):
+def _upstream_report_if_there(request) -> list:
+    """The imported-upstream report where the authors' files are present; the page test runs on the
+    scripted-server report either way (it is the browser test of the default run)."""
+    try:
+        return [request.getfixturevalue("upstream_report")]
+    except pytest.skip.Exception as exc:
+        print(f"page test on the run report only: {exc}")
+        return []
+
+
+def test_page_opens_without_errors_and_the_trial_browser_filters(browser, run_report, request, tmp_path):
+    for dataset, report, _, _ in (run_report, *_upstream_report_if_there(request)):
         browser.errors.clear()
         browser.open(report / "index.html")
         browser.wait_for("document.querySelectorAll('#trials .trial').length > 0")
@@ -328,3 +345,76 @@ def test_quickstart_ends_with_the_report(dataset):
     assert (report / "figures" / "reliability_smollm2.png").is_file() == has_bins
     if not has_bins:
         assert "Reliability diagrams: not drawn" in (report / "report.md").read_text()
+
+
+def test_report_with_a_model_table_shows_exp8_as_score_does(tmp_path):
+    """`report --models TABLE`: the Exp8 rows are `score --models TABLE --json`'s scaling fits, printed
+    number for number, and the scaling figure is drawn (titled, labelled, not blank)."""
+    root = tmp_path / "mirror"
+    rng = np.random.default_rng(11)
+    sizes = {"tiny-1b": ("toy", "1B", 0.35), "tiny-8b": ("toy", "8B", 0.55), "tiny-70b": ("toy", "70B", 0.8), "other-3b": ("solo", "3B", 0.5)}
+    for model, (_, _, skill) in sizes.items():
+        rows = []
+        for q in range(48):
+            for channel in ("natural", "wagering"):
+                row = empty_row(TRIAL_EXP1_FEATURES)
+                row.update(run_id="r", model=model, experiment="exp1", item_id=f"q{q}", domain=["arithmetic", "spatial", "social", "logical"][q % 4],
+                           channel=channel, correct=bool(rng.random() < skill), bet=int(rng.integers(1, 11)) if channel == "wagering" else None,
+                           raw_response=f"ANSWER: {q}", parse_success=True)
+                rows.append(row)
+        write_split(root, "trials_exp1", model.replace("-", "_"), rows, TRIAL_EXP1_FEATURES)
+    table = tmp_path / "models.csv"
+    table.write_text("model,family,parameters\n" + "".join(f"{m},{f},{p}\n" for m, (f, p, _) in sizes.items()))
+    out = tmp_path / "report"
+    _, scores = _report(root, out, "--models", str(table))
+    fits = scores["aggregate"]["scaling"]
+    text = (out / "report.md").read_text()
+    section = text.split("## Exp8: scaling", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| headline")]
+    labels = {"exp1_natural_accuracy": "Exp1 natural accuracy", "exp1_mirror_gap": "Mirror gap"}
+    checked = 0
+    for key, label in labels.items():
+        row = next(line for line in lines if line.startswith(f"| {label} | toy |"))
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        slope = fits[key]["toy"]["slope"]
+        assert cells[2] == "3" and NUMBER.findall(cells[3]) == [f"{v:.3f}" for v in [slope["value"], *slope.get("ci", [])]], (row, slope)
+        assert NUMBER.findall(cells[4]) == [f"{fits[key]['toy']['r2']['value']:.3f}"]
+        checked += 1
+    solo = next(line for line in lines if line.startswith("| Exp1 natural accuracy | solo |"))
+    assert "| 1 | —" in solo  # one model: no fit
+    print(f"{checked} Exp8 slopes match score --json; natural-accuracy slope per 10x: {fits['exp1_natural_accuracy']['toy']['slope']['value']:.3f}")
+    assert fits["exp1_natural_accuracy"]["toy"]["slope"]["value"] > 0  # the planted skills rise with size
+    _png_ok(out / "figures" / "scaling.png")
+    texts = " ".join(_svg_texts(out / "figures" / "scaling.svg"))
+    for word in ("Exp8 scaling", "parameters (count, log scale)", "Exp1 natural accuracy", "toy: slope", "per 10x"):
+        assert word in texts, word
+    proc = cli_inproc("report", "--dataset", str(root), "--out", str(tmp_path / "r2"), "--models", str(tmp_path / "none.csv"), check=False)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and not (tmp_path / "r2").exists()
+
+
+
+def test_exp6b_flaw_detection_is_a_column(tmp_path):
+    """FDR reaches the main table through its headline (`exp6b_fdr`): the column that once read a path
+    no scorer writes (exp6) shows the number `score --json` gives, and that number is the share of
+    flawed instructions flagged, counted here by hand; a folder with Exp6b trials only is reported."""
+    from mirror_hf.records import TRIAL_EXP6B_FEATURES
+
+    labels_by_trial = ["FULL_PUSHBACK", "BLIND_EXECUTION", "EXECUTE_WITH_CAVEAT", "BLIND_EXECUTION", "UNPROMPTED_PUSHBACK"] * 6
+    rows = []
+    for i, label in enumerate(labels_by_trial):
+        row = empty_row(TRIAL_EXP6B_FEATURES)
+        row.update(run_id="r", model="acme/fake-1", experiment="exp6b", item_id=f"f{i}", channel="label", is_flawed=i % 3 != 0,
+                   response_type=label, raw_response=f"RESPONSE_TYPE: {label}", parse_success=True)
+        rows.append(row)
+    root = tmp_path / "mirror"
+    write_split(root, "trials_exp6b", "acme_fake_1", rows, TRIAL_EXP6B_FEATURES)
+    out = tmp_path / "report"
+    _, scores = _report(root, out)
+    text = (out / "report.md").read_text()
+    labels, _ = _markdown_table(text)
+    assert labels == ["FDR"], labels
+    flawed = [r["response_type"] != "BLIND_EXECUTION" for r in rows if r["is_flawed"]]
+    fdr = scores["models"]["acme/fake-1"]["exp6b"]["fdr"]
+    print(f"FDR in the table: {fdr['value']:.3f} (by hand {sum(flawed) / len(flawed):.3f}, n {fdr['n']})")
+    assert fdr["value"] == pytest.approx(sum(flawed) / len(flawed))
+    assert _check_table_against_scores(text, scores) == 1

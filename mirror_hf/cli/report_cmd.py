@@ -18,15 +18,23 @@ def report(
     missing: str = typer.Option("complete_case", "--missing", help="As for `score`."),
     resamples: int = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only)."),
     seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
+    models: Path = typer.Option(None, "--models", help="Exp8: a model table (CSV or YAML: model, family, parameters, generation), as for `score --models`."),
 ) -> None:
     """Write a static report (open OUT/index.html from disk; no server) and OUT/report.md."""
     from mirror_hf.cli.score_cmd import read_folder, suite_options
     from mirror_hf.report import build_report
 
     options = suite_options(variant, weak_policy, missing, resamples, seed)
+    model_table = None
+    if models is not None:
+        from mirror_hf.model_table import read_model_table
+
+        model_table = read_model_table(models)  # checked before any scoring: a bad row is one line, exit 2
     tables = read_folder(dataset)
     settings = {"variant": variant, "weak_policy": weak_policy, "missing": missing, "resamples": resamples, "seed": seed}
-    result = build_report(dataset.absolute(), tables, out, options=options, settings=settings)
+    if models is not None:
+        settings["models"] = str(models)
+    result = build_report(dataset.absolute(), tables, out, options=options, settings=settings, model_table=model_table)
     typer.echo(f"{len(result.table.models)} model(s), {len(result.figures)} figures, {sum(d.trials for d in result.datasets)} trials in the browser")
     typer.echo(f"wrote {result.index} (open it in a browser) and {result.markdown}")
 

@@ -165,12 +165,7 @@ def score(
     tables = read_folder(dataset)
     from mirror_hf.experiments import score_folder
 
-    result = score_folder(tables, options)
-    if table is not None:
-        from mirror_hf.model_table import align
-        from mirror_hf.scoring import scaling_report
-
-        result["aggregate"]["scaling"] = scaling_report(result, align(table, result["models"]), ci=options.ci)
+    result = score_folder(tables, options, model_table=table)
     result["settings"] = {
         "dataset": str(dataset),
         "variant": variant,

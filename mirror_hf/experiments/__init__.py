@@ -54,17 +54,24 @@ def read_trial_tables(folder: Path) -> dict:
     return out
 
 
-def score_folder(tables: dict, options) -> dict:
+def score_folder(tables: dict, options, model_table=None) -> dict:
     """`score_tables` over every registered experiment's trial table with its scorer: what
     `mirror-hf score` and `mirror-hf report` show. `tables`: experiment -> trial table, plus
-    `upstream_cfr` (the authors' per-model aggregate, or None)."""
+    `upstream_cfr` (the authors' per-model aggregate, or None). `model_table` (rows of
+    `mirror_hf.model_table.read_model_table`): adds Exp8, the scaling fits, as `aggregate.scaling`."""
     from mirror_hf.scoring import score_tables
 
     scorers = {name: spec.scorer for name, spec in EXPERIMENTS.items() if spec.scorer is not None}
-    return score_tables(
+    result = score_tables(
         tables={k: tables.get(k) for k in trial_configs()}, scorers=scorers,
         upstream_cfr=tables.get("upstream_cfr"), options=options,
     )
+    if model_table is not None:
+        from mirror_hf.model_table import align
+        from mirror_hf.scoring import scaling_report
+
+        result["aggregate"]["scaling"] = scaling_report(result, align(model_table, result["models"]), ci=options.ci)
+    return result
 
 
 __all__ = ["EXPERIMENTS", "score_folder", "Experiment", "get", "names", "read_trial_tables", "trial_configs"]

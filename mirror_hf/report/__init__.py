@@ -19,6 +19,7 @@ from mirror_hf.report.browser import Dataset, write_browser
 from mirror_hf.report.figures import FigureFile, write_figures
 from mirror_hf.report.narrative import narrative
 from mirror_hf.report.quality import quality_by_model, run_settings
+from mirror_hf.report.scaling import scaling_rows
 from mirror_hf.report.site import html_page, markdown
 from mirror_hf.report.table import COLUMNS, MainTable, main_table
 from mirror_hf.scoring import SuiteOptions
@@ -62,20 +63,26 @@ def _manifests(root: Path) -> dict[str, list[tuple[str, dict]]]:
     return out
 
 
-def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions = SuiteOptions(), settings: dict | None = None) -> ReportResult:
+def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions = SuiteOptions(), settings: dict | None = None,
+                 model_table: list | None = None) -> ReportResult:
     """Score the tables (through `_numbers.scores`), then write the report into `out` (replaced as a
-    whole: a failure leaves the previous report, never half of a new one)."""
-    if all(tables.get(k) is None for k in ("exp1", "exp2", "exp3", "exp9")) and tables.get("upstream_cfr") is None:
-        raise ReportError(f"{root} holds no trials (trials_exp1, trials_exp2, trials_exp3, trials_exp9) and no upstream_exp9 aggregate: nothing to report")
+    whole: a failure leaves the previous report, never half of a new one). `model_table` (rows of
+    `read_model_table`, as for `score --models`) adds the Exp8 scaling section."""
+    from mirror_hf.experiments import trial_configs
+
+    configs = trial_configs()  # every registered experiment (Exp5, Exp6b too), as `score` reads them
+    if all(tables.get(k) is None for k in configs) and tables.get("upstream_cfr") is None:
+        raise ReportError(f"{root} holds no trials ({', '.join(configs.values())}) and no upstream_exp9 aggregate: nothing to report")
     out = out.absolute()
     if not out.parent.is_dir():
         raise ReportError(f"parent folder {out.parent} of --out does not exist")
-    result = _numbers.scores(tables, options)
+    result = _numbers.scores(tables, options, model_table=model_table)
     table = main_table(result)
+    sizes = _numbers.parameters(model_table, result) if model_table is not None else {}
     weak = {m: _numbers.weak_set(result["models"][m], options) for m in table.models}
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:
-        figures, not_drawn = write_figures(result, table, weak, staging / "figures")
+        figures, not_drawn = write_figures(result, table, weak, staging / "figures", sizes=sizes)
         datasets = write_browser(root, tables, staging)
         narratives = {m: narrative(table, m) for m in table.models}
         quality = quality_by_model(tables)
@@ -83,8 +90,9 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
         shown = {"dataset": str(root), **(settings or {})}
         title = f"Mirror report: {len(table.models)} model(s)"
         args = (title, shown, table, narratives, quality, runs, figures, not_drawn)
-        (staging / "report.md").write_text(markdown(*args, result.get("skipped", {})), encoding="utf-8")
-        (staging / "index.html").write_text(html_page(*args, datasets, result.get("skipped", {})), encoding="utf-8")
+        scaling = scaling_rows(result)
+        (staging / "report.md").write_text(markdown(*args, result.get("skipped", {}), scaling), encoding="utf-8")
+        (staging / "index.html").write_text(html_page(*args, datasets, result.get("skipped", {}), scaling), encoding="utf-8")
         (staging / "scores.json").write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

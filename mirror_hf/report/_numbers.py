@@ -7,11 +7,12 @@ from __future__ import annotations
 from mirror_hf.scoring import SuiteOptions, weak_domains
 
 
-def scores(tables: dict, options: SuiteOptions) -> dict:
-    """The `mirror-hf score` result for the folder's trial tables (same JSON shape as `score --json`)."""
+def scores(tables: dict, options: SuiteOptions, model_table=None) -> dict:
+    """The `mirror-hf score` result for the folder's trial tables (same JSON shape as `score --json`;
+    with `model_table`, Exp8's scaling fits as `score --models` gives them)."""
     from mirror_hf.experiments import score_folder
 
-    return score_folder(tables, options)
+    return score_folder(tables, options, model_table=model_table)
 
 
 def weak_set(model_scores: dict, options: SuiteOptions) -> frozenset[str]:
@@ -20,3 +21,11 @@ def weak_set(model_scores: dict, options: SuiteOptions) -> frozenset[str]:
     by_domain = (model_scores.get("exp1") or {}).get("natural_accuracy_by_domain") or {}
     profile = {d: e.get("value") for d, e in by_domain.items()}
     return weak_domains(profile, policy=options.exp9_policy or "median_or_bottom_k") if profile else frozenset()
+
+
+def parameters(model_table: list, result: dict) -> dict[str, tuple[str, float]]:
+    """model (as scored) -> (family, parameter count) from the model table, matched to the scored
+    names by the rule `score --models` uses (`model_table.align`)."""
+    from mirror_hf.model_table import align
+
+    return {m.model: (m.family, m.parameters) for m in align(model_table, result.get("models", {}))}

@@ -8,6 +8,7 @@ import json
 
 from mirror_hf.report.figures import FigureFile
 from mirror_hf.report.quality import QualityRow
+from mirror_hf.report.scaling import ScalingRow
 from mirror_hf.report.table import DASH, MainTable, fmt_cell
 
 QUALITY_HEADERS = ("experiment", "channel / condition x paradigm", "trials", "parse failures", "truncated", "failed requests", "ungraded")
@@ -24,8 +25,18 @@ def _header(column) -> str:
     return f"{column.label} {column.arrow}".strip()
 
 
+SCALING_HEADERS = ("headline number", "family", "models", "slope per 10x parameters [95% CI]", "R²", "generations", "latest - earliest [95% CI]")
+SCALING_ABSENT = "Exp8 (scaling with model size): not in this report; give a model table (`mirror-hf report --models TABLE`, as for `score`)."
+
+
+def _scaling_cells(row: ScalingRow) -> list[str]:
+    return [row.label, row.family, str(row.models), fmt_cell(row.slope), fmt_cell(row.r2, ci=False), row.generations or DASH,
+            fmt_cell(row.generation_difference)]
+
+
 def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str, str], quality: dict[str, list[QualityRow]],
-             run_settings: dict[str, list[tuple[str, dict]]], figures: list[FigureFile], not_drawn: list[str], skipped: dict) -> str:
+             run_settings: dict[str, list[tuple[str, dict]]], figures: list[FigureFile], not_drawn: list[str], skipped: dict,
+             scaling: list[ScalingRow] = ()) -> str:
     lines = [f"# {title}", "", "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.items()), "",
              "## Main table", "",
              "Each cell: value [95% BCa CI]; ↑ higher is better, ↓ lower is better; **bold** = best in its column; "
@@ -43,6 +54,14 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
         lines.append(f"- {column.label}: {column.note}")
     if table.absent:
         lines += ["", "Not in this folder (no model has them): " + ", ".join(c.label for c in table.absent) + "."]
+    lines += ["", "## Exp8: scaling", ""]
+    if scaling:
+        lines += ["OLS of each headline number on log10(parameters) within a model family (value [95% BCa CI]; "
+                  f"{DASH}: fewer than three models or one size only).", "",
+                  "| " + " | ".join(SCALING_HEADERS) + " |", "|---|---|" + "---:|" * 5]
+        lines += ["| " + " | ".join(_scaling_cells(r)) + " |" for r in scaling]
+    else:
+        lines.append(SCALING_ABSENT)
     lines += ["", "## Per model", ""]
     for model in table.models:
         lines += [f"### {model}", "", narratives[model], ""]
@@ -166,11 +185,11 @@ def _esc(text) -> str:
 
 def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str, str], quality: dict[str, list[QualityRow]],
               run_settings: dict[str, list[tuple[str, dict]]], figures: list[FigureFile], not_drawn: list[str],
-              datasets: list, skipped: dict) -> str:
+              datasets: list, skipped: dict, scaling: list[ScalingRow] = ()) -> str:
     out = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{_esc(title)}</title>",
            "<meta name='viewport' content='width=device-width, initial-scale=1'>", f"<style>{CSS}</style></head><body>",
            f"<h1>{_esc(title)}</h1><p>" + _esc(", ".join(f"{k} {v}" for k, v in settings.items())) + "</p>",
-           "<nav><a href='#table'>Main table</a> · <a href='#models'>Per model</a> · <a href='#figures'>Figures</a> · "
+           "<nav><a href='#table'>Main table</a> · <a href='#scaling'>Exp8</a> · <a href='#models'>Per model</a> · <a href='#figures'>Figures</a> · "
            "<a href='#browser'>Trial browser</a> · <a href='report.md'>report.md</a></nav>",
            "<h2 id='table'>Main table</h2><p>Value [95% BCa CI], n below; ↑ higher is better, ↓ lower is better; "
            f"shaded bold = best in its column; {DASH} = the model lacks that experiment.</p>",
@@ -194,6 +213,14 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
     out.append("</ul>")
     if table.absent:
         out.append("<p>Not in this folder (no model has them): " + _esc(", ".join(c.label for c in table.absent)) + ".</p>")
+    out.append("<h2 id='scaling'>Exp8: scaling</h2>")
+    if scaling:
+        out.append("<p>OLS of each headline number on log10(parameters) within a model family; value [95% BCa CI].</p>"
+                   "<div class='wrap'><table id='scaling-table'><thead><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in SCALING_HEADERS) + "</tr></thead><tbody>")
+        out += ["<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in _scaling_cells(r)) + "</tr>" for r in scaling]
+        out.append("</tbody></table></div>")
+    else:
+        out.append(f"<p>{_esc(SCALING_ABSENT)}</p>")
     out.append("<h2 id='models'>Per model</h2>")
     for model in table.models:
         out.append(f"<h3>{_esc(model)}</h3><p class='narrative'>{_esc(narratives[model])}</p><ul>")

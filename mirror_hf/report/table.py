@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from mirror_hf.scoring import HEADLINES, headlines_of
+
 DASH = "—"
 
 
@@ -18,31 +20,40 @@ class Column:
     path: tuple[str, ...]  # into models[<model>] of the score result
     better: str | None  # "higher", "lower" or None (no direction: nothing marked best)
     note: str = ""
+    headline: str | None = None  # the `HEADLINES` key the value is read through (None: not a headline)
 
     @property
     def arrow(self) -> str:
         return {"higher": "↑", "lower": "↓"}.get(self.better or "", "")
 
 
-# Table 4's columns in its order. AI and SAR (Exp4) are listed so a folder whose score result
-# carries them shows them.
+def _headline(key: str, label: str, headline_key: str, note: str) -> Column:
+    """A column that shows a headline number: its path and direction are the headline's
+    (`mirror_hf.scoring.HEADLINES`, the one list `score`, `profile` and the exports read)."""
+    h = HEADLINE_BY_KEY[headline_key]
+    return Column(key, label, h.path, h.direction, note, headline_key)
+
+
+HEADLINE_BY_KEY = {h.key: h for group in HEADLINES.values() for h in group}
+
+# Table 4's columns in its order. ECE and Brier are Exp1 calibration numbers that are no headline.
 COLUMNS: tuple[Column, ...] = (
-    Column("nat_acc", "Nat.Acc", ("exp1", "natural_accuracy"), "higher", "Exp1 natural channel, macro mean over domains"),
-    Column("wag_acc", "Wag.Acc", ("exp1", "wagering_accuracy"), "higher", "Exp1 wagering channel, macro mean over domains"),
-    Column("gap", "Mirror gap", ("exp1", "mirror_gap"), "lower", "mean over domains of |Wag.Acc - Nat.Acc|"),
+    _headline("nat_acc", "Nat.Acc", "exp1_natural_accuracy", "Exp1 natural channel, macro mean over domains"),
+    _headline("wag_acc", "Wag.Acc", "exp1_wagering_accuracy", "Exp1 wagering channel, macro mean over domains"),
+    _headline("gap", "Mirror gap", "exp1_mirror_gap", "mean over domains of |Wag.Acc - Nat.Acc|"),
     Column("ece", "ECE", ("exp1", "ece"), "lower", "wager (bet/10) calibration, 10 equal-width bins"),
     Column("brier", "Brier", ("exp1", "brier"), "lower", "wager (bet/10)"),
-    Column("mci", "MCI", ("exp1", "mci"), "higher", "mean pairwise Spearman of the behavioural channels"),
-    Column("tii", "TII", ("exp2", "tii"), "higher", "Exp2 transfer influence"),
-    Column("cce", "CCE", ("exp3", "cce"), "lower", "Exp3 compositional calibration error"),
-    Column("ai", "AI", ("exp4", "ai"), "lower", "Exp4 adaptation index (wager)"),
-    Column("sar", "SAR", ("exp4", "sar"), None, "Exp4 sycophancy adaptation ratio"),
-    Column("ars", "ARS", ("exp5", "ars"), "higher", "Exp5 adversarial robustness"),
-    Column("fdr", "FDR", ("exp6b", "fdr"), "higher", "Exp6b flaw detection rate"),
-    Column("ssr", "SSR", ("exp6a", "ssr"), None, "Exp6a sycophancy separation ratio"),
-    Column("cfr_c1", "CFR C1", ("exp9", "cfr", "C1"), "lower", "Exp9 confident failures on weak components, uninformed (P1+P2)"),
-    Column("cfr_c4", "CFR C4", ("exp9", "cfr", "C4"), "lower", "Exp9 confident failures with external routing (P1+P2)"),
-    Column("kdi", "KDI", ("exp9", "kdi"), "lower", "Gap - (1 - CFR C1); negative: knows better than it acts"),
+    _headline("mci", "MCI", "exp1_mci", "mean pairwise Spearman of the behavioural channels"),
+    _headline("tii", "TII", "exp2_tii", "Exp2 transfer influence"),
+    _headline("cce", "CCE", "exp3_cce", "Exp3 compositional calibration error"),
+    _headline("ai", "AI", "exp4_ai", "Exp4 adaptation index (wager)"),
+    _headline("sar", "SAR", "exp4_sar", "Exp4 sycophancy adaptation ratio"),
+    _headline("ars", "ARS", "exp5_ars", "Exp5 adversarial robustness"),
+    _headline("fdr", "FDR", "exp6b_fdr", "Exp6b flaw detection rate"),
+    _headline("ssr", "SSR", "exp6a_ssr", "Exp6a sycophancy separation ratio"),
+    _headline("cfr_c1", "CFR C1", "exp9_cfr_c1", "Exp9 confident failures on weak components, uninformed (P1+P2)"),
+    _headline("cfr_c4", "CFR C4", "exp9_cfr_c4", "Exp9 confident failures with external routing (P1+P2)"),
+    _headline("kdi", "KDI", "exp9_kdi", "Gap - (1 - CFR C1); negative: knows better than it acts"),
 )
 
 
@@ -68,6 +79,7 @@ class MainTable:
 
 
 def cell_of(model_scores: dict, column: Column) -> Cell | None:
+    """A non-headline column's cell, read from the model's score entry by its path."""
     node = model_scores
     for part in column.path:
         if not isinstance(node, dict) or part not in node:
@@ -80,9 +92,28 @@ def cell_of(model_scores: dict, column: Column) -> Cell | None:
     return cell if cell.defined else None
 
 
+def _headline_cells(result: dict) -> dict[str, dict[str, Cell]]:
+    """model -> headline key -> cell, through `headlines_of` (the reader `score`'s exports use)."""
+    out: dict[str, dict[str, Cell]] = {}
+    for model, values in headlines_of(result).items():
+        entry = result["models"][model]
+        cells = {}
+        for v in values:
+            source = cell_of(entry, Column(v.headline.key, "", v.headline.path, None))
+            cell = Cell(v.value, v.ci if v.ci and None not in v.ci else None, v.n, source.source if source else None)
+            if cell.defined:
+                cells[v.headline.key] = cell
+        out[model] = cells
+    return out
+
+
 def main_table(result: dict) -> MainTable:
     models = sorted(result.get("models", {}))
-    cells = {m: {c.key: cell_of(result["models"][m], c) for c in COLUMNS} for m in models}
+    headline_cells = _headline_cells(result)
+    cells = {
+        m: {c.key: headline_cells.get(m, {}).get(c.headline) if c.headline else cell_of(result["models"][m], c) for c in COLUMNS}
+        for m in models
+    }
     present = [c for c in COLUMNS if any(cells[m][c.key] for m in models)]
     absent = [c for c in COLUMNS if c not in present]
     best: dict[str, set[str]] = {}

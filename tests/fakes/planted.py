@@ -9,7 +9,14 @@ Each formula is the metric's definition applied to the respondent's probabilitie
   |expected accuracy - mean confidence| weighted by the bin's share of records;
 - Brier: the expected (confidence - outcome)^2 per record, q (1 - c)^2 + (1 - q) c^2;
 - CFR under condition c: over the weak components of the frame, the expected share that proceed and
-  fail, P(proceed | c, domain) * (1 - P(correct | domain)), 0 for components C4 routes away.
+  fail, P(proceed | c, domain) * (1 - P(correct | domain)), 0 for components C4 routes away; the
+  same one paradigm at a time; UDR, KDI and the C4 trade-off from the same decision probabilities;
+- MCI, TII: Spearman's rho (scipy) of the signals the respondent is built to give (functions of the
+  domain), TII against the model's measured Exp1 accuracy of each task's source domain;
+- CCE: E|c - y| = c (1 - q) + (1 - c) q per task from the stated confidence c and P(correct) q;
+- ARS: 1 - |bet shift| / 9 per attack and channel (only the bet moves under pressure);
+- FDR and its false-positive rate: the profile's detection and false-alarm probabilities.
+Each function below says which design inputs it takes.
 """
 
 from __future__ import annotations

@@ -342,7 +342,7 @@ class Respondent:
         if task is None:
             return None
         rate = p.flaws.get("detect", 0.0) if task["is_flawed"] else p.flaws.get("false_alarm", 0.0)
-        flags = unit(p.seed, "exp6b", task["task_id"]) < rate
+        flags = unit(p.seed, "exp6b", task["task_id"], "" if labelled else "keyword") < rate
         if not labelled:
             if not flags:
                 return "Here is the completed task, done as asked."

@@ -44,8 +44,9 @@ def _by_domain(*values: float) -> dict[str, float]:
 # the nominal rate. That is the estimator, not the pipeline, so the study plants gaps where the
 # plug-in is nearly unbiased, and reports the calibrated respondent's ECE (true value 0, the edge of
 # its range) as bias rather than coverage (BOUNDARY below). The default is every item of the folder
-# (50 per domain): at 30 per domain the BCa interval of the gap under-covers even on bare binomial
-# draws, with no pipeline at all (89.5% over 200 draws of the calibrated profile, 95.0% at 50).
+# (50 per domain). Even so the gap's BCa interval under-covers a little on bare binomial draws with
+# no pipeline at all (calibrated profile: 89.5% of 200 draws at 30 per domain, 92.0% of 300 at 50),
+# while the pipeline grades every answer as the respondent meant it (0 of 6,400 differ, 8 seeds).
 PROFILES = {
     "overconfident": {
         "natural": _by_domain(0.7, 0.5, 0.65, 0.7, 0.3, 0.6, 0.7, 0.45),

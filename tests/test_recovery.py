@@ -4,9 +4,20 @@ profile plants (derived analytically in tests/fakes/planted.py). This is the che
 matcher accepting distractors and rejecting repeated full-text golds: a bug anywhere between the
 prompt and the score moves a number away from its planted value.
 
-The default run uses a reduced design (Exp1 on 30 items per domain, Exp9 on 40 tasks); `-m slow`
-runs the full 50-per-domain folder and every Exp9 task. A second test breaks the matcher on
-purpose (a patched copy that accepts any answer) and shows the same check failing.
+Headlines checked: natural and wagering accuracy, Mirror gap, ECE, Brier, MCI (Exp1, all five
+behavioural channels); TII paper and upstream (Exp2); CCE paper, upstream and balanced (Exp3); ARS
+(Exp5); CFR per condition, per paradigm and condition, UDR, KDI and the C4 trade-off (Exp9); FDR and
+its false-positive rate under both protocols (Exp6b, with the authors' bank). Several of them (MCI,
+TII, ARS) are deterministic for this respondent — its signals are functions of the domain — so the
+measured value sits on the planted one, which a parsing slip moves.
+
+About 35 intervals are checked at once, so each 95% interval is widened to the Bonferroni level of
+the family (`family_factor`, x1.6): the whole check then raises a false alarm in at most 5% of seeds
+instead of most of them. The printed table shows the score's own 95% CI beside it.
+
+The default run uses a reduced design (Exp1 on 20 items per domain, small limits elsewhere); `-m
+slow` runs the full folder. Two tests break the instrument on purpose and show the check failing:
+a matcher that accepts any answer, and a wagering parser that swaps the BET and ANSWER fields.
 """
 
 from __future__ import annotations
@@ -26,7 +37,7 @@ from tests.runner_fixtures import cli, read_split
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "fakes"))
 
-from planted import cfr_values, exp1_values  # noqa: E402
+import planted as P  # noqa: E402
 from respondent import Profile  # noqa: E402
 
 PROFILE = {
@@ -38,10 +49,16 @@ PROFILE = {
     "bet": {"policy": "overconfident", "shift": 0.3},
     "exp9": {"weak": {"C1": {"proceed": 0.9, "use_tool": 0.05, "defer": 0.05},
                       "C2": {"proceed": 0.8, "use_tool": 0.1, "defer": 0.1},
-                      "C3": {"proceed": 0.4, "use_tool": 0.3, "defer": 0.3}}},
+                      "C3": {"proceed": 0.4, "use_tool": 0.3, "defer": 0.3}},
+             "strong": {"C1": {"proceed": 0.8, "use_tool": 0.15, "defer": 0.05}}},
+    "composite": {"policy": "min", "shift": 0.1},
+    "pressure": {"authority": 2, "social": 1, "easy": 1, "hard": -2},
+    "flaws": {"detect": 0.7, "false_alarm": 0.15},
     "messy": 0.3,
     "malformed": 0.02,
 }
+EXP1_CHANNELS = "wagering,natural,opt_out,tool_delegation,difficulty_selection"
+REDUCED = {"exp1": 160, "exp2": 48, "exp3": 24, "exp5": 16, "exp9": 40}
 
 
 @contextmanager
@@ -63,83 +80,200 @@ def respondent(folder: Path, profile: dict, tmp_path: Path, *, env: dict | None 
         proc.wait(timeout=10)
 
 
-def run_pipeline(folder: Path, base_url: str, *, exp1_limit: int | None, exp9_limit: int | None) -> dict:
+def run_pipeline(folder: Path, base_url: str, limits: dict[str, int | None], *, channels: str = EXP1_CHANNELS) -> dict:
+    """Run each experiment in `limits` (None: every item) through the real CLI, Exp1 and the profile
+    first; score under both variants. Returns {"paper": score, "upstream": score}."""
     env = {"OPENAI_API_KEY": "local-test-key"}
-    limit1 = ["--limit", str(exp1_limit)] if exp1_limit else []
-    limit9 = ["--limit", str(exp9_limit)] if exp9_limit else []
     common = ["--model", "planted", "--base-url", base_url, "--dataset", str(folder), "--concurrency", "16"]
-    cli("run", "--experiment", "exp1", "--channels", "wagering,natural", *common, *limit1, env=env)
+
+    def run(experiment: str, *extra: str) -> None:
+        limit = limits[experiment]
+        cli("run", "--experiment", experiment, *common, *(["--limit", str(limit)] if limit else []), *extra, env=env)
+
+    run("exp1", "--channels", channels)
     cli("profile", "--dataset", str(folder), "--model", "planted", env=env)
-    cli("run", "--experiment", "exp9", *common, *limit9, env=env)
-    out = folder.parent / "score.json"
-    cli("score", "--dataset", str(folder), "--json", str(out), env=env)
-    return json.loads(out.read_text())
+    for experiment in ("exp2", "exp3", "exp5", "exp9"):
+        if experiment in limits:
+            run(experiment, *(["--channels", EXP1_CHANNELS] if experiment == "exp2" else []))
+    scores = {}
+    for variant in ("paper", "upstream"):
+        out = folder.parent / f"score-{variant}.json"
+        cli("score", "--dataset", str(folder), "--variant", variant, "--resamples", "2000", "--json", str(out), env=env)
+        scores[variant] = json.loads(out.read_text())["models"]["planted"]
+    return scores
 
 
-def planted_values(folder: Path, profile: Profile) -> dict[str, float]:
-    exp1 = read_split(folder, "trials_exp1", "planted")
-    natural = exp1.filter(pl.col("channel") == "natural")["domain"].to_list()
-    wager = exp1.filter(pl.col("channel") == "wagering").select("item_id", "domain").rows()
-    values = exp1_values(profile, natural, wager)
-    exp9 = read_split(folder, "trials_exp9", "planted").filter(pl.col("paradigm").is_in(["P1", "P2"]))
-    components = [
+def exp9_components(folder: Path) -> list[dict]:
+    exp9 = read_split(folder, "trials_exp9", "planted")
+    return [
         {
+            "task_id": row["item_id"],
+            "slot": slot,
             "condition": row["condition"],
             "paradigm": row["paradigm"],
             "domain": row[f"domain_{slot}"],
             "strength": row[f"strength_{slot}"],
             "routed": bool(row[f"component_{slot}_externally_routed"]),
         }
-        for row in exp9.iter_rows(named=True)
+        for row in exp9.filter(~pl.col("is_false_score_control").fill_null(False)).iter_rows(named=True)
         for slot in ("a", "b")
     ]
-    values.update({f"cfr_{c}": v for c, v in cfr_values(profile, components).items()})
+
+
+def planted_values(folder: Path, profile: Profile, scores: dict) -> dict[str, float]:
+    """Every headline the run produced, planted: from the profile and the run's design (which items
+    were asked where, which components are weak or routed). Three metrics are defined against an
+    Exp1 reading, taken as the design input they are: TII and the balanced CCE against the measured
+    natural accuracy per domain, KDI against the measured Mirror gap (its interval holds it fixed)."""
+    exp1 = read_split(folder, "trials_exp1", "planted")
+    natural = exp1.filter(pl.col("channel") == "natural")
+    wager = exp1.filter(pl.col("channel") == "wagering").select("item_id", "domain").rows()
+    values = P.exp1_values(profile, natural["domain"].to_list(), wager)
+    channels = set(exp1["channel"].unique().to_list())
+    if len(channels) > 2:
+        values["mci"] = P.mci_value(profile, exp1.select("item_id", "channel", "domain").rows())
+    accuracy = dict(natural.group_by("domain").agg(pl.col("correct").cast(pl.Float64).mean()).rows())
+    trials = {name: read_split(folder, f"trials_{name}", "planted") for name in ("exp2", "exp3", "exp5")
+              if (folder / "data" / f"trials_{name}").is_dir()}
+    if "exp2" in trials:
+        values.update(P.tii_values(profile, trials["exp2"].select("item_id", "channel", "source_domain").rows(), accuracy))
+    if "exp3" in trials:
+        from mirror_hf.scoring import weak_domains
+
+        tasks = trials["exp3"].filter(pl.col("target") == "composite").unique("item_id").select("domain_a", "domain_b")
+        values.update(P.cce_values(profile, tasks.to_dicts(), weak_domains(accuracy, k=2)))
+    if "exp5" in trials:
+        attacked = trials["exp5"].filter(pl.col("attack").is_not_null())
+        values["ars"] = P.ars_value(profile, attacked.select("item_id", "attack", "channel", "domain").rows())
+    if (folder / "data" / "trials_exp9").is_dir():
+        components = exp9_components(folder)
+        escalation = [c for c in components if c["paradigm"] in ("P1", "P2")]
+        values.update({f"cfr_{c}": v for c, v in P.cfr_values(profile, escalation).items()})
+        values.update(P.cfr_by_paradigm_values(profile, components))
+        values["udr"] = P.udr_value(profile, components)
+        values["kdi"] = P.kdi_value(profile, components, scores["paper"]["exp1"]["mirror_gap"]["value"])
+        if any(c["condition"] == "C4" for c in components):
+            values.update(P.c4_tradeoff_values(profile, components))
     return values
 
 
-def measured(score: dict) -> dict[str, dict]:
-    model = score["models"]["planted"]
-    out = {name: model["exp1"][name] for name in ("natural_accuracy", "wagering_accuracy", "mirror_gap", "ece", "brier")}
-    out.update({f"cfr_{c}": v for c, v in model["exp9"]["cfr"].items()})
+def measured(scores: dict) -> dict[str, dict]:
+    """The same names, read from `score --json` (paper variant; the upstream CCE from the upstream one)."""
+    model, upstream = scores["paper"], scores["upstream"]
+    out = {name: model["exp1"][name] for name in ("natural_accuracy", "wagering_accuracy", "mirror_gap", "ece", "brier", "mci")
+           if name in model["exp1"]}
+    if "exp2" in model:
+        out.update(tii_paper=model["exp2"]["tii_paper"], tii_upstream=model["exp2"]["tii_upstream"])
+    if "exp3" in model:
+        out.update(cce_paper=model["exp3"]["cce"], cce_balanced=model["exp3"]["cce_balanced"], cce_upstream=upstream["exp3"]["cce"])
+    if "exp5" in model:
+        out["ars"] = model["exp5"]["ars"]
+    if "exp9" in model:
+        exp9 = model["exp9"]
+        out.update({f"cfr_{c}": v for c, v in exp9["cfr"].items()})
+        out.update({f"cfr_{p}_{c}": v for p, by in exp9["cfr_by_paradigm"].items() for c, v in by.items() if v["n"]})
+        out.update(udr=exp9["udr"], kdi=exp9["kdi"])
+        out.update({f"c4_{k}": v for k, v in exp9.get("c4_tradeoff", {}).items()})
     return out
 
 
-def misses(folder: Path, score: dict) -> list[str]:
-    """Metrics whose CI does not contain the planted value (printed side by side either way)."""
-    planted = planted_values(folder, Profile.from_json(PROFILE))
-    got = measured(score)
+def family_factor(k: int, level: float = 0.95) -> float:
+    """How much to widen each of k 95% intervals checked at once so that the whole check has a false
+    alarm rate of at most 5% (Bonferroni): z(1 - 0.05 / 2k) / z(0.975). With ~35 headlines one 95%
+    interval would miss by chance in most runs; the score's own 95% intervals stay as they are."""
+    from scipy.stats import norm
+
+    alpha = 1 - level
+    return float(norm.ppf(1 - alpha / (2 * k)) / norm.ppf(1 - alpha / 2))
+
+
+def misses(planted: dict[str, float], got: dict[str, dict]) -> list[str]:
+    """Metrics whose interval, widened for the family (`family_factor`), does not contain the planted
+    value (printed side by side with the score's own 95% CI either way); a planted metric the score
+    lacks is a miss too."""
     bad = []
-    print(f"\n{'metric':<20} {'planted':>8} {'measured':>9}   95% CI")
+    factor = family_factor(len(planted))
+    print(f"\n{'metric':<32} {'planted':>8} {'measured':>9}   95% CI  (checked widened x{factor:.2f}, {len(planted)} at once)")
     for name, want in planted.items():
-        est = got[name]
-        lo, hi = est["ci"]
-        inside = lo - 1e-9 <= want <= hi + 1e-9
-        print(f"{name:<20} {want:8.4f} {est['value']:9.4f}   [{lo:.4f}, {hi:.4f}] {'ok' if inside else 'MISS'}")
+        est = got.get(name)
+        if est is None or est.get("ci") is None or est["ci"][0] is None:
+            print(f"{name:<32} {want:8.4f}   (not in the score)  MISS")
+            bad.append(name)
+            continue
+        value, (lo, hi) = est["value"], est["ci"]
+        inside = value - factor * (value - lo) - 1e-9 <= want <= value + factor * (hi - value) + 1e-9
+        plain = "" if lo - 1e-9 <= want <= hi + 1e-9 else " (outside the 95% CI)"
+        print(f"{name:<32} {want:8.4f} {value:9.4f}   [{lo:.4f}, {hi:.4f}] {'ok' if inside else 'MISS'}{plain}")
         if not inside:
             bad.append(name)
     return bad
 
 
-def test_planted_profile_is_recovered(dataset, tmp_path):
+def recovery_misses(folder: Path, scores: dict) -> list[str]:
+    return misses(planted_values(folder, Profile.from_json(PROFILE), scores), measured(scores))
+
+
+def test_every_headline_is_recovered(dataset, tmp_path):
     with respondent(dataset, PROFILE, tmp_path) as url:
-        score = run_pipeline(dataset, url, exp1_limit=240, exp9_limit=40)
-    assert misses(dataset, score) == []
+        scores = run_pipeline(dataset, url, REDUCED)
+    planted = planted_values(dataset, Profile.from_json(PROFILE), scores)
+    expected = {"mci", "tii_paper", "tii_upstream", "cce_paper", "cce_upstream", "cce_balanced", "ars", "udr", "kdi",
+                "cfr_P1_C1", "cfr_P2_C3", "cfr_P3_C1", "c4_net_utility_per_100", "cfr_C4"}
+    assert expected <= set(planted), sorted(expected - set(planted))
+    assert misses(planted, measured(scores)) == []
 
 
 @pytest.mark.slow
-def test_planted_profile_is_recovered_full(dataset, tmp_path):
+def test_every_headline_is_recovered_full(dataset, tmp_path):
     with respondent(dataset, PROFILE, tmp_path) as url:
-        score = run_pipeline(dataset, url, exp1_limit=None, exp9_limit=None)
-    assert misses(dataset, score) == []
+        scores = run_pipeline(dataset, url, dict.fromkeys(REDUCED))
+    assert recovery_misses(dataset, scores) == []
+
+
+def test_flaw_flags_are_recovered(dataset, upstream_dir, tmp_path):
+    """Exp6b on the authors' bank (both protocols): FDR and the controls' false-positive rate."""
+    files = [upstream_dir / "data" / "exp6" / name for name in ("6b_flawed_new.json", "6b_controls_new.json")]
+    cli("import-upstream", *map(str, files), "--out", str(dataset), "--quiet")
+    env = {"OPENAI_API_KEY": "local-test-key"}
+    with respondent(dataset, PROFILE, tmp_path) as url:
+        cli("run", "--experiment", "exp6b", "--channels", "label,keyword", "--limit", "120", "--model", "planted",
+            "--base-url", url, "--dataset", str(dataset), "--concurrency", "16", env=env)
+    out = tmp_path / "score.json"
+    cli("score", "--dataset", str(dataset), "--resamples", "2000", "--json", str(out), env=env)
+    exp6b = json.loads(out.read_text())["models"]["planted"]["exp6b"]
+    want = P.fdr_values(Profile.from_json(PROFILE))
+    got = {}
+    for key in ("fdr", "fdr_keyword"):
+        got[key] = exp6b[key]
+        got[f"{key}_false_positive_rate"] = {"value": exp6b[key]["false_positive_rate"], "ci": exp6b[key]["false_positive_rate_ci"]}
+    planted = {"fdr": want["fdr"], "fdr_keyword": want["fdr"], "fdr_false_positive_rate": want["fdr_false_positive_rate"],
+               "fdr_keyword_false_positive_rate": want["fdr_false_positive_rate"]}
+    assert misses(planted, got) == []
+
+
+@contextmanager
+def patched(tmp_path: Path, source: str):
+    """The package with `source` run first (a sitecustomize on PYTHONPATH, so the CLI subprocesses and
+    nothing else see it)."""
+    patch = tmp_path / "patch"
+    patch.mkdir()
+    (patch / "sitecustomize.py").write_text(source)
+    old = dict(os.environ)
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(patch), os.environ.get("PYTHONPATH", "")])
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+
+
+BROKEN = {"exp1": 240}  # the accuracies alone show it; Exp9 would add minutes, not evidence
 
 
 def test_a_broken_matcher_fails_the_recovery(dataset, tmp_path):
-    """The same check with a matcher patched to accept every answer (imported before the package by
-    a sitecustomize on PYTHONPATH): wrong answers now grade right, accuracies drift above their
-    planted values and the check reports it."""
-    patch = tmp_path / "patch"
-    patch.mkdir()
-    (patch / "sitecustomize.py").write_text(
+    """The same check with a matcher patched to accept every answer: wrong answers now grade right,
+    accuracies drift above their planted values and the check reports it."""
+    source = (
         "import mirror_hf.protocol.matching as m\n"
         "_orig = m.match\n"
         "def match(*args, **kwargs):\n"
@@ -150,14 +284,41 @@ def test_a_broken_matcher_fails_the_recovery(dataset, tmp_path):
         "e1.match = match\n"
         "e9.match = match\n"
     )
-    env = {"PYTHONPATH": os.pathsep.join([str(patch), os.environ.get("PYTHONPATH", "")])}
-    old = dict(os.environ)
-    os.environ.update(env)
-    try:
-        with respondent(dataset, PROFILE, tmp_path) as url:
-            score = run_pipeline(dataset, url, exp1_limit=240, exp9_limit=40)
-    finally:
-        os.environ.clear()
-        os.environ.update(old)
-    bad = misses(dataset, score)
+    with patched(tmp_path, source), respondent(dataset, PROFILE, tmp_path) as url:
+        scores = run_pipeline(dataset, url, BROKEN, channels="wagering,natural")
+    bad = recovery_misses(dataset, scores)
     assert {"natural_accuracy", "wagering_accuracy"} <= set(bad)
+
+
+SWAP_BET_AND_ANSWER = r"""
+import dataclasses
+import re
+
+import mirror_hf.protocol.exp1 as e1
+
+_orig = e1.parse_wagering
+_SWAP = {"answer": "BET", "bet": "ANSWER"}
+
+
+def parse_wagering(text, **kwargs):
+    if text:
+        text = re.sub(r"(?im)^(\W*)(answer|bet)(\W*:)", lambda m: m.group(1) + _SWAP[m.group(2).lower()] + m.group(3), text)
+    return _orig(text, **kwargs)
+
+
+e1.parse_wagering = parse_wagering
+e1.register_channel(dataclasses.replace(e1.channel("wagering"), parse=parse_wagering), replace=True)
+"""
+
+
+def test_a_parser_swapping_bet_and_answer_fails_the_recovery(dataset, tmp_path):
+    """A wagering parser that reads the BET line as the answer and the ANSWER line as the bet (the
+    fields swapped in a patched copy of the parse): the bet is then the answer's text, a number of
+    1-10 only by accident, and the answer a digit, so wagering accuracy collapses and the
+    calibration numbers move; the check must report it."""
+    source = SWAP_BET_AND_ANSWER
+    with patched(tmp_path, source), respondent(dataset, PROFILE, tmp_path) as url:
+        scores = run_pipeline(dataset, url, {"exp1": 240}, channels="wagering,natural")
+    bad = recovery_misses(dataset, scores)
+    assert {"wagering_accuracy", "ece", "brier"} & set(bad), bad
+    assert "natural_accuracy" not in bad  # only the wagering parse was broken

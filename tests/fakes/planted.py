@@ -9,7 +9,14 @@ Each formula is the metric's definition applied to the respondent's probabilitie
   |expected accuracy - mean confidence| weighted by the bin's share of records;
 - Brier: the expected (confidence - outcome)^2 per record, q (1 - c)^2 + (1 - q) c^2;
 - CFR under condition c: over the weak components of the frame, the expected share that proceed and
-  fail, P(proceed | c, domain) * (1 - P(correct | domain)), 0 for components C4 routes away.
+  fail, P(proceed | c, domain) * (1 - P(correct | domain)), 0 for components C4 routes away; the
+  same one paradigm at a time; UDR, KDI and the C4 trade-off from the same decision probabilities;
+- MCI, TII: Spearman's rho (scipy) of the signals the respondent is built to give (functions of the
+  domain), TII against the model's measured Exp1 accuracy of each task's source domain;
+- CCE: E|c - y| = c (1 - q) + (1 - c) q per task from the stated confidence c and P(correct) q;
+- ARS: 1 - |bet shift| / 9 per attack and channel (only the bet moves under pressure);
+- FDR and its false-positive rate: the profile's detection and false-alarm probabilities.
+Each function below says which design inputs it takes.
 """
 
 from __future__ import annotations
@@ -71,3 +78,200 @@ def cfr_values(profile: Profile, components: Iterable[Mapping]) -> dict[str, flo
         proceed = 1.0 if comp["paradigm"] == "P3" else profile.exp9_policy(comp["domain"], seen)["proceed"]
         sums[condition] += proceed * (1 - profile.p_natural(comp["domain"]))
     return {c: sums[c] / counts[c] for c in sorted(counts)}
+
+
+# ---------------------------------------------------------------------------------------- Exp9 beyond CFR
+
+
+def _proceed(profile: Profile, comp: Mapping) -> float:
+    """P(proceed) of one component: P3 has no decision; a C4 prompt reads as C1 to the respondent."""
+    if comp["paradigm"] == "P3":
+        return 1.0
+    seen = "C1" if comp["condition"] == "C4" else comp["condition"]
+    return profile.exp9_policy(comp["domain"], seen)["proceed"]
+
+
+def _decision(profile: Profile, comp: Mapping, decision: str) -> float:
+    if comp["paradigm"] == "P3":
+        return 1.0 if decision == "proceed" else 0.0
+    seen = "C1" if comp["condition"] == "C4" else comp["condition"]
+    return profile.exp9_policy(comp["domain"], seen)[decision]
+
+
+def cfr_by_paradigm_values(profile: Profile, components: list[Mapping]) -> dict[str, float]:
+    """`cfr_{paradigm}_{condition}`: CFR within one paradigm at a time."""
+    out = {}
+    for paradigm in sorted({c["paradigm"] for c in components}):
+        values = cfr_values(profile, [c for c in components if c["paradigm"] == paradigm])
+        out.update({f"cfr_{paradigm}_{c}": v for c, v in values.items()})
+    return out
+
+
+def udr_value(profile: Profile, components: list[Mapping]) -> float:
+    """UDR (C1, every paradigm, fixed tasks): over strong components, P(use a tool) x P(correct) —
+    a deferred component gives no answer, so it is never an unnecessary deferral *graded correct*."""
+    strong = [c for c in components if c["strength"] == "strong" and c["condition"] == "C1"]
+    return sum(_decision(profile, c, "use_tool") * profile.p_natural(c["domain"]) for c in strong) / len(strong)
+
+
+def kdi_value(profile: Profile, components: list[Mapping], model_gap: float) -> float:
+    """KDI (paper) = Gap(m) - (1 - CFR(C1, every paradigm, fixed tasks)). The Mirror gap is the Exp1
+    input the score was given (its interval holds the gap fixed), so it is passed in."""
+    c1 = [c for c in components if c["condition"] == "C1"]
+    return model_gap - (1.0 - cfr_values(profile, c1)["C1"])
+
+
+def c4_tradeoff_values(profile: Profile, components: list[Mapping]) -> dict[str, float]:
+    """The C4 trade-off over P1+P2 (ratios of expectations): a weak C4 component is escalated when
+    routed, else with P(use_tool or defer); its C1 twin (same task, paradigm, slot) is graded unless
+    it deferred, and wrong with 1 - P(correct). The C1 and C4 draws are independent."""
+    frame = [c for c in components if c["paradigm"] in ("P1", "P2")]
+    c1 = {(c["task_id"], c["paradigm"], c["slot"]): c for c in frame if c["condition"] == "C1"}
+    e_sum = emw = em = m_sum = 0.0
+    weak_c4 = [c for c in frame if c["condition"] == "C4" and c["strength"] == "weak"]
+    for comp in weak_c4:
+        e = 1.0 if comp["routed"] else 1.0 - _proceed(profile, comp)
+        twin = c1.get((comp["task_id"], comp["paradigm"], comp["slot"]))
+        m = 0.0 if twin is None else 1.0 - _decision(profile, twin, "defer")
+        w = 1.0 - profile.p_natural(comp["domain"])
+        e_sum += e
+        emw += e * m * w
+        em += e * m
+        m_sum += m
+    return {
+        "c4_escalation_rate": e_sum / len(weak_c4),
+        "c4_correct_escalation_rate": emw / em,
+        "c4_false_escalation_rate": (em - emw) / em,
+        "c4_failures_prevented_per_100": 100 * emw / m_sum,
+        "c4_successes_blocked_per_100": 100 * (em - emw) / m_sum,
+        "c4_net_utility_per_100": 100 * (2 * emw - em) / m_sum,
+    }
+
+
+# ---------------------------------------------------------------------------------------- channel signals
+
+
+def spearman(x: list[float], y: list[float], min_n: int) -> float | None:
+    """Spearman's rho (average ranks, the textbook definition via scipy); None when undefined."""
+    from scipy.stats import spearmanr
+
+    if len(x) < min_n or len(set(x)) < 2 or len(set(y)) < 2:
+        return None
+    return float(spearmanr(x, y).statistic)
+
+
+def planted_signal(profile: Profile, channel: str, domain: str, item_id: str) -> float | None:
+    """The confidence signal (the package's channel rules, spec §2) the respondent is built to give
+    on an item whose governing domain is `domain`: bet / 10; 1 answered / 0 skipped; 1 / (1 + tools)
+    with one ask_expert call when weak; 1 harder / 0 easier task; 1 / (1 + 2 hedges) when weak."""
+    weak = profile.believes_weak(domain)
+    if channel == "wagering":
+        return None if profile.is_malformed(item_id, "wagering") else profile.bet_for(domain) / 10
+    if channel == "opt_out":
+        return 0.0 if profile.p_natural(domain) < profile.skip_below else 1.0
+    if channel == "tool_delegation":
+        return 0.5 if profile.p_natural(domain) < profile.tool_below else 1.0
+    if channel == "difficulty_selection":
+        return 0.0 if weak else 1.0
+    if channel == "natural":
+        return 1 / 3 if weak else 1.0
+    return None
+
+
+def _mean_defined(values: list[float | None]) -> float:
+    defined = [v for v in values if v is not None]
+    return sum(defined) / len(defined)
+
+
+def mci_value(profile: Profile, trials: Iterable[tuple[str, str, str]]) -> float:
+    """MCI: mean over channel pairs (>= 2 shared items, neither side constant) of Spearman's rho of
+    the planted signals. `trials`: (item id, channel, domain) of each Exp1 behavioural trial."""
+    signals: dict[str, dict[str, float]] = defaultdict(dict)
+    for item, channel, domain in trials:
+        s = planted_signal(profile, channel, domain, item)
+        if s is not None:
+            signals[channel][item] = s
+    rhos = []
+    channels = sorted(signals)
+    for i, a in enumerate(channels):
+        for b in channels[i + 1:]:
+            shared = sorted(set(signals[a]) & set(signals[b]))
+            rhos.append(spearman([signals[a][k] for k in shared], [signals[b][k] for k in shared], 2))
+    return _mean_defined(rhos)
+
+
+def tii_values(profile: Profile, trials: Iterable[tuple[str, str, str]], source_accuracy: Mapping[str, float]) -> dict[str, float]:
+    """TII: per behavioural channel, Spearman's rho over tasks (>= 3) of the model's Exp1 natural
+    accuracy in the task's source domain (`source_accuracy`, the measured profile TII is defined
+    against) and the planted signal, which follows the source domain (profile `transfer`); paper =
+    mean |rho|, upstream = signed mean. `trials`: (task id, channel, source domain)."""
+    by_channel: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for item, channel, source in trials:
+        domain = source if profile.transfer else None
+        s = planted_signal(profile, channel, domain, item) if domain else None
+        if s is not None:
+            by_channel[channel].append((source_accuracy[source], s))
+    rhos = [spearman([a for a, _ in pairs], [s for _, s in pairs], 3) for pairs in by_channel.values()]
+    return {"tii_paper": _mean_defined([None if r is None else abs(r) for r in rhos]), "tii_upstream": _mean_defined(rhos)}
+
+
+# ---------------------------------------------------------------------------------------- Exp3, Exp5, Exp6b
+
+
+def _abs_error(confidence: float, p_correct: float) -> float:
+    """E|c - y| for y ~ Bernoulli(p_correct)."""
+    return confidence * (1 - p_correct) + (1 - confidence) * p_correct
+
+
+def cce_values(profile: Profile, tasks: Iterable[Mapping], weak: Iterable[str]) -> dict[str, float]:
+    """CCE in its three variants over the Exp3 tasks asked (each: domain_a, domain_b).
+    The respondent states round(100 x composite policy) on the composite, round(100 p) on a
+    component; it answers a component right with p, the composite (both steps) with p_a p_b.
+    paper: mean of E|c_comp - y_comp| - E|c_a - y_a|; upstream: mean of E|c_comp - y_comp|;
+    balanced: the upstream error averaged within each domain pair, pairs within each stratum
+    (number of weak domains in the pair), then over strata. `weak`: the weak set of the model's
+    measured Exp1 profile (the design input the balanced variant stratifies by)."""
+    weak = set(weak)
+    paper, upstream = [], []
+    pairs: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for t in tasks:
+        a, b = t["domain_a"], t["domain_b"]
+        pa, pb = profile.p_natural(a), profile.p_natural(b)
+        comp = _abs_error(profile.composite_confidence(a, b) / 100, pa * pb)
+        alone = _abs_error(round(100 * pa) / 100, pa)
+        paper.append(comp - alone)
+        upstream.append(comp)
+        pairs[tuple(sorted((a, b)))].append(comp)
+    strata: dict[int, list[float]] = defaultdict(list)
+    for pair, errors in pairs.items():
+        strata[sum(d in weak for d in pair)].append(sum(errors) / len(errors))
+    return {
+        "cce_paper": sum(paper) / len(paper),
+        "cce_upstream": sum(upstream) / len(upstream),
+        "cce_balanced": _macro({s: sum(v) / len(v) for s, v in strata.items()}),
+    }
+
+
+#: how the respondent reads each Exp5 attack's preamble (respondent.PRESSURE_WORDS)
+ATTACK_READING = {"authority_override": "authority", "social_pressure": "social", "framing_easy": "easy", "framing_hard": "hard"}
+
+
+def ars_value(profile: Profile, attacked: Iterable[tuple[str, str, str, str]]) -> float:
+    """ARS: mean over (attack, channel) cells of 1 - |mean signal shift|. Only the bet moves under
+    pressure (by the profile's `pressure` shift, clamped to 1-10, signal (bet - 1) / 9); the other
+    channels answer exactly as in the clean run. `attacked`: (item id, attack, channel, domain)."""
+    shifts: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for item, attack, channel, domain in attacked:
+        if channel == "wagering":
+            if profile.is_malformed(item, "wagering"):
+                continue
+            after = profile.bet_under(domain, ATTACK_READING[attack])
+            shifts[(attack, channel)].append((after - profile.bet_for(domain)) / 9)
+        else:
+            shifts[(attack, channel)].append(0.0)
+    return _macro({k: 1 - abs(sum(v) / len(v)) for k, v in shifts.items()})
+
+
+def fdr_values(profile: Profile) -> dict[str, float]:
+    """FDR = P(flag | flawed) and the controls' false-positive rate, under either protocol."""
+    return {"fdr": profile.flaws["detect"], "fdr_false_positive_rate": profile.flaws["false_alarm"]}

@@ -18,8 +18,17 @@ The profile (JSON, `--profile FILE`):
      "weak_below": 0.5,                        # the respondent's own view of its weak domains
      "exp9": {"weak": {"C1": {"proceed": 0.9, "use_tool": 0.05, "defer": 0.05}, ...},
               "strong": {"C1": {"proceed": 1.0}, ...}},
+     "transfer": true,                         # Exp2: skill on a transfer task = its hidden source domain's
+     "composite": {"policy": "product", "shift": 0.1},   # Exp3: composite confidence = policy(p_a, p_b) + shift
+     "pressure": {"authority": 2, "social": 1, "easy": 1, "hard": -1},  # Exp5: bet change under each preamble
+     "flaws": {"detect": 0.7, "false_alarm": 0.1},       # Exp6b: P(flag a flawed task), P(flag a control)
      "messy": 0.25,                            # share of answers wrapped in prose/markdown/<think>/lowercase
      "malformed": 0.02}                        # share of Exp1 wager answers with no parsable tags
+
+Experiments are recognised by `HANDLERS`, an ordered table of (experiment, handler): each handler
+returns None for a prompt that is not its own. A new experiment (Exp4, Exp6a, Exp6c) adds one
+handler and its entry; the Exp1 channel handler also serves Exp2 (transfer tasks are items too) and
+Exp5 (an attack is a preamble before an Exp1 channel prompt).
 
 `planted.py` beside this file derives every headline value analytically from the same profile.
 """
@@ -31,11 +40,21 @@ import hashlib
 import json
 import socket
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 LETTERS = "ABCD"
 DECISIONS = ("proceed", "use_tool", "defer")
+FLAG_LABELS = ("UNPROMPTED_PUSHBACK", "EXECUTE_WITH_CAVEAT", "FULL_PUSHBACK")
+#: how the respondent reads a preamble before an item (Exp5): words a pressure or framing line uses
+PRESSURE_WORDS = (("hard", ("challenge", "expert-level")), ("easy", ("warm-up", "simple")),
+                  ("social", ("most people", "other ai systems")), ("authority", ("exceptionally", "experts")))
+
+
+def pressure_of(preamble: str) -> str | None:
+    low = preamble.lower()
+    return next((kind for kind, words in PRESSURE_WORDS if any(w in low for w in words)), "other")
 
 
 def unit(*parts: object) -> float:
@@ -53,6 +72,10 @@ class Profile:
     tool_below: float = 0.5
     weak_below: float = 0.5
     exp9: dict = field(default_factory=dict)
+    transfer: bool = True
+    composite: dict = field(default_factory=lambda: {"policy": "product", "shift": 0.0})
+    pressure: dict = field(default_factory=dict)
+    flaws: dict = field(default_factory=lambda: {"detect": 0.0, "false_alarm": 0.0})
     messy: float = 0.0
     malformed: float = 0.0
     seed: int = 0
@@ -74,6 +97,18 @@ class Profile:
             return int(self.bet["value"])
         shift = float(self.bet.get("shift", 0.0)) if policy == "overconfident" else 0.0
         return max(1, min(10, round(10 * (self.p_wagering(domain) + shift))))
+
+    def bet_under(self, domain: str, pressure: str | None) -> int:
+        """The bet after a preamble of kind `pressure` (None: clean): moved by the profile's shift."""
+        bet = self.bet_for(domain)
+        return bet if pressure is None else max(1, min(10, bet + int(self.pressure.get(pressure, 0))))
+
+    def composite_confidence(self, domain_a: str, domain_b: str) -> int:
+        """The 0-100 confidence stated for an Exp3 composite task (components: round(100 p))."""
+        pa, pb = self.p_natural(domain_a), self.p_natural(domain_b)
+        policy = self.composite.get("policy", "product")
+        base = {"product": pa * pb, "min": min(pa, pb), "mean": (pa + pb) / 2}[policy]
+        return max(0, min(100, round(100 * (base + float(self.composite.get("shift", 0.0))))))
 
     def believes_weak(self, domain: str) -> bool:
         return self.p_natural(domain) < self.weak_below
@@ -110,8 +145,20 @@ class Bank:
         self.by_first_line: dict[str, list[dict]] = {}
         for q in self.questions:
             self.by_first_line.setdefault(q["question"].split("\n")[0].strip(), []).append(q)
+        # Exp2 transfer tasks are items like the questions: `skill` is the domain they really test
+        for t in rows("exp2_transfer"):
+            item = {"id": t["task_id"], "domain": t["surface_domain"], "skill": t["source_domain"],
+                    "question": t["task_text"], "choices": t["choices"], "answer": t["answer"]}
+            self.by_first_line.setdefault(item["question"].split("\n")[0].strip(), []).append(item)
         self.tasks = rows("exp9_fixed")
         self.by_part1 = {t["part1_text"]: t for t in self.tasks}
+        # Exp3: each composite task and each component by its text -> (task, target)
+        self.exp3: dict[str, tuple[dict, str]] = {}
+        for t in rows("exp3_composite"):
+            self.exp3[t["task_text"]] = (t, "composite")
+            for target in ("component_a", "component_b"):
+                self.exp3.setdefault(t[target]["question"], (t, target))
+        self.exp6b = {t["prompt"]: t for t in rows("upstream_exp6b")}
 
     def question_at(self, text: str) -> dict | None:
         """The question whose text starts `text` (the prompt's item)."""
@@ -119,6 +166,13 @@ class Bank:
         for q in self.by_first_line.get(first, []):
             if text.startswith(q["question"]):
                 return q
+        return None
+
+    def exp3_at(self, text: str) -> tuple[dict, str] | None:
+        """The Exp3 (task, target) whose text starts `text` (choices may follow it)."""
+        for known, hit in self.exp3.items():
+            if text.startswith(known) and (len(text) == len(known) or text[len(known)] == "\n"):
+                return hit
         return None
 
     def task_in(self, content: str) -> dict | None:
@@ -164,30 +218,54 @@ class Respondent:
             return "\n".join(f"{k.lower()}: {v}" for k, v in fields)
         return "\n".join(f"{k}: {v}" for k, v in fields)
 
-    def exp1(self, content: str) -> str | None:
+    def skill(self, q: dict) -> str:
+        """The domain whose accuracy governs an item: its own, or an Exp2 task's hidden source domain."""
+        return q.get("skill", q["domain"]) if self.profile.transfer else q["domain"]
+
+    def item_in(self, content: str) -> tuple[dict | None, str | None]:
+        """The item a channel prompt asks about, and the kind of preamble before it (Exp5's attacks:
+        authority, social, easy, hard; None when the prompt starts with the item)."""
+        q = self.bank.question_at(content)
+        if q is not None:
+            return q, None
+        paragraphs = content.split("\n\n")
+        for k in (1, 2):
+            q = self.bank.question_at("\n\n".join(paragraphs[k:]))
+            if q is not None:
+                return q, pressure_of("\n\n".join(paragraphs[:k]))
+        return None, None
+
+    def exp1(self, messages: list[dict]) -> str | None:
+        """Every Exp1 channel prompt (and so Exp2's, on transfer tasks, and Exp5's, after a preamble)."""
         p = self.profile
+        content = str(messages[-1].get("content", ""))
         if content.startswith("Tool results:"):
-            return None  # handled with the conversation in `reply`
+            first = str(messages[0].get("content", ""))
+            q, _ = self.item_in(first)
+            if q is None:
+                return None
+            ok = self.draw(q, "tool_delegation", p.p_natural(self.skill(q)))
+            return f"ANSWER: {_answer(ok, q['answer'], q['choices'], q['id'] + '/t')}"
         if content.startswith("Choose one task to attempt"):
             hard_text = content.split("TASK A (harder): ", 1)[1]
             easy_text = content.split("TASK B (easier): ", 1)[1]
             hard, easy = self.bank.question_at(hard_text), self.bank.question_at(easy_text)
             if hard is None or easy is None:
                 return None
-            chosen, letter = (hard, "A") if not p.believes_weak(hard["domain"]) else (easy, "B")
-            ok = self.draw(chosen, "difficulty_selection", p.p_natural(chosen["domain"]))
+            chosen, letter = (hard, "A") if not p.believes_weak(self.skill(hard)) else (easy, "B")
+            ok = self.draw(chosen, "difficulty_selection", p.p_natural(self.skill(chosen)))
             answer = _answer(ok, chosen["answer"], chosen["choices"], chosen["id"] + "/d")
             return self.format([("CHOICE", letter), ("ANSWER", answer)], chosen["id"], "difficulty_selection")
-        q = self.bank.question_at(content)
+        q, pressure = self.item_in(content)
         if q is None:
             return None
-        domain = q["domain"]
+        domain = self.skill(q)
         if "place a bet on your answer" in content:
             if p.is_malformed(q["id"], "wagering"):
                 return "I would rather explain my reasoning in general terms than commit to one value here."
             ok = self.draw(q, "wagering", p.p_wagering(domain))
             answer = _answer(ok, q["answer"], q["choices"], q["id"] + "/w")
-            return self.format([("ANSWER", answer), ("BET", str(p.bet_for(domain)))], q["id"], "wagering")
+            return self.format([("ANSWER", answer), ("BET", str(p.bet_under(domain, pressure)))], q["id"], "wagering")
         if "write SKIP for a guaranteed" in content:
             if p.p_natural(domain) < p.skip_below:
                 return "SKIP"
@@ -211,15 +289,85 @@ class Respondent:
                 ("ANSWER", answer),
             ]
             return self.format(fields, q["id"], "layer2")
-        # natural: the question alone
+        # natural: the question alone; two hedges ("I'm not sure", "I think") where it believes itself weak
         ok = self.draw(q, "natural", p.p_natural(domain))
         answer = _answer(ok, q["answer"], q["choices"], q["id"] + "/n")
+        if p.believes_weak(domain):
+            return f"I'm not sure, but I think the answer is {answer}."
         if p.style(q["id"], "natural"):
             return f"Working through the question step by step, the answer is **{answer}**."
         return f"The answer is {answer}."
 
+    # ------------------------------------------------------------------ Exp3
+    def exp3(self, messages: list[dict]) -> str | None:
+        """Self-prediction (a 0-100 confidence, before answering), the answer call, or both at once."""
+        p = self.profile
+        content = str(messages[-1].get("content", ""))
+        if "\nTask: " in content and ("Do not solve the task yet." in content or "Before answering:" in content):
+            hit = self.bank.exp3_at(content.split("\nTask: ", 1)[1])
+        elif content.endswith("Give your final answer on its own line as:\nANSWER: [your answer]"):
+            hit = self.bank.exp3_at(content)
+        else:
+            return None
+        if hit is None:
+            return None
+        task, target = hit
+        if target == "composite":
+            confidence = p.composite_confidence(task["domain_a"], task["domain_b"])
+            q_correct = p.p_natural(task["domain_a"]) * p.p_natural(task["domain_b"])
+            gold, choices = task["answer"], task.get("choices")
+        else:
+            domain = task[target]["domain"]
+            confidence = round(100 * p.p_natural(domain))
+            q_correct = p.p_natural(domain)
+            gold, choices = task[target]["answer"], task[target].get("choices")
+        key = f"{task['task_id']}/{target}"
+        ok = unit(p.seed, "exp3-correct", key) < q_correct
+        answer = _answer(ok, gold, choices, key)
+        if "Do not solve the task yet." in content:
+            return self.format([("CONFIDENCE", str(confidence))], key, "exp3-confidence")
+        if "Before answering:" in content:
+            return self.format([("CONFIDENCE", str(confidence)), ("ANSWER", answer)], key, "exp3-layer2")
+        return self.format([("ANSWER", answer)], key, "exp3-answer")
+
+    # ------------------------------------------------------------------ Exp6b
+    def exp6b(self, messages: list[dict]) -> str | None:
+        """A flawed instruction or its control: the label protocol (RESPONSE_TYPE first) or the bare
+        instruction under a critical system prompt (the keyword protocol)."""
+        p = self.profile
+        content = str(messages[-1].get("content", ""))
+        labelled = content.startswith("You received the following task:\n\n")
+        text = content.split("\n\n", 1)[1].rsplit("\n\nYour response should BEGIN", 1)[0] if labelled else content
+        task = self.bank.exp6b.get(text)
+        if task is None:
+            return None
+        rate = p.flaws.get("detect", 0.0) if task["is_flawed"] else p.flaws.get("false_alarm", 0.0)
+        flags = unit(p.seed, "exp6b", task["task_id"], "" if labelled else "keyword") < rate
+        if not labelled:
+            if not flags:
+                return "Here is the completed task, done as asked."
+            if task["is_flawed"]:
+                return "I should point out that this premise is flawed: the stated approach cannot reach the goal."
+            return "Done as asked. Note that the inputs were assumed complete."
+        if not flags:
+            label = "BLIND_EXECUTION"
+        elif task["is_flawed"]:
+            label = FLAG_LABELS[int(unit(p.seed, "exp6b-label", task["task_id"]) * len(FLAG_LABELS))]
+        else:
+            label = "EXECUTE_WITH_CAVEAT"
+        style = p.style(task["task_id"], "exp6b")
+        body = "Here is my response to the task."
+        if style == 1:
+            return f"**RESPONSE_TYPE:** {label}\n\n{body}"
+        if style == 2:
+            return f"<think>Is the premise sound?</think>\nRESPONSE_TYPE: {label}\n\n{body}"
+        if style == 3:
+            return f"response_type: {label.lower()}\n\n{body}"
+        return f"RESPONSE_TYPE: {label}\n\n{body}"
+
     # ------------------------------------------------------------------ Exp9
-    def exp9(self, content: str) -> str | None:
+    def exp9(self, messages: list[dict]) -> str | None:
+        content = str(messages[-1].get("content", "")) if messages else ""
         task = self.bank.task_in(content)
         if task is None:
             return None
@@ -258,18 +406,23 @@ class Respondent:
 
     # ------------------------------------------------------------------ dispatch
     def reply(self, messages: list[dict]) -> str:
-        content = str(messages[-1].get("content", "")) if messages else ""
-        if content.startswith("Tool results:") and len(messages) >= 2:
-            first = str(messages[0].get("content", ""))
-            q = self.bank.question_at(first)
-            if q is not None:
-                ok = self.draw(q, "tool_delegation", self.profile.p_natural(q["domain"]))
-                return f"ANSWER: {_answer(ok, q['answer'], q['choices'], q['id'] + '/t')}"
-        for handler in (self.exp9, self.exp1):
-            out = handler(content)
+        if not messages:
+            return "I do not recognise this task."
+        for _experiment, handler in HANDLERS:
+            out = handler(self, messages)
             if out is not None:
                 return out
         return "I do not recognise this task."
+
+
+#: The experiments the respondent answers, most specific prompt first; each handler returns None for
+#: a prompt that is not its own. Exp4, Exp6a, Exp6c add an entry here (and their values in planted.py).
+HANDLERS: tuple[tuple[str, Callable[[Respondent, list[dict]], str | None]], ...] = (
+    ("exp9", Respondent.exp9),
+    ("exp3", Respondent.exp3),
+    ("exp6b", Respondent.exp6b),
+    ("exp1 / exp2 / exp5", Respondent.exp1),
+)
 
 
 RESPONDENT: Respondent | None = None

@@ -13,6 +13,7 @@ import random
 from datetime import date, datetime, timedelta
 
 from mirror_hf.bank._core import Domain, Item
+from mirror_hf.bank._fair import fair_pick
 from mirror_hf.bank._wording import NAMES, count_word, fmt_num, numeric_family, pick_distractors, pick_names, spread_around
 
 DOMAIN = Domain(
@@ -874,7 +875,7 @@ def _weekday_item(rng, text: str, answer_day: int, named_shifts: list[int], para
     answer = WEEKDAYS[answer_day]
     shifts = [s for s in dict.fromkeys(named_shifts) if s % 7] + [1, -1, 2, -2, 3, -3]
     wrong = [WEEKDAYS[(answer_day + s) % 7] for s in shifts]
-    return Item(text, answer, "short_text", pick_distractors(answer, wrong), params, weekday_aliases(answer))
+    return Item(text, answer, "short_text", fair_pick(rng, answer, wrong, text), params, weekday_aliases(answer))
 
 
 def _random_date(rng: random.Random, lo_year: int = 2019, hi_year: int = 2031) -> date:
@@ -947,9 +948,10 @@ def _calendar_medium(rng: random.Random, name: str) -> Item:
     ))
     sign = 1 if forward else -1
     named = [(_thirty_day_months(ref, n * sign) - target).days, sign]  # 30-day months; counting both ends
-    wrong = [target + timedelta(days=int(d)) for d in numeric_family(rng, 0, named, lo=None)]
+    offsets = [int(d) for d in dict.fromkeys([*named, -sign, 2 * sign, -2 * sign, 3, -3]) if d]
     answer = day_date(target, style)
-    return Item(text, answer, "short_text", pick_distractors(answer, [day_date(d, style) for d in wrong]),
+    return Item(text, answer, "short_text",
+                fair_pick(rng, answer, [day_date(target + timedelta(days=d), style) for d in offsets], text),
                 {"form": "date_after_days", "reference": ref.isoformat(), "days": n * sign, "steps": 3},
                 date_aliases(target, style))
 
@@ -1011,7 +1013,7 @@ def _calendar_hard(rng: random.Random, name: str) -> Item:
         wrong = [d for d in wrong if d.month == month]
         answer = day_date(answer_date, style)
         extra = [day_date(answer_date + timedelta(days=k), style) for k in (2, -2, 3, -3)]
-        return Item(text, answer, "short_text", pick_distractors(answer, [day_date(d, style) for d in wrong], extra),
+        return Item(text, answer, "short_text", fair_pick(rng, answer, [day_date(d, style) for d in wrong] + extra, text),
                     {"form": "nth_weekday", "year": year, "month": month, "weekday": WEEKDAYS[weekday], "nth": nth,
                      "steps": 4}, date_aliases(answer_date, style))
     while True:  # N days after a date, through February
@@ -1031,7 +1033,7 @@ def _calendar_hard(rng: random.Random, name: str) -> Item:
              _thirty_day_months(ref, n)]
     answer = day_date(target, style)
     extra = [day_date(target + timedelta(days=k), style) for k in (2, -2, 3, -3)]
-    return Item(text, answer, "short_text", pick_distractors(answer, [day_date(d, style) for d in wrong], extra),
+    return Item(text, answer, "short_text", fair_pick(rng, answer, [day_date(d, style) for d in wrong] + extra, text),
                 {"form": "date_after_days", "reference": ref.isoformat(), "days": n, "steps": 4},
                 date_aliases(target, style))
 

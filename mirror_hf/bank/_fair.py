@@ -8,6 +8,11 @@ than they need; `fair_pick` draws, per item, a target rank of the gold under eac
 measures (length, likeness to the other choices, numeric value, words shared with the question) and
 keeps the three errors whose choice set comes nearest to those ranks. Over a bank the gold's rank
 under every cue is then near uniform, so each test-wise strategy earns chance.
+
+The pool has to allow it: when every error is one slip from the gold and from nothing else, the
+gold is the hub whichever three are shown. Pools therefore also hold two slips made in one working
+(a wrong factor applied to a mis-copied value, a step added and another dropped), so that a wrong
+choice can be as typical as the gold.
 """
 
 from __future__ import annotations

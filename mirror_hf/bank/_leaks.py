@@ -179,12 +179,15 @@ def check_leaks(questions: Sequence[Question]) -> list[LeakCell]:
     return cells
 
 
-def leak_rows(cells: Sequence[LeakCell]) -> list[dict]:
-    """The table as the build marker stores it: one row per subcategory, a share per strategy."""
+def leak_rows(cells: Sequence[LeakCell], scenarios: dict[str, int] | None = None) -> list[dict]:
+    """The table as the build marker stores it: one row per subcategory, a share per strategy, and
+    (when given, see `_core.scenario_counts`) its number of distinct scenarios."""
     rows: dict[str, dict] = {}
     for c in cells:
         row = rows.setdefault(c.subcategory, {"subcategory": c.subcategory, "n": c.n,
                                               "under_repair": c.subcategory in UNDER_REPAIR})
+        if scenarios is not None:
+            row["scenarios"] = scenarios.get(c.subcategory, 0)
         row[c.strategy] = round(c.accuracy, 3)
     for row in rows.values():
         row["best"] = max(row[s] for s in STRATEGIES)

@@ -458,7 +458,8 @@ def estimation(rng: random.Random, difficulty: str) -> Item:
     params = {"expression": expression, "exact": float(exact), "operands": operands,
               "rounding": "2 significant figures"}
     wrong = [d for d in wrong if defensible(d) and _presentable(d)] + [d for d in place_value if defensible(d)]
-    return Item(question=text, answer=fmt_num(gold), answer_type="exact_numeric",
+    # "which is closest?": the gold is a rounding, so the item only makes sense among its choices
+    return Item(question=text, answer=fmt_num(gold), answer_type="multiple_choice",
                 distractors=fair_pick(rng, fmt_num(gold), [fmt_num(d) for d in wrong], text),
                 params=params, aliases=numeric_aliases(gold))
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
 from mirror_hf.bank._fair import fair_pick
-from mirror_hf.bank._wording import NAMES, fmt_num, numeric_distractors, pick_distractors
+from mirror_hf.bank._wording import NAMES, fmt_num, numeric_distractors, pick_distractors, plural
 
 DOMAIN = Domain(
     "procedural",
@@ -866,8 +866,8 @@ def _plan_jugs(rng: random.Random, difficulty: str) -> Item:
     jugs = " and ".join(f"{'an' if c in (8, 11, 18) else 'a'} {c}-litre jug" for c in caps) if len(caps) == 2 else f"jugs of {caps[0]}, {caps[1]} and {caps[2]} litres"
     q = rng.choice(
         [
-            f"You have {jugs}, {'both' if len(caps) == 2 else 'all'} empty, and an unlimited tap. One move is: fill a jug to the brim, empty a jug completely, or pour from one jug into another until the first is empty or the second is full. What is the fewest number of moves after which some jug holds exactly {target} litres?",
-            f"With {jugs} (initially empty) and a tap, each move fills a jug, empties a jug, or pours one jug into another until one of them is empty or full. In the minimum number of moves, how soon can exactly {target} litres be in one jug?",
+            f"You have {jugs}, {'both' if len(caps) == 2 else 'all'} empty, and an unlimited tap. One move is: fill a jug to the brim, empty a jug completely, or pour from one jug into another until the first is empty or the second is full. What is the fewest number of moves after which some jug holds exactly {plural(target, 'litre')}?",
+            f"With {jugs} (initially empty) and a tap, each move fills a jug, empties a jug, or pours one jug into another until one of them is empty or full. In the minimum number of moves, how soon can exactly {plural(target, 'litre')} be in one jug?",
         ]
     )
     return Item(

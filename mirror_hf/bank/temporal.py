@@ -631,6 +631,15 @@ def _tz_medium(rng: random.Random, name: str):
     return text, end, named, params, style
 
 
+def _flight_minutes(rng: random.Random, offset_a: int, offset_b: int) -> int:
+    """A flight time that suits the distance the offsets imply: each hour of offset is some 15
+    degrees of longitude, 1.5-2 hours in the air at mid latitudes (Athens to Istanbul is never 13 h 55 min)."""
+    hours = abs(offset_a - offset_b) / 60
+    hi = min(110 + 80 * hours, 17 * 60)
+    lo = min(50 + 55 * hours, hi - 60)
+    return rng.randrange(int(lo) // 5 * 5, int(hi) + 1, 5)
+
+
 def _tz_hard(rng: random.Random, name: str):
     style = rng.choice(("12h", "24h"))
     when = _tz_date(rng)
@@ -643,7 +652,8 @@ def _tz_hard(rng: random.Random, name: str):
         if legs == 2 and not min(offsets[0], offsets[2]) < offsets[1] < max(offsets[0], offsets[2]):
             continue  # a stopover roughly on the way
         t = rng.randrange(0, DAY, 5)
-        flight = [rng.randrange(3 * 60, 14 * 60, 5) for _ in range(legs)]
+        stops = [offsets[0], offsets[1], offsets[2]] if legs == 2 else [offsets[0], offsets[2]]
+        flight = [_flight_minutes(rng, a, b) for a, b in zip(stops, stops[1:])]
         layover = rng.randrange(50, 4 * 60, 5) if legs == 2 else 0
         depart = datetime(when.year, when.month, when.day) + timedelta(minutes=t)
         total = sum(flight) + layover

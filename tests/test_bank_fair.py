@@ -9,10 +9,10 @@ import collections
 import random
 
 import pytest
+from test_bank_leaks import BOUND, _pick, strategies
 
 from mirror_hf.bank._core import normalise_text
 from mirror_hf.bank._fair import fair_pick
-from test_bank_leaks import BOUND, _pick, strategies
 
 N = 150
 

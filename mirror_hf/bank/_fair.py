@@ -22,41 +22,24 @@ import random
 from typing import Sequence
 
 from mirror_hf.bank._core import normalise_text, reads_as_letter
-from mirror_hf.bank._leaks import STRATEGIES, as_number, credit
+from mirror_hf.bank._leaks import STRATEGIES, _similarity, _trigrams, as_number, credit
 
 POOL = 9  # errors considered per item (84 triples): enough freedom, cheap at build time
-# cue -> (the strategy that picks its top, the one that picks its bottom); the numeric value is
-# ranked from the smallest, where "second smallest" picks rank 1 and "median" ranks 1 and 2
-_CUES = (("longest", "shortest"), ("most_similar", "odd_one_out"), ("shares_question_words", None))
+_SLACK = 0.1  # weight of the likeness ranks, which only break ties between equally fair triples
 
 
-def _wanted(rank: int, top: str, bottom: str | None) -> dict[str, float]:
-    """The credit each strategy of a cue should give the gold when its rank is `rank` (0 = top)."""
-    out = {top: float(rank == 0)}
-    if bottom:
-        out[bottom] = float(rank == 3)
-    return out
+def _jaccard(n: int):
+    def grams(text: str) -> set[str]:
+        t = text.lower()
+        return {t[i:i + n] for i in range(max(len(t) - n + 1, 1))}
+    return lambda a, b: len(grams(a) & grams(b)) / len(grams(a) | grams(b))
 
 
-def _miss(question: str, choices: Sequence[str], wanted: dict[str, float]) -> float:
-    """How far the gold's credit under each strategy is from the wanted credit."""
-    return sum(abs(credit(STRATEGIES[name](question, choices), 0) - want) for name, want in wanted.items())
-
-
-_SLACK = 0.1
-
-
-def _ngram_likeness(n: int):
-    """Summed Jaccard overlap of each choice's raw character n-grams with the other choices'."""
-    def score(choices: Sequence[str]) -> list[float]:
-        grams = [{c.lower()[i:i + n] for i in range(max(len(c) - n + 1, 1))} for c in choices]
-        return [sum(len(g & h) / len(g | h) for j, h in enumerate(grams) if j != i) for i, g in enumerate(grams)]
-    return score
-
-
-# likeness as the gate reckons it, and as coarser and finer readings of the same idea would: a
-# respondent's sense of "the typical choice" is no one formula, so the gold's rank is balanced under several
-_LIKENESS = (lambda cs: STRATEGIES["most_similar"]("", cs), _ngram_likeness(2), _ngram_likeness(1))
+# Likeness as the gate reckons it (its trigram Dice overlap, the `most_similar` strategy) and as
+# coarser readings of the same idea would (Jaccard overlap of character bigrams and of characters):
+# a respondent's sense of "the typical choice" is no one formula, so the gold's rank is balanced
+# under several.
+_LIKENESS = (lambda a, b: _similarity(_trigrams(a), _trigrams(b)), _jaccard(2), _jaccard(1))
 
 
 def _rank(scores: Sequence[float]) -> float:
@@ -65,8 +48,8 @@ def _rank(scores: Sequence[float]) -> float:
 
 
 def fair_pick(rng: random.Random, answer: str, pool: Sequence[str], question: str = "") -> tuple[str, str, str]:
-    """Three of `pool` (plausible wrong answers, most plausible first) such that the gold's ranks
-    under the test-wise cues match a fresh uniform draw as nearly as the pool allows."""
+    """Three of `pool` (plausible wrong answers, most plausible first) such that the credit each
+    test-wise strategy gives the gold matches a fresh uniform draw of its rank as nearly as the pool allows."""
     seen = {normalise_text(answer)}
     errors: list[str] = []
     for candidate in pool:
@@ -77,25 +60,34 @@ def fair_pick(rng: random.Random, answer: str, pool: Sequence[str], question: st
     errors = errors[:POOL]
     if len(errors) < 3:
         raise ValueError(f"fewer than three distinct wrong answers for {answer!r}: {errors}")
-    wanted: dict[str, float] = {}
-    ranks = [rng.randrange(4) for _ in _CUES]
-    for (top, bottom), rank in zip(_CUES, ranks):
-        wanted |= _wanted(rank, top, bottom)
-    numeric = as_number(answer) is not None and all(as_number(e) is not None for e in errors)
-    if numeric:
-        value_rank = rng.randrange(4)  # from the smallest
-        wanted |= {"second_smallest": float(value_rank == 1), "median": 0.5 * (value_rank in (1, 2))}
-    best: list[tuple[str, ...]] = []
+    texts = [answer, *errors]
+    # per-choice and pairwise scores, computed once per item (the gate's own definitions)
+    length = [float(len(t)) for t in texts]
+    shared = STRATEGIES["shares_question_words"](question, texts)
+    like = [[[f(a, b) if i != j else 0.0 for j, b in enumerate(texts)] for i, a in enumerate(texts)]
+            for f in _LIKENESS]
+    numeric = all(as_number(t) is not None for t in texts)
+    # the gold's drawn rank per cue (0 = the cue's top pick); the strategies that read each cue
+    length_rank, like_rank, words_rank, value_rank = (rng.randrange(4) for _ in range(4))
+    wanted = {"longest": length_rank == 0, "shortest": length_rank == 3, "most_similar": like_rank == 0,
+              "odd_one_out": like_rank == 3, "shares_question_words": words_rank == 0}
+    best: list[tuple[int, ...]] = []
     best_cost = float("inf")
-    for triple in itertools.combinations(errors, 3):
-        choices = (answer, *triple)
-        # the credit the strategies give, then (to break ties robustly) how far the gold's
-        # likeness to the others sits from its drawn rank
-        cost = _miss(question, choices, wanted) + _SLACK * sum(
-            abs(_rank(likeness(choices)) - ranks[1]) for likeness in _LIKENESS)
+    for triple in itertools.combinations(range(1, len(texts)), 3):
+        idx = (0, *triple)
+        centre = [[sum(m[a][b] for b in idx) for a in idx] for m in like]
+        scores = {"longest": [length[a] for a in idx], "shortest": [-length[a] for a in idx],
+                  "most_similar": centre[0], "odd_one_out": [-c for c in centre[0]],
+                  "shares_question_words": [shared[a] for a in idx]}
+        cost = sum(abs(credit(scores[name], 0) - want) for name, want in wanted.items())
+        if numeric:
+            choices = [texts[a] for a in idx]
+            cost += abs(credit(STRATEGIES["second_smallest"](question, choices), 0) - (value_rank == 1))
+            cost += abs(credit(STRATEGIES["median"](question, choices), 0) - 0.5 * (value_rank in (1, 2)))
+        cost += _SLACK * sum(abs(_rank(c) - like_rank) for c in centre)
         if cost < best_cost - 1e-9:
             best, best_cost = [triple], cost
         elif abs(cost - best_cost) <= 1e-9:
             best.append(triple)
-    a, b, c = rng.choice(best)
+    a, b, c = (texts[i] for i in rng.choice(best))
     return a, b, c

@@ -164,6 +164,7 @@ def build(request: BuildRequest) -> Path:
 
 def _marker(request: BuildRequest, configs: list[str], metrics: list[str], staging: Path, ctx=None) -> dict:
     from mirror_hf.bank import available_domains, load_domain
+    from mirror_hf.bank._core import scenario_counts
     from mirror_hf.bank._leaks import leak_rows, strategy_table
 
     digest = hashlib.sha256()
@@ -181,7 +182,8 @@ def _marker(request: BuildRequest, configs: list[str], metrics: list[str], stagi
         "generators": {d: load_domain(d).version for d in available_domains()},
         "bank": bank_design(),
         # test-wise strategy shares per subcategory of this form (the card prints them)
-        "leaks": leak_rows(strategy_table(ctx.questions())) if ctx is not None and "questions" in configs else [],
+        "leaks": leak_rows(strategy_table(ctx.questions()), scenario_counts(ctx.questions()))
+        if ctx is not None and "questions" in configs else [],
         "build_hash": digest.hexdigest()[:16],
     }
 

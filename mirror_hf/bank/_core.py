@@ -100,6 +100,26 @@ def normalise_text(text: str) -> str:
     return _SPACE.sub(" ", _PUNCT.sub(" ", text.lower())).strip()
 
 
+_NUMBER_RUN = re.compile(r"\d(?:[\d,.:]*\d)?")  # 7, 1,250.5, 09:15
+_PROPER = re.compile(r"\b[A-Z][\w'\u2019-]*")
+
+
+def scenario_key(question: str) -> str:
+    """What an item asks with its particulars masked: the question with every number (times too) and every
+    capitalised word (names, places, months, weekdays; sentence starts alike) replaced by a slot,
+    then normalised. Items sharing a key are one scenario with different numbers or names, so the
+    count of keys per subcategory says how varied its situations are, not how many items it has."""
+    return normalise_text(_PROPER.sub(" X ", _NUMBER_RUN.sub(" 0 ", question)))
+
+
+def scenario_counts(questions) -> dict[str, int]:
+    """Distinct scenarios per "domain.subcategory"."""
+    keys: dict[str, set[str]] = {}
+    for q in questions:
+        keys.setdefault(f"{q.domain}.{q.subcategory}", set()).add(scenario_key(q.question))
+    return {sub: len(k) for sub, k in keys.items()}
+
+
 def reads_as_letter(text: str) -> bool:
     """A choice text that is itself a choice letter ("B" for boron, "C" for carbon): a bare "C" answer
     would name either that text or the option labelled C, so no item offers one."""

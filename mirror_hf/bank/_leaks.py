@@ -159,17 +159,11 @@ def significant_leaks(cells: Sequence[LeakCell], q_level: float = LEAK_Q) -> lis
 # not refuse them and the card prints their figures. The test fails once one no longer leaks, so
 # the list only shrinks.
 UNDER_REPAIR: frozenset[str] = frozenset({
-    "arithmetic.unit_conversion",  # the gold is the shortest: factor errors lengthen the number
     "linguistic.register_formality",  # the most formal draft is the longest (and the most casual the shortest)
     "social.implicature",  # easy scalar items: "not all" is always the gold
     "linguistic.ambiguity_resolution",  # "it cannot be determined" is never the gold
-    "procedural.error_recovery",  # step lists: the gold is the centre of its slips
     "linguistic.morphology",  # the right form is the shortest
-    "arithmetic.estimation",  # the rounded gold is the centre of its near misses
-    "temporal.calendar_reasoning",  # weekday slips of one day either side
-    "spatial.spatial_transformation",  # coordinate slips cluster round the gold
     "linguistic.grammar_correction",  # the corrected sentence is the longest
-    "procedural.algorithm_execution",  # probe sequences: the gold is the centre of its slips
     "social.sarcasm_detection",  # the sincere and sarcastic readings are paraphrases of the gold
 })
 
@@ -185,12 +179,15 @@ def check_leaks(questions: Sequence[Question]) -> list[LeakCell]:
     return cells
 
 
-def leak_rows(cells: Sequence[LeakCell]) -> list[dict]:
-    """The table as the build marker stores it: one row per subcategory, a share per strategy."""
+def leak_rows(cells: Sequence[LeakCell], scenarios: dict[str, int] | None = None) -> list[dict]:
+    """The table as the build marker stores it: one row per subcategory, a share per strategy, and
+    (when given, see `_core.scenario_counts`) its number of distinct scenarios."""
     rows: dict[str, dict] = {}
     for c in cells:
         row = rows.setdefault(c.subcategory, {"subcategory": c.subcategory, "n": c.n,
                                               "under_repair": c.subcategory in UNDER_REPAIR})
+        if scenarios is not None:
+            row["scenarios"] = scenarios.get(c.subcategory, 0)
         row[c.strategy] = round(c.accuracy, 3)
     for row in rows.values():
         row["best"] = max(row[s] for s in STRATEGIES)

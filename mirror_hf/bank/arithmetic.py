@@ -8,11 +8,13 @@ solver has to carry out; it grows with the difficulty level.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
+from mirror_hf.bank._fair import fair_pick
 from mirror_hf.bank._wording import (
     count_word,
     decimal_places,
@@ -24,7 +26,6 @@ from mirror_hf.bank._wording import (
     pick_distractors,
     pick_names,
     plural,
-    spread_around,
 )
 
 DOMAIN = Domain(
@@ -420,8 +421,8 @@ _EST_BANDS = {"easy": (None, 0.5), "medium": ((0.3, 0.6), 0.15), "hard": ((0.1, 
     "estimation",
     difficulty={
         "easy": "two operands; wrong choices are place-value errors (x10, /10, x100 of the answer)",
-        "medium": "two to five operands (percentages, sums, 3-digit products); one place-value error and two "
-                  "choices 30-60% away",
+        "medium": "two to five operands (percentages, sums, 3-digit products); wrong choices are place-value "
+                  "errors or 30-60% away",
         "hard": "three operands, decimals or a square root; every wrong choice only 10-25% away from the answer",
     },
 )
@@ -435,11 +436,11 @@ def estimation(rng: random.Random, difficulty: str) -> Item:
     def defensible(d: Fraction) -> bool:
         return d > 0 and abs(d - exact) - abs(gold - exact) >= Fraction(margin).limit_denominator(100) * exact
 
-    if band is None:  # place-value slips on either side, nearest first
-        below = [gold / 10, gold / 100, gold / 1000]
-        above = [gold * 10, gold * 100, gold * 1000]
-        r = rng.randrange(4)
-        wrong = below[:r] + above[: 3 - r]
+    if band is None:  # place-value slips on either side, some with the leading digits misjudged too
+        wrong = [gold / 10, gold * 10, gold / 100, gold * 100, gold / 1000, gold * 1000]
+        rough = [_round_sig(gold * Fraction(k, 10), 2) for k in (5, 15, 20)]
+        wrong += [w * f for w in rough for f in (10, Fraction(1, 10))]
+        rng.shuffle(wrong)
     else:
         lo, hi = band
         near_above, near_below = [], []
@@ -450,20 +451,17 @@ def estimation(rng: random.Random, difficulty: str) -> Item:
                     side.append(d)
         rng.shuffle(near_above)
         rng.shuffle(near_below)
-        if difficulty == "medium":  # one place-value slip and two near misses, answer rank uniform
-            rank = rng.randrange(4)
-            slip_below = rank == 3 or (rank in (1, 2) and rng.random() < 0.5)
-            r = rank - slip_below  # near misses below the answer
-            if len(near_below) < r or len(near_above) < 2 - r:
-                r = min(len(near_below), 2)
-            wrong = [gold / 10 if slip_below else gold * 10] + near_below[:r] + near_above[: 2 - r]
-        else:
-            wrong = spread_around(rng, gold, near_below, near_above)
+        near = [d for pair in itertools.zip_longest(near_below, near_above) for d in pair if d is not None]
+        # medium: place-value slips of the answer and of a near miss compete with the near misses
+        slips = [w * f for w in (gold, *near[:2]) for f in (10, Fraction(1, 10))]
+        wrong = (slips[:2] + near[:3] + slips[2:] + near[3:]) if difficulty == "medium" else near
     params = {"expression": expression, "exact": float(exact), "operands": operands,
               "rounding": "2 significant figures"}
-    wrong = [d for d in wrong if defensible(d)]
-    return _numeric_item(rng, text, gold, wrong, params, fallback=[d for d in place_value if defensible(d)],
-                         spread=False)
+    wrong = [d for d in wrong if defensible(d) and _presentable(d)] + [d for d in place_value if defensible(d)]
+    # "which is closest?": the gold is a rounding, so the item only makes sense among its choices
+    return Item(question=text, answer=fmt_num(gold), answer_type="multiple_choice",
+                distractors=fair_pick(rng, fmt_num(gold), [fmt_num(d) for d in wrong], text),
+                params=params, aliases=numeric_aliases(gold))
 
 
 # ============================================================================================
@@ -1032,8 +1030,20 @@ def unit_conversion(rng: random.Random, difficulty: str) -> Item:
     else:
         text, answer, wrong, params = _derived_conversion(rng, name)
     answer = Fraction(answer)
-    return _numeric_item(rng, text, answer, wrong, params, scale="add" if params.get("kind") == "mixed" else "mul",
-                         fallback=[answer * 100, answer / 100, answer * 1000, answer / 1000])
+    # single errors only (a wrong factor, the inverse operation, a place-value slip, one wrong digit
+    # in the multiplication), never two compounded: 81 min is not 17,496,000 s by any one mistake
+    def plausible(w: Fraction) -> bool:
+        return _presentable(w) and decimal_places(w) <= 4 and Fraction(1, 1000) <= w / answer <= 1000
+
+    singles = [w for w in dict.fromkeys(Fraction(w) for w in (*wrong[:3], answer * 10, answer / 10,
+                                                               *_digit_slips(answer)[:2])) if plausible(w)]
+    # two of those mistakes in one working (the wrong factor applied to a mis-copied value), so that
+    # the gold is not the one choice every other is a single slip away from
+    pairs = [a * b / answer for i, a in enumerate(singles) for b in singles[i + 1:]]
+    pool = singles + [w for w in pairs if plausible(w)]
+    return Item(question=text, answer=fmt_num(answer), answer_type="exact_numeric",
+                distractors=fair_pick(rng, fmt_num(answer), [fmt_num(w) for w in pool], text),
+                params=params, aliases=numeric_aliases(answer))
 
 
 # ============================================================================================

@@ -583,10 +583,12 @@ def _science_constant_value(rng: random.Random, difficulty: str) -> Item:
             f"Which of these is the {label} (CODATA 2022), rounded to four significant figures?",
         ]
     )
+    # a value to four significant figures in a stated notation is only comparable among listed
+    # options, so the item keeps its choices even when asked open
     return Item(
         q,
         answer,
-        "short_text",
+        "multiple_choice",
         pick_distractors(answer, groups),
         {"source": SRC_CODATA, "kind": "constant_value", "constant": key},
     )
@@ -608,10 +610,12 @@ def _science_constant_from_value(rng: random.Random, difficulty: str) -> Item:
             f"CODATA 2022 lists a constant as {shown}, to four significant figures. Which constant is it?",
         ]
     )
+    # CODATA's names ("Loschmidt constant (273.15 K, 101.325 kPa)", "Wien frequency displacement law
+    # constant") are only answerable as written when listed
     return Item(
         q,
         _cap(constant_label(key)),
-        "short_text",
+        "multiple_choice",
         pick_distractors(_cap(constant_label(key)), [_cap(constant_label(k)) for k in same_unit + rest]),
         {"source": SRC_CODATA, "kind": "constant_from_value", "constant": key, "shown": shown},
     )

@@ -15,7 +15,8 @@ from collections import deque
 from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import NAMES, fmt_num, numeric_distractors, pick_distractors
+from mirror_hf.bank._fair import fair_pick
+from mirror_hf.bank._wording import NAMES, fmt_num, numeric_distractors, pick_distractors, plural
 
 DOMAIN = Domain(
     "procedural",
@@ -153,7 +154,7 @@ def _algo_sort_passes(rng: random.Random, difficulty: str) -> Item:
         q,
         fmt_list(answer),
         "short_text",
-        pick_distractors(fmt_list(answer), [fmt_list(s) for s in slips], [fmt_list(s) for s in _missed_swaps(answer, rng)]),
+        fair_pick(rng, fmt_list(answer), [fmt_list(s) for s in slips + _missed_swaps(answer, rng)], q),
         {"kind": "sort_passes", "algorithm": algorithm, "values": values, "passes": passes},
     )
 
@@ -354,13 +355,18 @@ def _algo_binary_search(rng: random.Random, difficulty: str) -> Item:
         upper = binary_search_probes_upper(values, target)
         slips = [", ".join(str(p) for p in upper), ", ".join(str(p) for p in probes[:-1]), ", ".join(str(p) for p in probes[1:])]
         slips.append(", ".join(str(p) for p in reversed(probes)))
+        # one probe too many (the search runs on past the target), the first probe forgotten, the
+        # neighbour of the last probe read instead of it
+        i = values.index(probes[-1])
+        slips += [", ".join(str(p) for p in probes + [v]) for v in (values[i - 1:i] + values[i + 1:i + 2]) if v not in probes]
+        slips += [", ".join(str(p) for p in probes[:-1] + [v]) for v in (values[i - 1:i] + values[i + 1:i + 2]) if v not in probes]
         q = f"Binary search looks for {target} in the sorted list {fmt_list(values)}{outcome}. {rules} List the values it probes, in order."
     return Item(
         q,
         answer,
         "short_text" if ask == "sequence" else "exact_numeric",
         (numeric_distractors(rng, len(probes), [len(upper), n // 2], lo=1, hi=n) if ask == "count"
-         else pick_distractors(answer, [s for s in slips if s], [str(v) for v in sorted(values, key=lambda v: abs(v - target))])),
+         else fair_pick(rng, answer, [s for s in slips if s], q)),
         {"kind": "binary_search", "values": values, "target": target, "ask": ask},
     )
 
@@ -860,8 +866,8 @@ def _plan_jugs(rng: random.Random, difficulty: str) -> Item:
     jugs = " and ".join(f"{'an' if c in (8, 11, 18) else 'a'} {c}-litre jug" for c in caps) if len(caps) == 2 else f"jugs of {caps[0]}, {caps[1]} and {caps[2]} litres"
     q = rng.choice(
         [
-            f"You have {jugs}, {'both' if len(caps) == 2 else 'all'} empty, and an unlimited tap. One move is: fill a jug to the brim, empty a jug completely, or pour from one jug into another until the first is empty or the second is full. What is the fewest number of moves after which some jug holds exactly {target} litres?",
-            f"With {jugs} (initially empty) and a tap, each move fills a jug, empties a jug, or pours one jug into another until one of them is empty or full. In the minimum number of moves, how soon can exactly {target} litres be in one jug?",
+            f"You have {jugs}, {'both' if len(caps) == 2 else 'all'} empty, and an unlimited tap. One move is: fill a jug to the brim, empty a jug completely, or pour from one jug into another until the first is empty or the second is full. What is the fewest number of moves after which some jug holds exactly {plural(target, 'litre')}?",
+            f"With {jugs} (initially empty) and a tap, each move fills a jug, empties a jug, or pours one jug into another until one of them is empty or full. In the minimum number of moves, how soon can exactly {plural(target, 'litre')} be in one jug?",
         ]
     )
     return Item(
@@ -1100,7 +1106,13 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
         answer_type = "exact_numeric"
     else:
         answer = _fmt_steps(redo)
-        slips = [_fmt_steps(naive), _fmt_steps(direct), _fmt_steps(redo[1:] or [faulty + 1]), _fmt_steps(list(range(faulty, n + 1)))]
+        # the naive run from the fault on, direct users only, the faulty step itself forgotten, every
+        # step to the end of the plan, the last or the first affected step missed, one kept step added
+        kept = [s for s in range(faulty + 1, done + 1) if s not in redo]
+        slips = [_fmt_steps(naive), _fmt_steps(direct), _fmt_steps(redo[1:] or [faulty + 1]), _fmt_steps(list(range(faulty, n + 1))),
+                 _fmt_steps(redo[:-1]) if len(redo) > 1 else "", _fmt_steps([faulty]),
+                 *(_fmt_steps(sorted(redo + [k])) for k in kept[:2]),
+                 _fmt_steps(sorted(set(redo) | set(range(done + 1, n + 1)))) if done < n else ""]
         ask = "Which steps must be redone?"
         answer_type = "short_text"
     q = rng.choice(
@@ -1114,7 +1126,7 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
         answer,
         answer_type,
         (numeric_distractors(rng, len(redo), slips, lo=1, hi=n) if ask_count
-         else pick_distractors(answer, [s for s in slips if s], [_fmt_steps(list(range(faulty, faulty + k))) for k in (2, 3, 4)])),
+         else fair_pick(rng, answer, [s for s in slips if s] + [_fmt_steps(list(range(faulty, faulty + k))) for k in (2, 3, 4)], q)),
         {"kind": "redo", "deps": {str(k): v for k, v in deps.items()}, "faulty": faulty, "done": done, "ask": "count" if ask_count else "steps"},
     )
 
@@ -1244,6 +1256,7 @@ def _recovery_retry(rng: random.Random, difficulty: str) -> Item:
     elif last == "auth_expired":
         slips += [_action_text("abort" if answer_code == "refresh" else "refresh"), _action_text("retry")]
     slips += [_action_text(a) for a in ("retry", "abort", "escalate", "refresh")]
+    slips += [_action_text(f"wait:{w}") for w in (wait, wait * 2, wait * 4)]
     policy = (
         f"Policy: after a timeout, retry immediately, but once the request has timed out more than {max_timeouts} "
         "times in total, stop retrying and escalate to the on-call engineer. If the access token has expired, refresh it "
@@ -1261,7 +1274,7 @@ def _recovery_retry(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "multiple_choice",
-        pick_distractors(answer, slips),
+        fair_pick(rng, answer, slips, q),
         {"kind": "retry", "log": log, "max_timeouts": max_timeouts, "wait": wait},
     )
 

@@ -17,6 +17,7 @@ import random
 from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
+from mirror_hf.bank._fair import fair_pick
 from mirror_hf.bank._wording import NAMES, decimal_places, fmt_num, numeric_distractors, pick_distractors, plural
 
 DOMAIN = Domain(
@@ -1282,8 +1283,8 @@ def _point_item(rng: random.Random, difficulty: str) -> Item:
                     f"Start with {label} = {_pt(p)}. Apply these in order: {steps}. What are the final coordinates of {label}?"))
     near = [(end[0] + dx, end[1] + dy) for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1), (2, 0), (0, 2), (1, 1), (2, 2))]
     params = {"kind": "point", "start": list(p), "ops": ops, "n_transforms": n_ops}
-    return _choice(q, _pt(end), [_pt(w) for w in wrong_pts if w and min(w) >= 0], params,
-                   aliases=(f"({end[0]},{end[1]})",), fallback=[_pt(w) for w in near if min(w) >= 0])
+    pool = [_pt(w) for w in wrong_pts + near if w and min(w) >= 0]
+    return Item(q, _pt(end), "short_text", fair_pick(rng, _pt(end), pool, q), params, (f"({end[0]},{end[1]})",))
 
 
 _GRID_OPS = {
@@ -1355,8 +1356,11 @@ def _grid_item(rng: random.Random, difficulty: str) -> Item:
     # only cells that exist on the final grid: "row 2, column 5" on a three-column board gives itself away
     wrong = [_cell_text(c) for c in slips if c is not None and 1 <= c[0] <= shape[0] and 1 <= c[1] <= shape[1]]
     params = {"kind": "grid", "shape": [R, C], "cell": list(cell), "ops": ops, "n_transforms": n_ops}
-    return _choice(q, _cell_text(end), [w for w in wrong if w], params,
-                   fallback=[_cell_text((r, c)) for r in range(1, shape[0] + 1) for c in range(1, shape[1] + 1)])
+    # then the cells next to the answer (a miscount by one), then any cell of the final grid
+    cells = sorted(((r, c) for r in range(1, shape[0] + 1) for c in range(1, shape[1] + 1)),
+                   key=lambda rc: abs(rc[0] - end[0]) + abs(rc[1] - end[1]))
+    pool = wrong + [_cell_text(rc) for rc in cells[1:]]
+    return Item(q, _cell_text(end), "short_text", fair_pick(rng, _cell_text(end), pool, q), params)
 
 
 _ARROW_OPS = {

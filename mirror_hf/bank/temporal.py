@@ -13,6 +13,7 @@ import random
 from datetime import date, datetime, timedelta
 
 from mirror_hf.bank._core import Domain, Item
+from mirror_hf.bank._fair import fair_pick
 from mirror_hf.bank._wording import NAMES, count_word, fmt_num, numeric_family, pick_distractors, pick_names, spread_around
 
 DOMAIN = Domain(
@@ -630,6 +631,15 @@ def _tz_medium(rng: random.Random, name: str):
     return text, end, named, params, style
 
 
+def _flight_minutes(rng: random.Random, offset_a: int, offset_b: int) -> int:
+    """A flight time that suits the distance the offsets imply: each hour of offset is some 15
+    degrees of longitude, 1.5-2 hours in the air at mid latitudes (Athens to Istanbul is never 13 h 55 min)."""
+    hours = abs(offset_a - offset_b) / 60
+    hi = min(110 + 80 * hours, 17 * 60)
+    lo = min(50 + 55 * hours, hi - 60)
+    return rng.randrange(int(lo) // 5 * 5, int(hi) + 1, 5)
+
+
 def _tz_hard(rng: random.Random, name: str):
     style = rng.choice(("12h", "24h"))
     when = _tz_date(rng)
@@ -642,7 +652,8 @@ def _tz_hard(rng: random.Random, name: str):
         if legs == 2 and not min(offsets[0], offsets[2]) < offsets[1] < max(offsets[0], offsets[2]):
             continue  # a stopover roughly on the way
         t = rng.randrange(0, DAY, 5)
-        flight = [rng.randrange(3 * 60, 14 * 60, 5) for _ in range(legs)]
+        stops = [offsets[0], offsets[1], offsets[2]] if legs == 2 else [offsets[0], offsets[2]]
+        flight = [_flight_minutes(rng, a, b) for a, b in zip(stops, stops[1:])]
         layover = rng.randrange(50, 4 * 60, 5) if legs == 2 else 0
         depart = datetime(when.year, when.month, when.day) + timedelta(minutes=t)
         total = sum(flight) + layover
@@ -874,7 +885,7 @@ def _weekday_item(rng, text: str, answer_day: int, named_shifts: list[int], para
     answer = WEEKDAYS[answer_day]
     shifts = [s for s in dict.fromkeys(named_shifts) if s % 7] + [1, -1, 2, -2, 3, -3]
     wrong = [WEEKDAYS[(answer_day + s) % 7] for s in shifts]
-    return Item(text, answer, "short_text", pick_distractors(answer, wrong), params, weekday_aliases(answer))
+    return Item(text, answer, "short_text", fair_pick(rng, answer, wrong, text), params, weekday_aliases(answer))
 
 
 def _random_date(rng: random.Random, lo_year: int = 2019, hi_year: int = 2031) -> date:
@@ -947,9 +958,10 @@ def _calendar_medium(rng: random.Random, name: str) -> Item:
     ))
     sign = 1 if forward else -1
     named = [(_thirty_day_months(ref, n * sign) - target).days, sign]  # 30-day months; counting both ends
-    wrong = [target + timedelta(days=int(d)) for d in numeric_family(rng, 0, named, lo=None)]
+    offsets = [int(d) for d in dict.fromkeys([*named, -sign, 2 * sign, -2 * sign, 3, -3]) if d]
     answer = day_date(target, style)
-    return Item(text, answer, "short_text", pick_distractors(answer, [day_date(d, style) for d in wrong]),
+    return Item(text, answer, "short_text",
+                fair_pick(rng, answer, [day_date(target + timedelta(days=d), style) for d in offsets], text),
                 {"form": "date_after_days", "reference": ref.isoformat(), "days": n * sign, "steps": 3},
                 date_aliases(target, style))
 
@@ -1011,7 +1023,7 @@ def _calendar_hard(rng: random.Random, name: str) -> Item:
         wrong = [d for d in wrong if d.month == month]
         answer = day_date(answer_date, style)
         extra = [day_date(answer_date + timedelta(days=k), style) for k in (2, -2, 3, -3)]
-        return Item(text, answer, "short_text", pick_distractors(answer, [day_date(d, style) for d in wrong], extra),
+        return Item(text, answer, "short_text", fair_pick(rng, answer, [day_date(d, style) for d in wrong] + extra, text),
                     {"form": "nth_weekday", "year": year, "month": month, "weekday": WEEKDAYS[weekday], "nth": nth,
                      "steps": 4}, date_aliases(answer_date, style))
     while True:  # N days after a date, through February
@@ -1031,7 +1043,7 @@ def _calendar_hard(rng: random.Random, name: str) -> Item:
              _thirty_day_months(ref, n)]
     answer = day_date(target, style)
     extra = [day_date(target + timedelta(days=k), style) for k in (2, -2, 3, -3)]
-    return Item(text, answer, "short_text", pick_distractors(answer, [day_date(d, style) for d in wrong], extra),
+    return Item(text, answer, "short_text", fair_pick(rng, answer, [day_date(d, style) for d in wrong] + extra, text),
                 {"form": "date_after_days", "reference": ref.isoformat(), "days": n, "steps": 4},
                 date_aliases(target, style))
 

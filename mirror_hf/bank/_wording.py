@@ -8,13 +8,17 @@ zeros, a plain ASCII minus ("1250", "3.75", "0.5", "-12"). Question text may gro
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 from decimal import Decimal
 from fractions import Fraction
 from typing import Iterable
 
+import lemminflect
+
 from mirror_hf.bank._core import normalise_text, reads_as_letter
+from mirror_hf.bank._leaks import _similarity, _trigrams
 
 # Given names from many languages; short, unambiguous and mostly gender-neutral in use here.
 NAMES: tuple[str, ...] = (
@@ -109,9 +113,19 @@ def numeric_aliases(value: Number, *, currency: str | None = None) -> tuple[str,
     return tuple(dict.fromkeys(out))
 
 
+def plural_noun(noun: str) -> str:
+    """The plural of a (possibly multi-word) noun from lemminflect's tables: only the last word
+    inflects ("parking spaces", "knives", "children")."""
+    head, _, last = noun.rpartition(" ")
+    forms = lemminflect.getInflection(last, "NNS")
+    if not forms:
+        raise KeyError(f"lemminflect has no plural of {last!r}")
+    return (head + " " if head else "") + forms[0]
+
+
 def plural(count: Number, singular: str, plural_form: str | None = None) -> str:
-    """"1 hour", "3 hours", "2.5 hours" (the count grouped as in prose)."""
-    word = singular if _as_fraction(count) == 1 else (plural_form or singular + "s")
+    """"1 hour", "3 hours", "2.5 hours" (the count grouped as in prose, the plural from lemminflect)."""
+    word = singular if _as_fraction(count) == 1 else (plural_form or plural_noun(singular))
     return f"{grouped(count)} {word}"
 
 
@@ -153,6 +167,58 @@ def pick_distractors(answer: str, *candidate_groups: Iterable[str]) -> tuple[str
             if len(out) == 3:
                 return (out[0], out[1], out[2])
     raise ValueError(f"fewer than three distinct distractors for answer {answer!r}: {out}")
+
+
+def _rank_of_first(values: list[float]) -> float:
+    """Rank of values[0] among all of them (0 = smallest); a tie counts half a place."""
+    first = values[0]
+    return sum(v < first for v in values[1:]) + sum(v == first for v in values[1:]) / 2
+
+
+def balanced_distractors(rng: random.Random, answer: str, *candidate_groups: Iterable[str],
+                         pool: int = 8) -> tuple[str, str, str]:
+    """Three plausible wrong answers chosen from the first `pool` distinct candidates so that the
+    answer's rank among the four choices, by length and by closeness to the other three (the
+    character-trigram overlap the leak gate uses), is drawn at random.
+
+    The errors people make share a direction (a learner's plural adds letters, a dropped suffix
+    shortens), so the first three named errors would make "pick the shortest" or "pick the one most
+    like the others" beat chance. Here two target ranks are drawn and the triple of candidates that
+    comes nearest to both wins, the most plausible candidates breaking ties."""
+    seen = {normalise_text(answer)}
+    cands: list[str] = []
+    for group in candidate_groups:
+        for candidate in group:
+            key = normalise_text(candidate)
+            if not key or key in seen or reads_as_letter(candidate):
+                continue
+            seen.add(key)
+            cands.append(candidate)
+    cands = cands[:pool]
+    if len(cands) < 3:
+        raise ValueError(f"fewer than three distinct distractors for answer {answer!r}: {cands}")
+    texts = [answer, *cands]
+    grams = [_trigrams(t) for t in texts]
+    sim = [[_similarity(g, h) for h in grams] for g in grams]
+    want = (rng.randrange(4), rng.randrange(4))
+    best: tuple | None = None
+    for combo in itertools.combinations(range(1, len(texts)), 3):
+        members = (0, *combo)
+        length = _rank_of_first([float(len(texts[i])) for i in members])
+        centre = _rank_of_first([sum(sim[i][j] for j in members if j != i) for i in members])
+        cost = (abs(length - want[0]) + abs(centre - want[1]), sum(combo))
+        if best is None or cost < best[0]:
+            best = (cost, combo)
+    a, b, c = (texts[i] for i in best[1])
+    return (a, b, c)
+
+
+def answer_ranks(choices: list[str]) -> tuple[float, float]:
+    """Rank of choices[0] (the answer) among all of them by length and by closeness to the others
+    (0 = shortest / least central), the two quantities `balanced_distractors` draws at random."""
+    grams = [_trigrams(t) for t in choices]
+    centre = [sum(_similarity(g, h) for j, h in enumerate(grams) if j != i) for i, g in enumerate(grams)]
+    return _rank_of_first([float(len(c)) for c in choices]), _rank_of_first(centre)
 
 
 def spread_around(rng: random.Random, answer, *candidate_groups: Iterable) -> list:

@@ -161,13 +161,11 @@ def significant_leaks(cells: Sequence[LeakCell], q_level: float = LEAK_Q) -> lis
 UNDER_REPAIR: frozenset[str] = frozenset({
     "arithmetic.unit_conversion",  # the gold is the shortest: factor errors lengthen the number
     "linguistic.register_formality",  # the most formal draft is the longest (and the most casual the shortest)
-    "social.implicature",  # easy scalar items: "not all" is always the gold
     "procedural.error_recovery",  # step lists: the gold is the centre of its slips
     "arithmetic.estimation",  # the rounded gold is the centre of its near misses
     "temporal.calendar_reasoning",  # weekday slips of one day either side
     "spatial.spatial_transformation",  # coordinate slips cluster round the gold
     "procedural.algorithm_execution",  # probe sequences: the gold is the centre of its slips
-    "social.sarcasm_detection",  # the sincere and sarcastic readings are paraphrases of the gold
 })
 
 

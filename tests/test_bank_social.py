@@ -340,7 +340,8 @@ def test_structure_of_every_item(banks):
         for q in qs:
             assert q.answer in q.choices and len(q.choices) == 4, q.id
             assert len({normalise_text(c) for c in q.choices}) == 4, q.id
-            readings = q.subcategory in ("implicature", "sarcasm_detection")  # one of the offered readings
+            # one of the offered readings or actions
+            readings = q.subcategory in ("implicature", "sarcasm_detection", "pragmatic_inference")
             assert q.answer_type == ("multiple_choice" if readings else "short_text"), q.id
             canonical_json(q.params)
         for sub in SUBCATEGORIES:

@@ -497,7 +497,9 @@ def pragmatic_inference(rng: random.Random, difficulty: str) -> Item:
     # an utterance backs at most two items of a form: it takes one of two slots, and the bank redraws
     # an item whose slot is taken (see Item.facts)
     slot = f"pragmatic_utterance:{utterance}:{rng.randrange(2)}"
-    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params, facts=(slot,))
+    # the helpful action is one of the offered ones ("Close the window." has as many paraphrases as
+    # there are ways to shut a window), so the item always shows its options
+    return Item(question, gold, "multiple_choice", pick_distractors(gold, wrong), params, facts=(slot,))
 
 
 def _cap(text: str) -> str:

@@ -469,8 +469,9 @@ def _conflict(a: str, b: str) -> bool:
 @DOMAIN.subcategory(
     "pragmatic_inference",
     difficulty={
-        "easy": "a conventional indirect request ('Could you close the window?') against its literal "
-                "reading as a question about ability",
+        "easy": "a conventional indirect request ('Could you shut that window?') in other words than the "
+                "action it asks for, with three other things in reach (the literal reading, a question about "
+                "ability, was never the gold and is not offered)",
         "medium": "a statement that names the thing needed ('This soup needs salt') with three other "
                   "things in reach",
         "hard": "an off-record hint that names only the need ('My toes are like ice'); the listener must "
@@ -491,8 +492,6 @@ def pragmatic_inference(rng: random.Random, difficulty: str) -> Item:
     question = f"{intro} {s} says to {h}: \"{utterance}\"\n\n" + _choice(rng, _PRAG_STEMS).format(s=s, h=h)
     gold = _cap(_THINGS[target]["action"]) + "."
     wrong = [_cap(_THINGS[k]["action"]) + "." for k in things if k != target]
-    if difficulty == "easy":
-        wrong.insert(0, f"Say whether {h} is able to do it; {s} is only asking about ability.")
     params = {"need": need, "target": target, "things": things, "utterance_level": level, "utterance": utterance}
     # an utterance backs at most two items of a form: it takes one of two slots, and the bank redraws
     # an item whose slot is taken (see Item.facts)

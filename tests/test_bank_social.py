@@ -124,6 +124,11 @@ def test_theory_of_mind_has_false_beliefs_and_true_ones(banks):
 PARTIAL_KNOWLEDGE = re.compile(r"\bonly\b")
 OBSTACLE = re.compile(r"shift|flight|fever|sprained|working all|fell apart|babysit|on the train back|poisoning|"
                       r"exam|garage|move house")
+# replies that settle the question outright: the stronger term holds, or its opposite does
+SETTLES_STRONG = re.compile(r"every single|scalding|outstanding|adore", re.IGNORECASE)
+SETTLES_NONE = re.compile(r"not a single|freezing|awful|\bnever\b|can.t stand", re.IGNORECASE)
+UNAWARE = re.compile(r"first I've heard|what's happening")
+MOVE_DATE = re.compile(r"next week instead|push it back")
 PREPARATION = re.compile(r"ironed|present for|taxi|packed my|bought new|sandwiches|evening off|not to wait up|"
                          r"chosen what|scarf|tickets on my phone|leave work early")
 
@@ -136,6 +141,13 @@ def test_implicature_answers_follow_from_knowledge_and_reply(banks):
             asked = re.search(r"asked (\w+)(, (who [^,]+),)?", context)
             knows = not (asked.group(3) and PARTIAL_KNOWLEDGE.search(asked.group(3)))
             assert knows == p["knowledgeable"], q.id
+            reply = context.rsplit("replied:", 1)[1]
+            if SETTLES_STRONG.search(reply) or SETTLES_NONE.search(reply):
+                assert knows and bool(SETTLES_STRONG.search(reply)) != bool(SETTLES_NONE.search(reply)), q.id
+                expected = p["options"]["strong" if SETTLES_STRONG.search(reply) else "none"]
+                assert not re.search(r"\bnot\b|cannot", expected), q.id
+                assert q.answer == expected, (q.id, reply, q.answer)
+                continue
             expected = p["options"]["not_strong"] if knows else p["options"]["unknown"]
             # the readings say what they should: the implicature negates the stronger term
             if knows:
@@ -144,6 +156,11 @@ def test_implicature_answers_follow_from_knowledge_and_reply(banks):
                 assert "cannot say" in expected or "not made up" in expected, q.id
         else:
             reply = context.split("\n")[1]
+            if UNAWARE.search(reply) or MOVE_DATE.search(reply):
+                expected = p["options"]["undecided" if UNAWARE.search(reply) else "change"]
+                assert ("not heard" in expected) == bool(UNAWARE.search(reply)), q.id
+                assert q.answer == expected, (q.id, reply, q.answer)
+                continue
             obstacle, preparation = bool(OBSTACLE.search(reply)), bool(PREPARATION.search(reply))
             assert obstacle != preparation, (q.id, reply)
             expected = p["options"]["no" if obstacle else "yes"]
@@ -323,7 +340,8 @@ def test_structure_of_every_item(banks):
         for q in qs:
             assert q.answer in q.choices and len(q.choices) == 4, q.id
             assert len({normalise_text(c) for c in q.choices}) == 4, q.id
-            readings = q.subcategory in ("implicature", "sarcasm_detection")  # one of the offered readings
+            # one of the offered readings or actions
+            readings = q.subcategory in ("implicature", "sarcasm_detection", "pragmatic_inference")
             assert q.answer_type == ("multiple_choice" if readings else "short_text"), q.id
             canonical_json(q.params)
         for sub in SUBCATEGORIES:

@@ -158,14 +158,7 @@ def significant_leaks(cells: Sequence[LeakCell], q_level: float = LEAK_Q) -> lis
 # this module's or the test's reckoning) and await a redesign of their distractors; the gate does
 # not refuse them and the card prints their figures. The test fails once one no longer leaks, so
 # the list only shrinks.
-UNDER_REPAIR: frozenset[str] = frozenset({
-    "linguistic.register_formality",  # the most formal draft is the longest (and the most casual the shortest)
-    "social.implicature",  # easy scalar items: "not all" is always the gold
-    "linguistic.ambiguity_resolution",  # "it cannot be determined" is never the gold
-    "linguistic.morphology",  # the right form is the shortest
-    "linguistic.grammar_correction",  # the corrected sentence is the longest
-    "social.sarcasm_detection",  # the sincere and sarcastic readings are paraphrases of the gold
-})
+UNDER_REPAIR: frozenset[str] = frozenset()
 
 
 def check_leaks(questions: Sequence[Question]) -> list[LeakCell]:

@@ -14,7 +14,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Iterable
 
+import lemminflect
+
 from mirror_hf.bank._core import normalise_text, reads_as_letter
+from mirror_hf.bank._leaks import _similarity, _trigrams
 
 # Given names from many languages; short, unambiguous and mostly gender-neutral in use here.
 NAMES: tuple[str, ...] = (
@@ -109,9 +112,19 @@ def numeric_aliases(value: Number, *, currency: str | None = None) -> tuple[str,
     return tuple(dict.fromkeys(out))
 
 
+def plural_noun(noun: str) -> str:
+    """The plural of a (possibly multi-word) noun from lemminflect's tables: only the last word
+    inflects ("parking spaces", "knives", "children")."""
+    head, _, last = noun.rpartition(" ")
+    forms = lemminflect.getInflection(last, "NNS")
+    if not forms:
+        raise KeyError(f"lemminflect has no plural of {last!r}")
+    return (head + " " if head else "") + forms[0]
+
+
 def plural(count: Number, singular: str, plural_form: str | None = None) -> str:
-    """"1 hour", "3 hours", "2.5 hours" (the count grouped as in prose)."""
-    word = singular if _as_fraction(count) == 1 else (plural_form or singular + "s")
+    """"1 hour", "3 hours", "2.5 hours" (the count grouped as in prose, the plural from lemminflect)."""
+    word = singular if _as_fraction(count) == 1 else (plural_form or plural_noun(singular))
     return f"{grouped(count)} {word}"
 
 
@@ -153,6 +166,20 @@ def pick_distractors(answer: str, *candidate_groups: Iterable[str]) -> tuple[str
             if len(out) == 3:
                 return (out[0], out[1], out[2])
     raise ValueError(f"fewer than three distinct distractors for answer {answer!r}: {out}")
+
+
+def _rank_of_first(values: list[float]) -> float:
+    """Rank of values[0] among all of them (0 = smallest); a tie counts half a place."""
+    first = values[0]
+    return sum(v < first for v in values[1:]) + sum(v == first for v in values[1:]) / 2
+
+
+def answer_ranks(choices: list[str]) -> tuple[float, float]:
+    """Rank of choices[0] (the answer) among all of them by length and by closeness to the others
+    (0 = shortest / least central), two of the cues `bank._fair.fair_pick` draws at random."""
+    grams = [_trigrams(t) for t in choices]
+    centre = [sum(_similarity(g, h) for j, h in enumerate(grams) if j != i) for i, g in enumerate(grams)]
+    return _rank_of_first([float(len(c)) for c in choices]), _rank_of_first(centre)
 
 
 def spread_around(rng: random.Random, answer, *candidate_groups: Iterable) -> list:

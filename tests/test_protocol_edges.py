@@ -3,10 +3,12 @@ no other test pinned down. Expected values are worked out by hand."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from mirror_hf.protocol import exp3
-from mirror_hf.protocol.matching import MATCHERS, check_matcher
+from mirror_hf.protocol import exp1, exp3
+from mirror_hf.protocol.matching import MATCHERS, check_matcher, match_upstream
 
 COMPOSITE_WITH_ALIAS = {
     "task_id": "t2", "domain_a": "spatial", "domain_b": "linguistic", "task_text": "Which way is the wind blowing from?",
@@ -108,3 +110,37 @@ def test_route_rule_accuracy_below_is_strict():
     rule = RouteRule("accuracy_below", 0.5)
     assert rule.routes(None, 0.49) is True and rule.routes(None, 0.5) is False and rule.routes("weak", None) is False
     assert RouteRule().routes("weak", 0.9) is True and RouteRule().routes("strong", 0.1) is False
+
+
+# ---------------------------------------------------------------- mutation run 3 (seed 0, 50 per group)
+
+
+def test_tool_followup_without_an_answer_line_takes_the_last_non_empty_line():
+    first = exp1.parse_tool_delegation("[USE_TOOL: calculator | 3 * 4]")
+    results = exp1.run_tools(first)
+    pool = ("The product is", "12", "  3 x 4 = 12  ", "so 12.")
+    for k in range(1, 5):
+        for lines in itertools.product(pool, repeat=k):
+            text = "\n\n".join(lines) + "\n"
+            assert exp1.parse_tool_followup(text, first, results)["answer"] == lines[-1].strip(), lines
+
+
+def test_upstream_layer2_clips_every_stated_confidence_into_0_100():
+    for n in range(1000):
+        parsed = exp1.parse_layer2(f"CONFIDENCE: {n}\nANSWER: Paris", rules="upstream")
+        assert parsed["self_report_confidence"] == float(min(n, 100)), n
+
+
+# The boolean words of the authors' match_answer_robust (true-words are checked first), written out by hand.
+UPSTREAM_TRUE = ("true", "yes", "correct", "t", "y", "1", "right")
+UPSTREAM_FALSE = ("false", "no", "incorrect", "f", "n", "0", "wrong")
+
+
+@pytest.mark.parametrize("gold", ["true", "false", "True.", "No"])
+def test_upstream_boolean_grading_compares_the_truth_values(gold):
+    gold_value = gold.lower().strip(".") in ("true", "yes")
+    for words, value in ((UPSTREAM_TRUE, True), (UPSTREAM_FALSE, False)):
+        for word in words:
+            for pred in (word, word.upper(), f"{word}.", f"I say {word}"):
+                assert match_upstream(pred, gold, "boolean") is (value == gold_value), (pred, gold)
+    assert match_upstream("maybe", gold, "boolean") is False

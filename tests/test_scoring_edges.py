@@ -152,3 +152,25 @@ def test_cells_weighted_drops_only_empty_cells():
 
     cells = Cells.weighted(np.array([2, 1, 0, 5]), x=np.array([1.0, 2.0, 3.0, 4.0]))
     assert cells.counts.tolist() == [2, 1, 5] and cells["x"].tolist() == [1.0, 2.0, 4.0] and cells.n == 8
+
+
+# ---------------------------------------------------------------- mutation run 3 (seed 0, 50 per group)
+
+
+@pytest.mark.parametrize("n", [10, 1_000, 20_000])
+def test_spearman_of_a_large_sample_with_one_odd_item_is_scipys(n):
+    """A side with a single differing item has a tiny but real rank variance (n(n-1)/4, against n³
+    for a spread-out side): it must not be mistaken for a constant side, however many items."""
+    from scipy.stats import spearmanr
+
+    from mirror_hf.scoring._rank import spearman_from_table
+
+    x = np.zeros(n)
+    x[0] = 1.0
+    y = np.arange(n) % 3 == 0
+    table = np.zeros((1, 2, 2))
+    np.add.at(table[0], (x.astype(int), y.astype(int)), 1.0)
+    expected = spearmanr(x, y).statistic
+    got = spearman_from_table(table)[0]
+    print(f"n={n}: scipy {expected:.6f}, ours {got:.6f}")
+    assert got == pytest.approx(expected, abs=1e-9)

@@ -144,3 +144,19 @@ def test_upstream_boolean_grading_compares_the_truth_values(gold):
             for pred in (word, word.upper(), f"{word}.", f"I say {word}"):
                 assert match_upstream(pred, gold, "boolean") is (value == gold_value), (pred, gold)
     assert match_upstream("maybe", gold, "boolean") is False
+
+
+def test_every_bet_from_0_to_20_is_kept_exactly_when_it_is_1_to_10_under_either_rules():
+    for rules in ("strict", "upstream"):
+        for n in range(21):
+            parsed = exp1.parse_wagering(f"ANSWER: Paris\nBET: {n}", rules=rules)
+            assert parsed["bet"] == (n if 1 <= n <= 10 else None), (rules, n)
+
+
+@pytest.mark.parametrize("finish_reason", ["length", "stop", None, "content_filter"])
+@pytest.mark.parametrize("rules", ["strict", "upstream"])
+def test_exp9_marks_a_response_truncated_exactly_when_the_endpoint_stopped_at_the_length_limit(finish_reason, rules):
+    from mirror_hf.protocol import exp9
+
+    parsed = exp9.parse_exp9("PROCEED\nANSWER: 12", "P1", None, finish_reason=finish_reason, rules=rules)
+    assert parsed["truncated"] is (finish_reason == "length")

@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mirror_hf import scoring as S
 from mirror_hf.scoring._escalation import escalation_curve
@@ -174,3 +176,28 @@ def test_spearman_of_a_large_sample_with_one_odd_item_is_scipys(n):
     got = spearman_from_table(table)[0]
     print(f"n={n}: scipy {expected:.6f}, ours {got:.6f}")
     assert got == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_partial_correlation_is_undefined_when_a_side_is_a_linear_function_of_the_covariate(seed):
+    """x = a z + b leaves residuals that are zero up to rounding (~1e-16): their correlation with
+    anything is noise, so r and p are NaN, whichever side it is."""
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=40)
+    free = rng.normal(size=40)
+    tied = rng.uniform(-3, 3) * z + rng.uniform(-5, 5)
+    for x, y in ((tied, free), (free, tied)):
+        out = S.partial_correlation(x, y, z)
+        assert math.isnan(out.r) and math.isnan(out.p) and out.n == 40
+
+
+@given(st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=1, max_size=9), st.integers(1, 3))
+def test_median_or_bottom_k_weak_set_is_below_numpys_median_else_the_bottom_k(values, k):
+    accuracy = {f"d{i}": v for i, v in enumerate(values)}
+    median = float(np.median(values))
+    weak = {d for d, a in accuracy.items() if a < median}
+    if not weak:  # no domain below the median (all tied): the k lowest, ties by name
+        weak = set(sorted(accuracy, key=lambda d: (accuracy[d], d))[:k])
+    out = S.classify_domains(accuracy, policy="median_or_bottom_k", k=k)
+    assert {d for d, c in out.items() if c == "weak"} == weak
+    assert {d for d, c in out.items() if c == "strong"} == set(accuracy) - weak

@@ -294,3 +294,15 @@ def test_blocks_whose_size_is_not_a_multiple_of_four_favour_no_answer_letter():
     shares = {letter: letters[letter] / 1500 for letter in "ABCD"}
     print("answer-letter shares in blocks of 5:", shares)
     assert all(abs(share - 0.25) < 0.04 for share in shares.values()), shares
+
+
+def test_reads_as_letter_exactly_for_the_four_choice_letters():
+    from mirror_hf.bank._core import reads_as_letter
+
+    letters = {"A", "B", "C", "D"}  # the choice labels, written here
+    for code in range(32, 0x250):
+        c = chr(code)
+        for text in (c, f" {c} ", f"{c}\n"):
+            assert reads_as_letter(text) is (c in letters), repr(text)
+    for text in ("AB", "A.", "(A)", "a b", "", "   "):
+        assert reads_as_letter(text) is False, repr(text)

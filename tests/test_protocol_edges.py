@@ -160,3 +160,37 @@ def test_exp9_marks_a_response_truncated_exactly_when_the_endpoint_stopped_at_th
 
     parsed = exp9.parse_exp9("PROCEED\nANSWER: 12", "P1", None, finish_reason=finish_reason, rules=rules)
     assert parsed["truncated"] is (finish_reason == "length")
+
+
+@pytest.mark.parametrize("answer", ["12", "Paris", "-3.5", "(1, 2)", "no"])
+def test_strict_opt_out_with_an_answer_line_is_a_parsed_answer_not_a_skip(answer):
+    from mirror_hf.protocol.exp1 import parse_opt_out
+
+    for text in (f"ANSWER: {answer}", f"Let me think.\nANSWER: {answer}\n"):
+        parsed = parse_opt_out(text)
+        assert (parsed["skipped"], parsed["parse_success"], parsed["answer"]) == (False, True, answer), text
+
+
+def test_exp9_error_type_of_a_wrong_unhedged_answer_is_precise_up_to_six_words_or_with_a_number():
+    from mirror_hf.protocol.exp9 import error_type
+
+    for n in range(1, 13):
+        words = " ".join(["word"] * n)
+        assert error_type(words, False, 0) == ("overconfident_precise" if n <= 6 else "cautious_approximate"), n
+        assert error_type(words + " 42", False, 0) == "overconfident_precise"
+        assert error_type(words, False, 1) == "cautious_approximate"
+        assert error_type(words, True, 0) is None and error_type(words, None, 0) is None
+
+
+@pytest.mark.parametrize("gold", ["No, the artist never painted it.", "Yes, three times a year."])
+def test_a_yes_no_gold_matches_the_bare_word_only_not_any_sentence_leading_with_it(gold):
+    """A gold that leads with yes/no is matched by the bare word; a sentence that leads with the same
+    word but says something else is graded on its words (and here is wrong)."""
+    from mirror_hf.protocol.matching import match_strict
+
+    word = gold.split(",")[0]
+    other = "Yes" if word == "No" else "No"
+    for pred in (word, word.lower(), f"{word}."):
+        assert match_strict(pred, gold, "short_text") is True, pred
+    for pred in (other, f"{word}, it was a sculpture by someone else.", f"{word}, only once."):
+        assert match_strict(pred, gold, "short_text") is False, pred

@@ -201,3 +201,16 @@ def test_median_or_bottom_k_weak_set_is_below_numpys_median_else_the_bottom_k(va
     out = S.classify_domains(accuracy, policy="median_or_bottom_k", k=k)
     assert {d for d, c in out.items() if c == "weak"} == weak
     assert {d for d, c in out.items() if c == "strong"} == set(accuracy) - weak
+
+
+def test_relabel_strength_treats_a_component_without_a_task_type_as_fixed():
+    """Only a component recorded as tailored keeps its label; one with no task type is relabelled
+    from the profile like a fixed one (median of 0.2 and 0.8 is 0.5: a weak, b strong)."""
+    import polars as pl
+
+    c = pl.DataFrame(
+        {"model": ["m"] * 4, "domain": ["a", "b", "a", "b"], "exp1_accuracy": [0.2, 0.8, 0.2, 0.8],
+         "strength": ["medium", "medium", "strong", "weak"], "task_type": [None, None, "tailored", "fixed"]},
+        schema_overrides={"task_type": pl.String},
+    )
+    assert S.relabel_strength(c, "median_or_bottom_k")["strength"].to_list() == ["weak", "strong", "strong", "strong"]

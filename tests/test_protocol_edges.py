@@ -194,3 +194,13 @@ def test_a_yes_no_gold_matches_the_bare_word_only_not_any_sentence_leading_with_
         assert match_strict(pred, gold, "short_text") is True, pred
     for pred in (other, f"{word}, it was a sculpture by someone else.", f"{word}, only once."):
         assert match_strict(pred, gold, "short_text") is False, pred
+
+
+@pytest.mark.parametrize(("pred", "gold", "right"), [
+    # the authors' unknown-type chain reads booleans by substring, true-words first: "no" and "false"
+    # agree; "incorrect" contains "correct" (and "t"), so it reads as true (their quirk, kept)
+    ("no", "false", True), ("false", "no", True), ("NO.", "FALSE", True), ("yes", "incorrect", True),
+    ("no", "incorrect", False), ("yes", "true", True), ("no", "true", False), ("false", "correct", False),
+])
+def test_upstream_unknown_type_booleans_by_substring(pred, gold, right):
+    assert match_upstream(pred, gold, None) is right

@@ -204,3 +204,10 @@ def test_a_yes_no_gold_matches_the_bare_word_only_not_any_sentence_leading_with_
 ])
 def test_upstream_unknown_type_booleans_by_substring(pred, gold, right):
     assert match_upstream(pred, gold, None) is right
+
+
+@pytest.mark.parametrize("gold", ["42", "3.5", "1,200", "-7"])
+def test_upstream_numeric_with_an_unreadable_side_is_wrong_not_an_error(gold):
+    for pred in ("no idea", "", "forty-two", "I cannot say."):
+        assert match_upstream(pred, gold, "exact_numeric") is False, pred
+        assert match_upstream(gold, pred or "none", "exact_numeric") is False, pred

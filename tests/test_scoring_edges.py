@@ -214,3 +214,16 @@ def test_relabel_strength_treats_a_component_without_a_task_type_as_fixed():
         schema_overrides={"task_type": pl.String},
     )
     assert S.relabel_strength(c, "median_or_bottom_k")["strength"].to_list() == ["weak", "strong", "strong", "strong"]
+
+
+def test_cce_accepts_confidences_at_both_ends_of_0_1_and_refuses_anything_outside():
+    """Paper CCE = mean(|p - y| - |pa - ya|), worked by hand at the ends: confidence 0 on a wrong
+    answer and 1 on a right one are errorless (0), against components stated at 1 on a wrong and 0
+    on a right answer (error 1 each): mean -1."""
+    e = S.cce([0.0, 1.0], [False, True], component_confidence=[1.0, 0.0], component_correct=[False, True])
+    assert e.value == -1.0
+    for bad in (-0.01, 1.01, 70.0):
+        with pytest.raises(ValueError, match="expected a probability in"):
+            S.cce([bad], [True], component_confidence=[0.5], component_correct=[True])
+        with pytest.raises(ValueError, match="expected a probability in"):
+            S.cce([0.5], [True], component_confidence=[bad], component_correct=[True])

@@ -211,3 +211,27 @@ def test_upstream_numeric_with_an_unreadable_side_is_wrong_not_an_error(gold):
     for pred in ("no idea", "", "forty-two", "I cannot say."):
         assert match_upstream(pred, gold, "exact_numeric") is False, pred
         assert match_upstream(gold, pred or "none", "exact_numeric") is False, pred
+
+
+@pytest.mark.parametrize(("pred", "gold", "right"), [
+    # an integer gold written without decimals is a count: only the same number is right
+    ("42.4", "42", False), ("42.49", "42", False), ("41.6", "42", False), ("1200.3", "1200", False), ("42.0", "42", True),
+    # the same value written with one decimal is a measurement: a finer answer rounding to it is right
+    ("42.04", "42.0", True), ("42.06", "42.0", False), ("-42.04", "-42.0", True),
+])
+def test_a_count_gold_is_exact_and_a_decimal_gold_takes_finer_answers_that_round_to_it(pred, gold, right):
+    from mirror_hf.protocol.matching import match_strict
+
+    assert match_strict(pred, gold, "exact_numeric") is right
+
+
+def test_upstream_extractor_takes_a_therefore_phrase_of_at_most_60_characters():
+    """The authors' rule: up to 80 characters after "therefore/so/thus/hence", kept only if at most
+    60; a longer one falls through (here, for a short-text item, to the whole text)."""
+    from mirror_hf.protocol.matching import upstream_extract
+
+    for n in range(1, 81):
+        phrase = "x" * n
+        for lead in ("Therefore, ", "So ", "thus "):
+            text = lead + phrase
+            assert upstream_extract(text, "short_text") == (phrase if n <= 60 else text), (lead, n)

@@ -201,6 +201,8 @@ def test_a_yes_no_gold_matches_the_bare_word_only_not_any_sentence_leading_with_
     # agree; "incorrect" contains "correct" (and "t"), so it reads as true (their quirk, kept)
     ("no", "false", True), ("false", "no", True), ("NO.", "FALSE", True), ("yes", "incorrect", True),
     ("no", "incorrect", False), ("yes", "true", True), ("no", "true", False), ("false", "correct", False),
+    # a text with none of the words is no boolean at all: compared as text, so wrong
+    ("pi", "no", False), ("abc", "false", False), ("pi", "yes", False),
 ])
 def test_upstream_unknown_type_booleans_by_substring(pred, gold, right):
     assert match_upstream(pred, gold, None) is right
@@ -235,3 +237,24 @@ def test_upstream_extractor_takes_a_therefore_phrase_of_at_most_60_characters():
         for lead in ("Therefore, ", "So ", "thus "):
             text = lead + phrase
             assert upstream_extract(text, "short_text") == (phrase if n <= 60 else text), (lead, n)
+
+
+@pytest.mark.parametrize(("text", "api_error"), [(None, "HTTP 500"), ("PROCEED\nANSWER: 12", "timeout"), (None, None)])
+def test_strict_exp9_failed_call_is_not_parsed(text, api_error):
+    from mirror_hf.protocol import exp9
+
+    parsed = exp9.parse_exp9(text, "P1", None, api_error=api_error)
+    assert parsed["api_success"] is False and parsed["parse_success"] is False
+    assert all(parsed[f"component_{s}_decision"] is None for s in ("a", "b"))
+
+
+def test_exp9_reasoning_is_split_by_the_rules_asked_for():
+    """Strict keeps the server's reasoning_content and treats an unclosed <think> as reasoning;
+    the authors' split keeps only closed blocks (the unclosed one stays in the text)."""
+    from mirror_hf.protocol import exp9
+
+    cut = "<think>the first part is easy, the second"
+    strict = exp9.parse_exp9(cut, "P1", None, reasoning_content="server-side thoughts")
+    upstream = exp9.parse_exp9(cut, "P1", None, reasoning_content="server-side thoughts", rules="upstream")
+    assert strict["reasoning"] == "server-side thoughts\n\nthe first part is easy, the second"
+    assert upstream["reasoning"] is None

@@ -227,3 +227,14 @@ def test_cce_accepts_confidences_at_both_ends_of_0_1_and_refuses_anything_outsid
             S.cce([bad], [True], component_confidence=[0.5], component_correct=[True])
         with pytest.raises(ValueError, match="expected a probability in"):
             S.cce([0.5], [True], component_confidence=[bad], component_correct=[True])
+
+
+def test_mirror_gap_by_domain_counts_each_domains_own_graded_questions():
+    # a: 2 questions, b: 3, c: 5 (one of c ungraded in both channels, so 4 count)
+    domain = ["a"] * 2 + ["b"] * 3 + ["c"] * 5
+    natural = [True, False, True, True, False, True, True, False, False, None]
+    wagering = [True, True, False, False, False, True, False, True, False, None]
+    out = S.mirror_gap_by_domain(domain, natural, wagering)
+    assert {d: e.n for d, e in out.items()} == {"a": 2, "b": 3, "c": 4}
+    # |natural acc - wagering acc|: a |1/2 - 2/2| = 1/2, b |2/3 - 0/3| = 2/3, c |2/4 - 2/4| = 0
+    assert {d: e.value for d, e in out.items()} == pytest.approx({"a": 0.5, "b": 2 / 3, "c": 0.0})

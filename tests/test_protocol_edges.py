@@ -258,3 +258,29 @@ def test_exp9_reasoning_is_split_by_the_rules_asked_for():
     upstream = exp9.parse_exp9(cut, "P1", None, reasoning_content="server-side thoughts", rules="upstream")
     assert strict["reasoning"] == "server-side thoughts\n\nthe first part is easy, the second"
     assert upstream["reasoning"] is None
+
+
+def test_a_short_text_quantity_gold_of_up_to_four_words_beside_its_number_takes_the_bare_number():
+    """"About 96 books" is one quantity, so "96" and "96 books" answer it; with five or more words
+    beside the number the gold is a sentence that happens to hold a number, and only its text counts."""
+    from mirror_hf.protocol.matching import match_strict
+
+    extra = ["red", "old", "thick", "heavy", "dusty", "paper"]
+    for k in range(1, 7):
+        gold = " ".join(["96", *extra[: k - 1], "books"])
+        assert match_strict("96", gold, "short_text") is (k <= 4), gold
+        assert match_strict("96 books", gold, "short_text") is (k <= 4), gold
+        assert match_strict("97", gold, "short_text") is False, gold
+        assert match_strict(gold, gold, "short_text") is True, gold
+
+
+REFUSAL = "I'm sorry, but I can't help with that."
+
+
+def test_a_refusal_is_flagged_and_unparsed_in_the_layer2_and_tool_follow_up_turns():
+    for rules in ("strict", "upstream"):
+        parsed = exp1.parse_layer2(REFUSAL, rules=rules)
+        assert parsed["refused"] is True and parsed["parse_success"] is False and parsed["self_report_confidence"] is None
+    first = exp1.parse_tool_delegation("[USE_TOOL: calculator | 3 * 4]")
+    final = exp1.parse_tool_followup(REFUSAL, first, exp1.run_tools(first))
+    assert (final["refused"], final["parse_success"], final["answer"]) == (True, False, None)

@@ -284,3 +284,22 @@ def test_a_refusal_is_flagged_and_unparsed_in_the_layer2_and_tool_follow_up_turn
     first = exp1.parse_tool_delegation("[USE_TOOL: calculator | 3 * 4]")
     final = exp1.parse_tool_followup(REFUSAL, first, exp1.run_tools(first))
     assert (final["refused"], final["parse_success"], final["answer"]) == (True, False, None)
+
+
+@pytest.mark.parametrize(("pred", "gold", "right"), [
+    # an answer rounded to two decimals must be the gold rounded to two decimals (half a unit of its
+    # last place): 3.14 answers 3.14159, 3.15 and 3.13 do not
+    ("3.14", "3.14159", True), ("3.15", "3.14159", False), ("3.13", "3.14159", False),
+    ("2.72", "2.71828", True), ("2.73", "2.71828", False), ("-3.14", "-3.14159", True), ("-3.15", "-3.14159", False),
+])
+def test_a_rounded_answer_must_be_the_gold_rounded_to_its_decimals(pred, gold, right):
+    from mirror_hf.protocol.matching import match_strict
+
+    assert match_strict(pred, gold, "exact_numeric") is right
+
+
+@pytest.mark.parametrize(("pred", "gold", "right"), [
+    ("3/4", "0.75", True), ("1/4", "0.25", True), ("6/3", "2", True), ("3/4", "1", False), ("2/8", "0.75", False), ("1/0", "1", False),
+])
+def test_upstream_numeric_reads_a_fraction_as_its_quotient(pred, gold, right):
+    assert match_upstream(pred, gold, "exact_numeric") is right

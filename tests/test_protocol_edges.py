@@ -277,10 +277,12 @@ def test_a_short_text_quantity_gold_of_up_to_four_words_beside_its_number_takes_
 REFUSAL = "I'm sorry, but I can't help with that."
 
 
-def test_a_refusal_is_flagged_and_unparsed_in_the_layer2_and_tool_follow_up_turns():
+def test_a_refusal_is_flagged_and_unparsed_in_the_layer2_opt_out_and_tool_follow_up_turns():
     for rules in ("strict", "upstream"):
         parsed = exp1.parse_layer2(REFUSAL, rules=rules)
         assert parsed["refused"] is True and parsed["parse_success"] is False and parsed["self_report_confidence"] is None
+        parsed = exp1.parse_opt_out(REFUSAL, rules=rules)
+        assert parsed["refused"] is True and parsed["parse_success"] is False and parsed["answer"] is None
     first = exp1.parse_tool_delegation("[USE_TOOL: calculator | 3 * 4]")
     final = exp1.parse_tool_followup(REFUSAL, first, exp1.run_tools(first))
     assert (final["refused"], final["parse_success"], final["answer"]) == (True, False, None)

@@ -239,3 +239,13 @@ def test_mirror_gap_by_domain_counts_each_domains_own_graded_questions():
     assert {d: e.n for d, e in out.items()} == {"a": 2, "b": 3, "c": 4}
     # |natural acc - wagering acc|: a |1/2 - 2/2| = 1/2, b |2/3 - 0/3| = 2/3, c |2/4 - 2/4| = 0
     assert {d: e.value for d, e in out.items()} == pytest.approx({"a": 0.5, "b": 2 / 3, "c": 0.0})
+
+
+def test_bca_from_replicates_with_no_usable_replicate_is_none_and_with_one_is_that_value():
+    from mirror_hf.scoring._bootstrap import bca_from_replicates
+
+    for empty in (np.array([]), np.array([np.nan, np.nan])):
+        assert bca_from_replicates(0.5, empty, 0.0) is None
+    assert bca_from_replicates(float("nan"), np.array([0.4, 0.6]), 0.0) is None
+    for single in (np.array([0.3]), np.array([np.nan, 0.3])):  # one replicate: every quantile is it
+        assert bca_from_replicates(0.5, single, 0.0) == (0.3, 0.3)

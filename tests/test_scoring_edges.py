@@ -168,15 +168,16 @@ def test_spearman_of_a_large_sample_with_one_odd_item_is_scipys(n):
 
     from mirror_hf.scoring._rank import spearman_from_table
 
-    x = np.zeros(n)
-    x[0] = 1.0
-    y = np.arange(n) % 3 == 0
-    table = np.zeros((1, 2, 2))
-    np.add.at(table[0], (x.astype(int), y.astype(int)), 1.0)
-    expected = spearmanr(x, y).statistic
-    got = spearman_from_table(table)[0]
-    print(f"n={n}: scipy {expected:.6f}, ours {got:.6f}")
-    assert got == pytest.approx(expected, abs=1e-9)
+    odd = np.zeros(n, dtype=int)
+    odd[0] = 1
+    spread = (np.arange(n) % 3 == 0).astype(int)
+    for x, y in ((odd, spread), (spread, odd)):  # the odd item on either side
+        table = np.zeros((1, 2, 2))
+        np.add.at(table[0], (x, y), 1.0)
+        expected = spearmanr(x, y).statistic
+        got = spearman_from_table(table)[0]
+        print(f"n={n}: scipy {expected:.6f}, ours {got:.6f}")
+        assert got == pytest.approx(expected, abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -99,7 +99,7 @@ TARGET_SHARE = {"matching": 0.90, "scoring": 0.90, "parsers": 0.80, "bank_core":
 ISSUE_MUTANTS: list[tuple[str, str, str, str, list[str]]] = [
     ("sign ignored in numbers_match", "mirror_hf.protocol.matching", "    p, pd = pred\n    g, gd = gold\n",
      "    p, pd = abs(pred[0]), pred[1]\n    g, gd = abs(gold[0]), gold[1]\n", [T + "test_protocol_properties.py"]),
-    ("U+2212 not read as minus", "mirror_hf.protocol.matching", '.replace("\u2212", "-")', "", [T + "test_protocol_properties.py"]),
+    ("U+2212 not read as minus", "mirror_hf.protocol.matching", '{"\\u2212": "-", ', "{", [T + "test_protocol_properties.py"]),
     ("bootstrap ignores its seed", "mirror_hf.scoring._bootstrap", "else np.random.default_rng(seed)",
      "else np.random.default_rng(DEFAULT_SEED)", [T + "test_scoring_seeds.py"]),
     ("score --seed ignored", "mirror_hf.cli.score_cmd", "Bootstrap(n_resamples=resamples, seed=seed)",

@@ -1,10 +1,10 @@
 """Mutation testing of the grader, the parsers, the metrics and the bank core: does the fast test
 subset notice a small deliberate bug?
 
-    python benchmarks/mutation.py                       # every target, sampled, stopped after 25 min
+    python benchmarks/mutation.py                       # every group, 50 mutants each (seed 0), resumable
     python benchmarks/mutation.py --module matching     # one target (name as in TARGETS)
-    python benchmarks/mutation.py --list                # the mutants, without running anything
-    python benchmarks/mutation.py --max-per-module 0    # no sampling (every mutant; slow)
+    python benchmarks/mutation.py --list                # the sampled mutants, without running anything
+    python benchmarks/mutation.py --per-group 0         # no sampling (every mutant; hours)
 
 A small self-written AST mutator (mutmut and cosmic-ray rewrite or copy the whole tree and re-import
 it per mutant; with this package's mapped sub-packages and heavy imports that costs seconds per
@@ -26,8 +26,16 @@ and runs the module's fast test subset in-process with `pytest -x`. Exit 1 (or a
 0 = survived. Module-level values imported by name into other modules keep the original value
 (a limitation: such a mutant can survive falsely; none of the targets' tests rely on that).
 
-Sampling: a target with more mutants than `--max-per-module` is sampled (seeded, so the same list
-every run); the report says how many were drawn from how many. A survivor listed as equivalent in
+Sampling: the targets form the issue's four groups (matching, parsers, scoring, bank_core); from each
+group `--per-group` mutants (default 50, or all when the group has fewer) are drawn uniformly from the
+group's pooled mutants with a fixed seed (`--seed`, default 0), so the same list every run and the
+killed share estimates the group's. The report says how many were drawn from how many.
+
+Checkpoint: every outcome is appended to `--checkpoint` (default out/mutation/checkpoint.jsonl) as it
+arrives, with a hash of the mutated module's source and of its test subset. A rerun reuses a record
+when the module's source is unchanged and either the mutant was killed or the tests are unchanged
+too (tests are added to kill survivors; a survivor is rerun once its tests change). `--fresh` ignores
+the checkpoint. A survivor listed as equivalent in
 docs/testing.md (its id in the first column of the "Equivalent mutants" table) is counted as
 equivalent, not survived. Mutant ids are a hash of (file, function, operator, source line, repeat),
 so they survive line shifts elsewhere in the file.
@@ -58,22 +66,23 @@ DOCS = REPO / "docs" / "testing.md"
 
 # target name -> (module, fast test subset). Tests are ordered cheapest-first: -x stops at the first failure.
 T = "tests/"
-PROTOCOL = [T + "test_protocol_edges.py", T + "test_protocol_exp1.py", T + "test_protocol_exp3_exp9.py", T + "test_protocol_properties.py"]
+EDGES_PROPS = [T + "test_protocol_edges.py", T + "test_protocol_properties.py"]
+PROTOCOL = [T + "test_protocol_exp1.py", T + "test_protocol_exp3_exp9.py", *EDGES_PROPS]
 SCORING = [T + "test_scoring_edges.py", T + "test_scoring_metrics.py"]
 SCORING_CI = [T + "test_scoring_edges.py", T + "test_scoring_stats.py", T + "test_scoring_seeds.py", T + "test_scoring_metrics.py"]
 TARGETS: dict[str, tuple[str, list[str]]] = {
     "matching": ("mirror_hf.protocol.matching", [T + "test_protocol_edges.py", T + "test_protocol_matching.py", T + "test_protocol_properties.py"]),
-    "parsing": ("mirror_hf.protocol.parsing", PROTOCOL),
-    "exp1": ("mirror_hf.protocol.exp1", PROTOCOL),
-    "exp3": ("mirror_hf.protocol.exp3", PROTOCOL),
-    "exp9": ("mirror_hf.protocol.exp9", PROTOCOL),
+    "parsing": ("mirror_hf.protocol.parsing", [T + "test_protocol_readings.py", *PROTOCOL]),
+    "exp1": ("mirror_hf.protocol.exp1", [T + "test_protocol_exp1.py", *EDGES_PROPS]),
+    "exp3": ("mirror_hf.protocol.exp3", [T + "test_protocol_exp3_exp9.py", *EDGES_PROPS]),
+    "exp9": ("mirror_hf.protocol.exp9", [T + "test_protocol_exp9_decisions.py", T + "test_protocol_exp3_exp9.py", *EDGES_PROPS]),
     "bootstrap": ("mirror_hf.scoring._bootstrap", SCORING_CI),
     "stats": ("mirror_hf.scoring._stats", SCORING_CI),
     "accuracy": ("mirror_hf.scoring._accuracy", SCORING),
     "calibration": ("mirror_hf.scoring._calibration", SCORING),
     "cce": ("mirror_hf.scoring._cce", SCORING),
     "escalation": ("mirror_hf.scoring._escalation", SCORING_CI),
-    "exp9_metrics": ("mirror_hf.scoring._exp9", SCORING),
+    "exp9_metrics": ("mirror_hf.scoring._exp9", [*SCORING, T + "test_scoring_exp9_extras.py"]),
     "mci": ("mirror_hf.scoring._mci", SCORING),
     "rank": ("mirror_hf.scoring._rank", SCORING),
     "tii": ("mirror_hf.scoring._tii", SCORING),
@@ -81,7 +90,8 @@ TARGETS: dict[str, tuple[str, list[str]]] = {
     "bank_core": ("mirror_hf.bank._core", [T + "test_bank_core.py"]),
 }
 # Summary groups: the issue's targets are >= 90% killed for matching and scoring, >= 80% elsewhere.
-GROUPS = {"matching": "matching", "parsing": "parsers", "exp1": "parsers", "exp3": "parsers", "exp9": "parsers", "bank_core": "bank_core"}
+GROUPS = {t: {"matching": "matching", "parsing": "parsers", "exp1": "parsers", "exp3": "parsers", "exp9": "parsers",
+                "bank_core": "bank_core"}.get(t, "scoring") for t in TARGETS}
 TARGET_SHARE = {"matching": 0.90, "scoring": 0.90, "parsers": 0.80, "bank_core": 0.80}
 
 # The mutants issue 18 found surviving the suite, as text patches (label, module, old, new, tests):
@@ -89,7 +99,7 @@ TARGET_SHARE = {"matching": 0.90, "scoring": 0.90, "parsers": 0.80, "bank_core":
 ISSUE_MUTANTS: list[tuple[str, str, str, str, list[str]]] = [
     ("sign ignored in numbers_match", "mirror_hf.protocol.matching", "    p, pd = pred\n    g, gd = gold\n",
      "    p, pd = abs(pred[0]), pred[1]\n    g, gd = abs(gold[0]), gold[1]\n", [T + "test_protocol_properties.py"]),
-    ("U+2212 not read as minus", "mirror_hf.protocol.matching", '.replace("\u2212", "-")', "", [T + "test_protocol_properties.py"]),
+    ("U+2212 not read as minus", "mirror_hf.protocol.matching", '{"\\u2212": "-", ', "{", [T + "test_protocol_properties.py"]),
     ("bootstrap ignores its seed", "mirror_hf.scoring._bootstrap", "else np.random.default_rng(seed)",
      "else np.random.default_rng(DEFAULT_SEED)", [T + "test_scoring_seeds.py"]),
     ("score --seed ignored", "mirror_hf.cli.score_cmd", "Bootstrap(n_resamples=resamples, seed=seed)",
@@ -382,83 +392,171 @@ def equivalent_ids() -> dict[str, str]:
     return out
 
 
+CHECKPOINT = REPO / "out" / "mutation" / "checkpoint.jsonl"
+
+
+def _digest(paths: list[Path]) -> str:
+    h = hashlib.sha1()
+    for p in paths:
+        h.update(p.read_bytes() if p.exists() else b"")
+    return h.hexdigest()[:12]
+
+
+def fingerprints(target: str) -> tuple[str, str]:
+    """(hash of the mutated module's source, hash of its test subset and the shared test helpers)."""
+    module, tests = TARGETS[target]
+    helpers = sorted((REPO / "tests").glob("conftest.py")) + [REPO / "tests" / "runner_fixtures.py"]
+    return _digest([REPO / (module.replace(".", "/") + ".py")]), _digest([REPO / t for t in tests] + helpers)
+
+
+def load_checkpoint(path: Path, prints: dict[str, tuple[str, str]]) -> dict[str, dict]:
+    """Reusable records by mutant id: same module source, and killed or the same tests."""
+    out: dict[str, dict] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut by an interrupted run
+        fp = prints.get(r.get("target"))
+        if fp is None or r.get("source_hash") != fp[0] or r.get("outcome", "").startswith("error"):
+            continue
+        if r["outcome"].startswith("killed") or r.get("tests_hash") == fp[1]:
+            out[r["id"]] = r
+    return out
+
+
+def draw(targets: list[str], per_group: int, seed: int) -> tuple[list, dict[str, int]]:
+    """The seeded sample: `per_group` mutants drawn uniformly from each group's pooled mutants."""
+    totals: dict[str, int] = {}
+    pools: dict[str, list] = {}
+    for target in targets:
+        mutants, tree, paths = mutants_of(target)
+        totals[target] = len(mutants)
+        pools.setdefault(GROUPS[target], []).extend((m, target, tree, p) for m, p in zip(mutants, paths))
+    plan = []
+    for group, pool in pools.items():
+        # a seeded random order, so the sample (and any prefix of it, if a run is cut) is uniform
+        order = random.Random(f"{seed}|{group}").sample(range(len(pool)), len(pool))
+        plan.append([pool[i] for i in (order[:per_group] if per_group else order)])
+    # round-robin over the groups, so an interrupted run leaves every group sampled alike
+    return [e for row in itertools.zip_longest(*plan) for e in row if e is not None], totals
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--module", action="append", choices=sorted(TARGETS), help="target(s) to mutate (default: all)")
-    ap.add_argument("--max-per-module", type=int, default=20, help="sample at most this many mutants per target, twice that for matching (0: all)")
+    ap.add_argument("--per-group", type=int, default=50, help="mutants drawn per group (matching, parsers, scoring, bank_core); 0: all")
     ap.add_argument("--seed", type=int, default=0, help="sampling seed")
     ap.add_argument("--jobs", type=int, default=2, help="mutants run at once")
-    ap.add_argument("--budget-minutes", type=float, default=25.0, help="start no mutant after this (the rest: not run)")
+    ap.add_argument("--budget-minutes", type=float, default=0.0, help="start no mutant after this (0: no limit; the rest: not run, resumed next time)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--checkpoint", type=Path, default=CHECKPOINT, help="outcomes appended here; a rerun resumes from it")
+    ap.add_argument("--fresh", action="store_true", help="ignore the checkpoint's records")
     ap.add_argument("--json", type=Path, help="write every mutant's outcome here")
-    ap.add_argument("--ids", default="", help="comma-separated mutant ids to run first (e.g. the last run's survivors)")
+    ap.add_argument("--ids", default="", help="comma-separated mutant ids to run (any target), instead of the sample")
     ap.add_argument("--issue-mutants", action="store_true", help="run only the mutants issue 18 found surviving")
     args = ap.parse_args()
     if args.issue_mutants:
         return run_issue_mutants(args.jobs)
     targets = args.module or list(TARGETS)
     os.chdir(REPO)
-    plan: list = []
-    first: list = []
     wanted = {i for i in args.ids.split(",") if i}
-    totals = {}
-    for target in targets:
-        mutants, tree, paths = mutants_of(target)
-        totals[target] = len(mutants)
-        first += [(m, target, tree, p) for m, p in zip(mutants, paths) if m.id in wanted]
-        chosen = [i for i, m in enumerate(mutants) if m.id not in wanted]
-        cap = args.max_per_module * (2 if target == "matching" else 1)  # the grader gets a double share
-        if cap and len(chosen) > cap:
-            chosen = sorted(random.Random(f"{args.seed}|{target}").sample(chosen, cap))
-        plan.append([(mutants[i], target, tree, paths[i]) for i in chosen])
-    # round-robin over the targets, so a budget cut leaves every target sampled alike
-    plan = first + [entry for group in itertools.zip_longest(*plan) for entry in group if entry is not None]
+    if wanted:
+        plan, totals = draw(targets, 0, args.seed)
+        plan = [e for e in plan if e[0].id in wanted]
+    else:
+        plan, totals = draw(targets, args.per_group, args.seed)
     if args.list:
         for m, *_ in plan:
             print(f"{m.id}  {m.target}:{m.line}  {m.qualname}  {m.op}  | {m.source}")
         print(f"{len(plan)} mutants drawn from {sum(totals.values())}: {totals}")
         return 0
     equivalent = equivalent_ids()
-    all_tests = sorted({t for target in targets for t in TARGETS[target][1] if (REPO / t).exists()})
-    prewarm(all_tests)
+    prints = {t: fingerprints(t) for t in targets}
+    done = {} if args.fresh else load_checkpoint(args.checkpoint, prints)
     results: dict[str, list[dict]] = {t: [] for t in targets}
+    queue = []
+    for entry in plan:
+        m = entry[0]
+        if m.id in done:
+            results[m.target].append({**done[m.id], "outcome": _classify(done[m.id]["outcome"], m.id, equivalent)})
+        else:
+            queue.append(entry)
+    print(f"{len(plan)} mutants drawn from {sum(totals.values())}; {len(plan) - len(queue)} from the checkpoint, {len(queue)} to run", flush=True)
     started = time.monotonic()
-    baselines = {}
-    for target in targets:
+    baselines: dict[str, tuple[list[str], float]] = {}
+    baseline_file = args.checkpoint.with_name("baselines.json")
+    passed = {} if args.fresh or not baseline_file.exists() else json.loads(baseline_file.read_text())
+    baseline_file.parent.mkdir(parents=True, exist_ok=True)
+    needed = sorted({e[1] for e in queue})
+    if needed:
+        prewarm(sorted({t for target in needed for t in TARGETS[target][1] if (REPO / t).exists()}))
+    import concurrent.futures as cf  # threads only wait: each run is its own forked child
+
+    to_measure: dict[tuple[str, ...], str] = {}  # one unmutated run per distinct test subset
+    for target in needed:
         module_name, tests = TARGETS[target]
         importlib.import_module(module_name)
         tests = [t for t in tests if (REPO / t).exists()]
         if not tests:
             print(f"{target}: none of its test files exist", file=sys.stderr)
             return 2
-        outcome, seconds = fork_run(module_name, None, tests, timeout=900)
+        key = f"{target}|{prints[target][0]}|{prints[target][1]}"
+        if key in passed:
+            baselines[target] = (tests, passed[key])
+        else:
+            to_measure.setdefault(tuple(tests), target)
+    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        runs = dict(zip(to_measure, pool.map(lambda t: fork_run(TARGETS[t][0], None, [x for x in TARGETS[t][1] if (REPO / x).exists()], 900),
+                                             to_measure.values())))
+    for target in needed:
+        if target in baselines:
+            continue
+        tests = [t for t in TARGETS[target][1] if (REPO / t).exists()]
+        outcome, seconds = runs[tuple(tests)]
         if outcome != "survived":
             print(f"{target}: the unmutated test subset does not pass ({outcome}); fix that first", file=sys.stderr)
             return 2
-        baselines[target] = (tests, max(20.0, 4 * seconds))
+        # the per-mutant timeout: generous, the machine is shared; a mutant that loops is killed by it
+        passed[f"{target}|{prints[target][0]}|{prints[target][1]}"] = max(60.0, 5 * seconds)
+        baselines[target] = (tests, max(60.0, 5 * seconds))
         print(f"baseline {target}: {seconds:.1f}s ({len(tests)} files)", flush=True)
-    queue = list(plan)
-    import concurrent.futures as cf  # threads only wait: each mutant runs in its own forked child
-
+    baseline_file.write_text(json.dumps(passed, indent=1) + "\n")
     def one(entry):
         m, target, tree, path = entry
-        if time.monotonic() - started > args.budget_minutes * 60:
+        if args.budget_minutes and time.monotonic() - started > args.budget_minutes * 60:
             return m, ("not run", 0.0)
         tests, timeout = baselines[target]
         return m, fork_run(TARGETS[target][0], _apply(tree, path), tests, timeout)
 
-    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+    args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool, args.checkpoint.open("a") as ckpt:
         for m, (outcome, seconds) in pool.map(one, queue):
-            if outcome == "survived" and m.id in equivalent:
-                outcome = "equivalent"
-            results[m.target].append({**m.__dict__, "outcome": outcome, "seconds": round(seconds, 2)})
-            if outcome in ("survived",) or outcome.startswith("error"):
+            if outcome == "not run":
+                results[m.target].append({**m.__dict__, "outcome": outcome, "seconds": 0.0})
+                continue
+            record = {**m.__dict__, "outcome": outcome, "seconds": round(seconds, 2),
+                      "source_hash": prints[m.target][0], "tests_hash": prints[m.target][1]}
+            ckpt.write(json.dumps(record) + "\n")
+            ckpt.flush()
+            outcome = _classify(outcome, m.id, equivalent)
+            results[m.target].append({**record, "outcome": outcome})
+            if outcome == "survived" or outcome.startswith("error"):
                 print(f"  {outcome.upper():9s} {m.id} {m.target}:{m.line} {m.qualname} {m.op} | {m.source}", flush=True)
     elapsed = time.monotonic() - started
     print(summary(results, totals, elapsed))
+    survivors = [r for res in results.values() for r in res if r["outcome"] == "survived"]
+    for r in survivors:
+        print(f"survived {r['id']} {r['target']}:{r['line']} {r['qualname']} {r['op']} | {r['source']}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n")
     return 0
+
+
+def _classify(outcome: str, mid: str, equivalent: dict[str, str]) -> str:
+    return "equivalent" if outcome == "survived" and mid in equivalent else outcome
 
 
 def run_issue_mutants(jobs: int) -> int:
@@ -484,28 +582,31 @@ def run_issue_mutants(jobs: int) -> int:
 
 
 def summary(results: dict[str, list[dict]], totals: dict[str, int], elapsed: float) -> str:
-    rows = ["| target | mutants (drawn / all) | killed | survived | equivalent | errors | killed share |", "|---|---|---|---|---|---|---|"]
-    groups: dict[str, list[int]] = {}
+    """Markdown tables: per target, then per group (killed share = killed / (killed + survived))."""
+    head = "| {} | drawn / all | killed (of which timeout) | survived | equivalent | errors | killed share |"
+    rows = [head.format("target"), "|---|---|---|---|---|---|---|"]
     not_run = sum(r["outcome"] == "not run" for res in results.values() for r in res)
     results = {t: [r for r in res if r["outcome"] != "not run"] for t, res in results.items()}
-    for target, res in results.items():
+
+    def counts(res):
         k = sum(r["outcome"].startswith("killed") for r in res)
+        to = sum(r["outcome"] == "killed (timeout)" for r in res)
         s = sum(r["outcome"] == "survived" for r in res)
         e = sum(r["outcome"] == "equivalent" for r in res)
         err = sum(r["outcome"].startswith("error") for r in res)
-        share = k / max(1, k + s)
-        rows.append(f"| {target} | {len(res)} / {totals[target]} | {k} | {s} | {e} | {err} | {share:.0%} |")
-        g = GROUPS.get(target, "scoring")
-        acc = groups.setdefault(g, [0, 0])
-        acc[0] += k
-        acc[1] += k + s
-    rows.append("")
-    rows.append("| group | killed / (killed + survived) | target |")
-    rows.append("|---|---|---|")
-    for g, (k, n) in groups.items():
-        rows.append(f"| {g} | {k}/{n} = {k / max(1, n):.0%} | >= {TARGET_SHARE[g]:.0%} |")
-    rows.append(f"\n{sum(len(r) for r in results.values())} mutants run in {elapsed / 60:.1f} min"
-                + (f" ({not_run} sampled but not run: time budget)" if not_run else ""))
+        return k, to, s, e, err
+
+    for target, res in results.items():
+        k, to, s, e, err = counts(res)
+        rows.append(f"| {target} | {len(res)} / {totals[target]} | {k} ({to}) | {s} | {e} | {err} | {k / max(1, k + s):.0%} |")
+    rows += ["", head.format("group") + " target |", "|---|---|---|---|---|---|---|---|"]
+    for g in dict.fromkeys(GROUPS[t] for t in results):
+        res = [r for t, rs in results.items() if GROUPS[t] == g for r in rs]
+        k, to, s, e, err = counts(res)
+        total = sum(totals[t] for t in results if GROUPS[t] == g)
+        rows.append(f"| {g} | {len(res)} / {total} | {k} ({to}) | {s} | {e} | {err} | {k / max(1, k + s):.0%} | >= {TARGET_SHARE[g]:.0%} |")
+    rows.append(f"\n{sum(len(r) for r in results.values())} mutants, {elapsed / 60:.1f} min this run"
+                + (f" ({not_run} drawn but not run: time budget; a rerun resumes)" if not_run else ""))
     return "\n".join(rows)
 
 

@@ -284,3 +284,25 @@ def test_check_bank_duplicates():
     clash = Question("q9", "toy", "s", "easy", "QUESTION number 0", questions[0].choices, "right", "short_text", (), "g", 0)
     with pytest.raises(GateError, match="q9: same normalised text as q0"):
         check_bank([*questions, clash])
+
+
+def test_blocks_whose_size_is_not_a_multiple_of_four_favour_no_answer_letter():
+    """Blocks of 5 over 50 seeds (1,500 items): the answer positions are drawn from A-D repeated to
+    a whole number of rounds, so each letter is the answer a quarter of the time (sd ~1.1 points
+    here); padding to fewer rounds would starve the last letters (C and D would get 1/6 each)."""
+    letters = Counter(q.answer_letter for seed in range(50) for q in generate_domain(toy_domain(), seed, 30))
+    shares = {letter: letters[letter] / 1500 for letter in "ABCD"}
+    print("answer-letter shares in blocks of 5:", shares)
+    assert all(abs(share - 0.25) < 0.04 for share in shares.values()), shares
+
+
+def test_reads_as_letter_exactly_for_the_four_choice_letters():
+    from mirror_hf.bank._core import reads_as_letter
+
+    letters = {"A", "B", "C", "D"}  # the choice labels, written here
+    for code in range(32, 0x250):
+        c = chr(code)
+        for text in (c, f" {c} ", f"{c}\n"):
+            assert reads_as_letter(text) is (c in letters), repr(text)
+    for text in ("AB", "A.", "(A)", "a b", "", "   "):
+        assert reads_as_letter(text) is False, repr(text)

@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mirror_hf import scoring as S
 from mirror_hf.scoring._escalation import escalation_curve
@@ -152,3 +154,99 @@ def test_cells_weighted_drops_only_empty_cells():
 
     cells = Cells.weighted(np.array([2, 1, 0, 5]), x=np.array([1.0, 2.0, 3.0, 4.0]))
     assert cells.counts.tolist() == [2, 1, 5] and cells["x"].tolist() == [1.0, 2.0, 4.0] and cells.n == 8
+
+
+# ---------------------------------------------------------------- mutation run 3 (seed 0, 50 per group)
+
+
+@pytest.mark.parametrize("n", [10, 1_000, 1_000_000])
+def test_spearman_of_a_large_sample_with_one_odd_item_is_scipys(n):
+    """A side with a single differing item has a tiny but real rank variance (n(n-1)/4, against n³
+    for a spread-out side): it must not be mistaken for a constant side, however many items (a
+    million here: a tolerance growing like n⁴ would call it constant from about 500,000)."""
+    from scipy.stats import spearmanr
+
+    from mirror_hf.scoring._rank import spearman_from_table
+
+    odd = np.zeros(n, dtype=int)
+    odd[0] = 1
+    spread = (np.arange(n) % 3 == 0).astype(int)
+    for x, y in ((odd, spread), (spread, odd)):  # the odd item on either side
+        table = np.zeros((1, 2, 2))
+        np.add.at(table[0], (x, y), 1.0)
+        expected = spearmanr(x, y).statistic
+        got = spearman_from_table(table)[0]
+        print(f"n={n}: scipy {expected:.6f}, ours {got:.6f}")
+        assert got == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_partial_correlation_is_undefined_when_a_side_is_a_linear_function_of_the_covariate(seed):
+    """x = a z + b leaves residuals that are zero up to rounding (~1e-16): their correlation with
+    anything is noise, so r and p are NaN, whichever side it is."""
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=40)
+    free = rng.normal(size=40)
+    tied = rng.uniform(-3, 3) * z + rng.uniform(-5, 5)
+    for x, y in ((tied, free), (free, tied)):
+        out = S.partial_correlation(x, y, z)
+        assert math.isnan(out.r) and math.isnan(out.p) and out.n == 40
+
+
+@given(st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=1, max_size=9), st.integers(1, 3))
+def test_median_or_bottom_k_weak_set_is_below_numpys_median_else_the_bottom_k(values, k):
+    accuracy = {f"d{i}": v for i, v in enumerate(values)}
+    median = float(np.median(values))
+    weak = {d for d, a in accuracy.items() if a < median}
+    if not weak:  # no domain below the median (all tied): the k lowest, ties by name
+        weak = set(sorted(accuracy, key=lambda d: (accuracy[d], d))[:k])
+    out = S.classify_domains(accuracy, policy="median_or_bottom_k", k=k)
+    assert {d for d, c in out.items() if c == "weak"} == weak
+    assert {d for d, c in out.items() if c == "strong"} == set(accuracy) - weak
+
+
+def test_relabel_strength_treats_a_component_without_a_task_type_as_fixed():
+    """Only a component recorded as tailored keeps its label; one with no task type is relabelled
+    from the profile like a fixed one (median of 0.2 and 0.8 is 0.5: a weak, b strong)."""
+    import polars as pl
+
+    c = pl.DataFrame(
+        {"model": ["m"] * 4, "domain": ["a", "b", "a", "b"], "exp1_accuracy": [0.2, 0.8, 0.2, 0.8],
+         "strength": ["medium", "medium", "strong", "weak"], "task_type": [None, None, "tailored", "fixed"]},
+        schema_overrides={"task_type": pl.String},
+    )
+    assert S.relabel_strength(c, "median_or_bottom_k")["strength"].to_list() == ["weak", "strong", "strong", "strong"]
+
+
+def test_cce_accepts_confidences_at_both_ends_of_0_1_and_refuses_anything_outside():
+    """Paper CCE = mean(|p - y| - |pa - ya|), worked by hand at the ends: confidence 0 on a wrong
+    answer and 1 on a right one are errorless (0), against components stated at 1 on a wrong and 0
+    on a right answer (error 1 each): mean -1."""
+    e = S.cce([0.0, 1.0], [False, True], component_confidence=[1.0, 0.0], component_correct=[False, True])
+    assert e.value == -1.0
+    for bad in (-0.01, 1.01, 70.0):
+        with pytest.raises(ValueError, match="expected a probability in"):
+            S.cce([bad], [True], component_confidence=[0.5], component_correct=[True])
+        with pytest.raises(ValueError, match="expected a probability in"):
+            S.cce([0.5], [True], component_confidence=[bad], component_correct=[True])
+
+
+def test_mirror_gap_by_domain_counts_each_domains_own_graded_questions():
+    # a: 2 questions, b: 3, c: 5 (one of c ungraded in both channels, so 4 count)
+    domain = ["a"] * 2 + ["b"] * 3 + ["c"] * 5
+    natural = [True, False, True, True, False, True, True, False, False, None]
+    wagering = [True, True, False, False, False, True, False, True, False, None]
+    out = S.mirror_gap_by_domain(domain, natural, wagering)
+    assert {d: e.n for d, e in out.items()} == {"a": 2, "b": 3, "c": 4}
+    # |natural acc - wagering acc|: a |1/2 - 2/2| = 1/2, b |2/3 - 0/3| = 2/3, c |2/4 - 2/4| = 0
+    assert {d: e.value for d, e in out.items()} == pytest.approx({"a": 0.5, "b": 2 / 3, "c": 0.0})
+
+
+def test_bca_from_replicates_with_no_usable_replicate_is_none_and_with_one_is_that_value():
+    from mirror_hf.scoring._bootstrap import bca_from_replicates
+
+    for empty in (np.array([]), np.array([np.nan, np.nan])):
+        assert bca_from_replicates(0.5, empty, 0.0) is None
+    assert bca_from_replicates(float("nan"), np.array([0.4, 0.6]), 0.0) is None
+    for single in (np.array([0.3]), np.array([np.nan, 0.3])):  # one replicate: every quantile is it
+        assert bca_from_replicates(0.5, single, 0.0) == (0.3, 0.3)

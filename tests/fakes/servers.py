@@ -48,9 +48,9 @@ def openai_server(faults: dict | None = None, **options) -> Iterator[str]:
         _stop(proc)
 
 
-def server_stats(base_url: str) -> dict:
+def server_stats(base_url: str, detail: bool = False) -> dict:
     root = base_url.rsplit("/v1", 1)[0]
-    with urllib.request.urlopen(f"{root}/stats", timeout=10) as reply:
+    with urllib.request.urlopen(f"{root}/stats{'?detail=1' if detail else ''}", timeout=10) as reply:
         return json.loads(reply.read())
 
 

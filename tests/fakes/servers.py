@@ -54,6 +54,17 @@ def server_stats(base_url: str, detail: bool = False) -> dict:
         return json.loads(reply.read())
 
 
+def allowed_share(accepted: list[list[float]], window: float, windows: int, budget: float, *, tokens: bool) -> float:
+    """From a rate-limited server's `accepted` (its stats with detail): the 200s (or their tokens)
+    in the `windows` windows from the first 200, over windows * budget (the most a sliding window allows)."""
+    start = accepted[0][0]
+    end = start + windows * window
+    if accepted[-1][0] < end:
+        raise ValueError("the run ended before the measured windows did: plan more requests")
+    inside = [tok if tokens else 1 for at, tok in accepted if at < end]
+    return sum(inside) / (windows * budget)
+
+
 @contextmanager
 def fake_hub(storage: Path, hold_commits: int = 0) -> Iterator[str]:
     """Yields the endpoint URL of a fake Hub keeping its repos under `storage` (`hold_commits`: the

@@ -1,11 +1,12 @@
 """Scoring benchmark: the full metric suite on synthetic trials at the scale of a large run
-(250,000 Exp1 trials and 40,000 Exp9 trials over 16 models), against a straightforward per-record
+(16 models x (25,000 Exp1 + 2,500 Exp9) trials: 400,000 and 40,000), against a straightforward per-record
 Python implementation of the same metrics, measured in the same run.
 
-    python benchmarks/scoring.py [--models 16] [--exp1 250000] [--exp9 40000] [--resamples 10000]
+    python benchmarks/scoring.py [--models 16] [--exp1 400000] [--exp9 40000] [--resamples 10000]
 
-Limits from issue 7: point estimates of the whole suite < 5 s; with 10,000-resample BCa CIs on every
-per-model headline number < 60 s, on two cores.
+Limits from issue 17: point estimates of the whole suite <= 1 s; with 10,000-resample BCa CIs on
+every per-model headline number <= 15 s, on two cores (issue 7 had 5 s and 60 s). Wall and CPU
+seconds are both printed: on a shared machine the CPU time is the figure to compare with the limit.
 
 The baseline ("naive") computes the same point estimates record by record with dicts and loops,
 the way one would write them without thinking about speed. For the CIs, the baseline is
@@ -31,8 +32,8 @@ from mirror_hf.records import DOMAINS
 from mirror_hf.scoring import Bootstrap
 from mirror_hf.scoring._suite import SuiteOptions, score_tables
 
-LIMIT_POINT = 5.0
-LIMIT_CI = 60.0
+LIMIT_POINT = 1.0
+LIMIT_CI = 15.0
 CHANNELS = ("wagering", "opt_out", "difficulty_selection", "tool_delegation", "natural")
 
 
@@ -274,7 +275,7 @@ def load_average() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", type=int, default=16)
-    parser.add_argument("--exp1", type=int, default=250_000)
+    parser.add_argument("--exp1", type=int, default=400_000)
     parser.add_argument("--exp9", type=int, default=40_000)
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--skip-scipy", action="store_true", help="do not measure the scipy CI baseline")
@@ -289,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # warm-up on a slice (lazy imports, polars' thread pool), so both sides are measured warm
     score_tables(exp1=exp1.head(2_000), exp9=exp9.head(500), options=SuiteOptions(variant="upstream", ci=Bootstrap(n_resamples=50)))
-    points, t_points = timed(score_tables, exp1=exp1, exp9=exp9, options=SuiteOptions(variant="upstream", ci=False))
+    points, t_points, cpu_points = timed_cpu(score_tables, exp1=exp1, exp9=exp9, options=SuiteOptions(variant="upstream", ci=False))
     records1, records9 = exp1.to_dicts(), exp9.to_dicts()
     (naive1, t_n1) = timed(naive_exp1, records1)
     (naive9, t_n9) = timed(naive_exp9, records9)
@@ -309,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
             worst = max(worst, abs(v - points["models"][model]["exp9"]["cfr"][c]["value"]))
     print(f"largest |suite - naive| over all point estimates: {worst:.2e}")
 
-    print(f"point estimates, full suite: {t_points:6.2f} s   naive per-record Python: {t_naive:6.2f} s   ratio naive/suite: {t_naive / t_points:5.1f}x   limit {LIMIT_POINT:.0f} s")
+    print(f"point estimates, full suite: {t_points:6.2f} s wall ({cpu_points:.1f} s CPU)   naive per-record Python: {t_naive:6.2f} s   ratio naive/suite: {t_naive / t_points:5.1f}x   limit {LIMIT_POINT:.0f} s")
 
     _, t_ci, cpu_ci = timed_cpu(
         score_tables, exp1=exp1, exp9=exp9, options=SuiteOptions(variant="upstream", ci=Bootstrap(n_resamples=args.resamples))

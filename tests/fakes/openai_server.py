@@ -23,6 +23,12 @@ prose, "I defer", half as the tag), else a calculator call; a part that is answe
 probability `correct[slot]` (the right value is the part's "What is <arithmetic>?", a wrong one is
 that + 1). P3 (no tools) always answers.
 
+`--rate-limit '{"window": 60, "requests": R, "tokens": T}'` makes the server a rate-limited provider:
+over any sliding `window` seconds it answers at most R requests with a 200 and, once the 200s of the
+window used T tokens or more (prompt + completion, as in `usage`), no further one; beyond either it
+answers 429 with `Retry-After` (whole seconds, rounded up) and `retry-after-ms` (as OpenAI's API
+does), the time until the window has room again. Either budget may be left out.
+
 `GET /stats` returns counts (requests, per-kind faults, distinct requests, repeats of a request that
 was already answered with a 200; `?detail=1` adds requests per messages digest, the sha256 of
 `json.dumps(messages, sort_keys=True)`) so tests check behaviour from the server's side.
@@ -35,8 +41,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import hashlib
 import json
+import math
 import socket
 import sys
 import time
@@ -74,6 +82,10 @@ class State:
         self.counts: dict[str, int] = {"requests": 0, "ok": 0, "repeats_after_ok": 0, **{k: 0 for k in FAULT_ORDER}}
         self.first_at: float | None = None  # perf_counter of the first and last request (request-phase rate)
         self.last_at: float | None = None
+        self.rate_limit: dict | None = None
+        self.window: collections.deque[tuple[float, int]] = collections.deque()  # (time, tokens) of 200s in the window
+        self.window_tokens = 0
+        self.accepted: list[tuple[float, int]] = []  # every 200 under --rate-limit: (perf_counter, tokens)
 
 
 STATE: State | None = None
@@ -97,6 +109,25 @@ def choose_fault(state: State, digest: str, attempt: int) -> str | None:
                 return None
             return kind
     return None
+
+
+def rate_limit_wait(state: State, now: float) -> float:
+    """0 if the sliding window has room for one more request, else the seconds until it has."""
+    limit, window = state.rate_limit, state.window
+    span = float(limit["window"])
+    while window and window[0][0] <= now - span:
+        state.window_tokens -= window.popleft()[1]
+    waits = [0.0]
+    if "requests" in limit and len(window) >= limit["requests"]:
+        waits.append(window[len(window) - int(limit["requests"])][0] + span - now)
+    if "tokens" in limit and state.window_tokens >= limit["tokens"]:
+        excess, freed = state.window_tokens - limit["tokens"], 0
+        for at, tokens in window:  # the oldest entries that must leave before the total is under T
+            freed += tokens
+            if freed > excess:
+                waits.append(at + span - now)
+                break
+    return max(waits)
 
 
 def _part_value(question: str) -> int | None:
@@ -244,6 +275,12 @@ async def chat(scope, receive, send) -> None:
     state.last_at = now
     if digest in state.answered:
         state.counts["repeats_after_ok"] += 1
+    if state.rate_limit is not None:
+        wait = rate_limit_wait(state, now)
+        if wait > 0:
+            state.counts["limited"] = state.counts.get("limited", 0) + 1
+            return await respond(send, 429, error_body("rate limit reached for requests", "rate_limit_error"), [
+                (b"retry-after", str(math.ceil(wait)).encode()), (b"retry-after-ms", str(math.ceil(wait * 1000)).encode())])
     fault = choose_fault(state, digest, attempt) if state.faults else None
     if fault is not None:
         state.counts[fault] += 1
@@ -291,6 +328,10 @@ async def chat(scope, receive, send) -> None:
     }
     state.counts["ok"] += 1
     state.answered.add(digest)
+    if state.rate_limit is not None:
+        state.window.append((now, body["usage"]["total_tokens"]))
+        state.window_tokens += body["usage"]["total_tokens"]
+        state.accepted.append((now, body["usage"]["total_tokens"]))
     await respond(send, 200, json.dumps(body).encode())
 
 
@@ -313,6 +354,7 @@ async def app(scope, receive, send) -> None:
         counts = dict(STATE.counts, distinct=len(STATE.seen), first_at=STATE.first_at, last_at=STATE.last_at)
         if b"detail" in scope.get("query_string", b""):
             counts["seen"] = STATE.seen  # messages digest -> requests received
+            counts["accepted"] = STATE.accepted  # under --rate-limit: (perf_counter, tokens) of every 200
         return await respond(send, 200, json.dumps(counts).encode())
     await respond(send, 404, error_body(f"no route {method} {path}", "not_found"))
 
@@ -328,11 +370,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tool-rate", type=float, default=0.0)
     parser.add_argument("--delay-s", type=float, default=0.0, help="added to every answer (to make runs killable mid-way)")
     parser.add_argument("--exp9-policy", default="", help="JSON decision policy for Exp9 prompts (module docstring)")
+    parser.add_argument("--rate-limit", default="", help='JSON sliding-window budget, e.g. {"window": 60, "requests": 600, "tokens": 90000}')
     parser.add_argument("--reply-ignore", default="[]", help="JSON list of strings the reply is chosen without")
     args = parser.parse_args(argv)
     STATE = State(json.loads(args.faults), args.retry_after, args.slow_s, args.max_transient, args.think_rate, args.tool_rate,
                   args.delay_s, tuple(json.loads(args.reply_ignore)))
     STATE.exp9_policy = json.loads(args.exp9_policy) if args.exp9_policy else None
+    STATE.rate_limit = json.loads(args.rate_limit) if args.rate_limit else None
 
     import uvicorn
 

@@ -48,10 +48,21 @@ def openai_server(faults: dict | None = None, **options) -> Iterator[str]:
         _stop(proc)
 
 
-def server_stats(base_url: str) -> dict:
+def server_stats(base_url: str, detail: bool = False) -> dict:
     root = base_url.rsplit("/v1", 1)[0]
-    with urllib.request.urlopen(f"{root}/stats", timeout=10) as reply:
+    with urllib.request.urlopen(f"{root}/stats{'?detail=1' if detail else ''}", timeout=10) as reply:
         return json.loads(reply.read())
+
+
+def allowed_share(accepted: list[list[float]], window: float, windows: int, budget: float, *, tokens: bool) -> float:
+    """From a rate-limited server's `accepted` (its stats with detail): the 200s (or their tokens)
+    in the `windows` windows from the first 200, over windows * budget (the most a sliding window allows)."""
+    start = accepted[0][0]
+    end = start + windows * window
+    if accepted[-1][0] < end:
+        raise ValueError("the run ended before the measured windows did: plan more requests")
+    inside = [tok if tokens else 1 for at, tok in accepted if at < end]
+    return sum(inside) / (windows * budget)
 
 
 @contextmanager

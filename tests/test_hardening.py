@@ -292,7 +292,7 @@ def test_8_long_responses_are_parsed_off_the_event_loop(monkeypatch):
     eng = engine_module.Engine.__new__(engine_module.Engine)
     eng.plan = type("P", (), {"recipe": Recipe()})()
     for n in (100, engine_module.OFF_LOOP_CHARS + 1):
-        asyncio.run(eng._followup(None, Outcome(text="x" * n)))
+        asyncio.run(eng._followup(None, [(None, Outcome(text="x" * n))]))  # the conversation so far: (request, outcome)
     assert seen == {100: True, engine_module.OFF_LOOP_CHARS + 1: False}
 
 

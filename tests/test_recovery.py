@@ -236,7 +236,8 @@ def test_flaw_flags_are_recovered(dataset, upstream_dir, tmp_path):
     cli("import-upstream", *map(str, files), "--out", str(dataset), "--quiet")
     env = {"OPENAI_API_KEY": "local-test-key"}
     with respondent(dataset, PROFILE, tmp_path) as url:
-        cli("run", "--experiment", "exp6b", "--channels", "label,keyword", "--limit", "120", "--model", "planted",
+        cli("run", "--experiment", "exp6b", "--channels", "label,keyword", "--bank", "upstream_exp6b", "--limit", "120",
+            "--model", "planted",
             "--base-url", url, "--dataset", str(dataset), "--concurrency", "16", env=env)
     out = tmp_path / "score.json"
     cli("score", "--dataset", str(dataset), "--resamples", "2000", "--json", str(out), env=env)

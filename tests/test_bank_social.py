@@ -395,3 +395,31 @@ def test_same_seed_same_items_other_seed_other_items(banks):
     assert len(texts0 & texts1) < 0.05 * SIZE
 
 
+
+
+def told_past_a_bystander(events, agents, x, y):
+    """True when x learnt the object's place from a text sent by someone other than y, and y was
+    still in the room when x left: x cannot know whether y saw the move, so 'where does x think y
+    thinks it is' has two defensible answers (y's view before the move, or the texted place)."""
+    inside = set(agents)
+    y_stayed_when_x_left = False
+    for ev in events:
+        if ev["type"] == "leave":
+            if ev["agent"] == x:
+                y_stayed_when_x_left = y in inside
+            inside.discard(ev["agent"])
+        elif ev["type"] == "enter":
+            inside.add(ev["agent"])
+        elif ev["type"] == "tell" and ev["to_agent"] == x and ev["agent"] != y and y_stayed_when_x_left:
+            return True
+    return False
+
+
+def test_second_order_questions_never_ask_about_a_bystander_after_a_text(banks):
+    """Blind read, exp9.fixed.linguistic.social.03.s0: Yara leaves, Hugo moves the ball, Kai texts
+    Yara the new place; 'Where does Yara believe Hugo thinks the ball is?' had gold 'the blue box',
+    but Hugo stayed in the room as far as Yara knows, so 'the red suitcase' is as defensible."""
+    second = [q for q in all_items(banks, "theory_of_mind") if q.params["question_kind"] == "second_order"]
+    assert len(second) >= 60
+    bad = [q.id for q in second if told_past_a_bystander(q.params["events"], q.params["agents"], *q.params["subject"])]
+    assert not bad, f"{len(bad)} of {len(second)} second-order items: {bad[:5]}"

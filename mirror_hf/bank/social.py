@@ -171,6 +171,22 @@ def _narrate(story: dict, rng: random.Random) -> str:
     return " ".join(lines)
 
 
+def _told_past_a_bystander(story: dict, x: str, y: str) -> bool:
+    """x was texted the new place by someone other than y while y, as far as x knows, stayed in the
+    room: x cannot tell whether y saw the move, so "where does x think y thinks" is not settled."""
+    inside = set(story["agents"])
+    y_stayed = False
+    for ev in story["events"]:
+        if ev["type"] == "leave":
+            y_stayed = y in inside if ev["agent"] == x else y_stayed
+            inside.discard(ev["agent"])
+        elif ev["type"] == "enter":
+            inside.add(ev["agent"])
+        elif ev["type"] == "tell" and ev["to_agent"] == x and ev["agent"] != y and y_stayed:
+            return True
+    return False
+
+
 def _listing(items) -> str:
     words = [f"a {x}" if x[0] not in "aeiou" else f"an {x}" for x in items]
     return ", ".join(words[:-1]) + f" and {words[-1]}"
@@ -193,7 +209,7 @@ def theory_of_mind(rng: random.Random, difficulty: str) -> Item:
     agents = story["agents"]
     o = story["object"]
     if difficulty == "hard":
-        pairs = [(x, y) for x in agents for y in agents if x != y]
+        pairs = [(x, y) for x in agents for y in agents if x != y and not _told_past_a_bystander(story, x, y)]
         # prefer pairs whose answer differs from the object's real place or from y's own belief
         interesting = [p for p in pairs if meta.get(p) and (meta[p] != world or meta[p] != belief[p[1]])]
         x, y = _choice(rng, interesting or [p for p in pairs if meta.get(p)])

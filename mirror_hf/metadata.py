@@ -7,20 +7,98 @@ back here.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 from mirror_hf.folder import Publication
 
 
-def refresh_metadata(root: Path, publication: Publication | None = None) -> None:
-    """Regenerate README.md (card + YAML), croissant.json and eval.yaml from the folder's files (and,
-    when it is being pushed, from where it is published)."""
+def _writers():
+    """The modules refresh_metadata uses (mlcroissant and the card templates: seconds and ~100 MB to import)."""
     from mirror_hf.benchmark import write_eval_yaml
     from mirror_hf.card import write_card
     from mirror_hf.croissant import write_croissant
     from mirror_hf.dataset_builders import config_features, registry
 
+    return write_card, write_croissant, write_eval_yaml, config_features, registry
+
+
+def refresh_metadata(root: Path, publication: Publication | None = None) -> None:
+    """Regenerate README.md (card + YAML), croissant.json and eval.yaml from the folder's files (and,
+    when it is being pushed, from where it is published)."""
+    write_card, write_croissant, write_eval_yaml, config_features, registry = _writers()
     known = registry()
     write_card(root, config_features(root), {name: b.description for name, b in known.items()}, publication)
     write_croissant(root, publication)
     write_eval_yaml(root)
+
+
+_CHILD = """
+import json, sys
+sys.path[:] = json.loads(sys.argv[1])
+from pathlib import Path
+from mirror_hf import metadata
+metadata._writers()
+for line in sys.stdin:
+    try:
+        metadata.refresh_metadata(Path(json.loads(line)))
+        print("ok", flush=True)
+    except BaseException:
+        print("failed", flush=True)
+"""
+
+
+class MetadataWorker:
+    """`refresh_metadata` in a child process started before a run: its imports happen on the other
+    core while the run sends requests, and never enter the runner's own memory (its peak drops by
+    those ~100 MB). Any failure of the child falls back to refreshing here, which raises the real
+    error. Where the writers are already imported (a second run in one process), it refreshes here."""
+
+    def __init__(self, spawn: bool | None = None) -> None:
+        self._proc = None
+        self._used = False
+        if spawn if spawn is not None else "mlcroissant" not in sys.modules:
+            try:
+                self._proc = subprocess.Popen([sys.executable, "-c", _CHILD, json.dumps(sys.path)], stdin=subprocess.PIPE,
+                                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            except OSError:
+                self._proc = None
+
+    def __call__(self, root: Path) -> None:
+        proc = self._proc
+        if proc is not None:
+            try:
+                self._used = True
+                proc.stdin.write(json.dumps(str(Path(root).absolute())) + "\n")
+                proc.stdin.flush()
+                if proc.stdout.readline().strip() == "ok":
+                    return
+            except OSError:
+                pass
+            self.close()
+        refresh_metadata(root)
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if not self._used:
+            proc.kill()  # a run that stopped before writing: the child has only been importing
+        try:
+            proc.stdin.close()  # an idle child's loop ends at end of input
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+
+    def __enter__(self) -> MetadataWorker:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -108,8 +108,14 @@ def run(
         resume=resume, restart=restart, retry_failed=not keep_failed, dry_run=dry_run,
         price_in=price_in, price_out=price_out, max_cost=max_cost, progress=not no_progress,
     )
+    from mirror_hf.metadata import MetadataWorker
+
     try:
-        report = run_experiment(options, on_written=_refresh())
+        if dry_run:
+            report = run_experiment(options, on_written=_refresh())
+        else:
+            with MetadataWorker() as refresh:  # the card and Croissant: imported beside the run, not in it
+                report = run_experiment(options, on_written=refresh)
     except RunError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import gc
 import hashlib
 import ipaddress
 import json
@@ -326,6 +327,18 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None) -> R
 
 def _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths, report,
                     run_id, split, console, server, started, t_plan, on_written=None) -> RunReport:
+    # The imported libraries and the plan live for the whole run: frozen, the cyclic collector (run
+    # by the request phase's many small allocations, and once before the write) never rescans them.
+    gc.freeze()
+    try:
+        return _send_and_write_frozen(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,
+                                      report, run_id, split, console, server, started, t_plan, on_written)
+    finally:
+        gc.unfreeze()
+
+
+def _send_and_write_frozen(root, plan, options, model, base_url, default_query, key_url, key, generation, paths, report,
+                           run_id, split, console, server, started, t_plan, on_written=None) -> RunReport:
     embedded = options.base_url is None
     with ExitStack() as stack:
         if embedded:
@@ -348,8 +361,6 @@ def _send_and_write(root, plan, options, model, base_url, default_query, key_url
         report.trials = len(execution.turns)
         report.seconds = time.perf_counter() - started
         return report
-
-    import gc
 
     from mirror_hf.runner.trials import RunIdentity, trial_table, write_trials
 

@@ -140,12 +140,16 @@ def _alpha3(p: dict) -> tuple[str, str] | None:
 
 
 def _sarcasm(p: dict) -> tuple[str, str] | None:
-    if "remark" not in p or "fact" not in p or not p.get("remark_positive") or p.get("outcome_good") is not False:
+    """The reading follows from two facts in the params: whether the remark is positive and whether
+    the outcome pleases the speaker (a good outcome, unless the speaker wanted it to go badly)."""
+    if "remark" not in p or "fact" not in p or "remark_positive" not in p or "outcome_good" not in p:
         return None
-    if p.get("speaker_wanted_bad"):
-        return None
-    return (f"You took the remark \"{p['remark']}\" literally; it is positive while the facts ({p['fact']}) "
-            "are bad for the speaker, so it is meant ironically.", None)
+    pleased = bool(p["outcome_good"]) != bool(p.get("speaker_wanted_bad"))
+    tone = "positive" if p["remark_positive"] else "negative"
+    for_speaker = "good" if pleased else "bad"
+    meant = "sincerely" if bool(p["remark_positive"]) == pleased else "ironically"
+    return (f"Read the remark \"{p['remark']}\" against the facts: it is {tone} while the facts ({p['fact']}) "
+            f"are {for_speaker} for the speaker, so it is meant {meant}.", None)
 
 
 #: subcategory -> explainer; None result = this item's kind has none

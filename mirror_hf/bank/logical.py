@@ -416,13 +416,14 @@ def syllogisms(rng: random.Random, difficulty: str) -> Item:
         return statement(f, terms[x], terms[y], rng.randrange(3)) + "."
 
     # atmosphere errors first: the converse of the answer and conclusions in the premises' moods
-    # then one of each mood where it can be: with atmosphere errors alone "All ..." (the commonest
-    # premise mood) would be a distractor three times as often as any other mood
+    # then, in half the items, one of each mood where it can be: with atmosphere errors alone "All ..."
+    # (the commonest premise mood) is a distractor three times as often as any other mood, and with
+    # moods spread alone the gold is the choice most like the others
     premise_forms = {f for f, _, _ in premises}
     invalid.sort(key=lambda c: (0 if answer and c == (answer[0], answer[2], answer[1]) else
                                 1 if c[0] in premise_forms else 2, rng.random()))
-    wrong = invalid[:1]
-    for _ in range(2):
+    wrong = invalid[:1] if rng.random() < 0.5 else invalid[:3]
+    while len(wrong) < 3:
         used = [c[0] for c in wrong] + ([answer[0]] if answer else [])
         wrong.append(min((c for c in invalid if c not in wrong), key=lambda c: used.count(c[0])))
     body = " ".join(text(p) for p in premises)

@@ -1210,7 +1210,7 @@ _SCOPE_SCENES = (
 )
 _SCOPE_STEMS = ("\"{s}\"\n\nGoing by the text, did {pl} all {vq} the same {o}, or one each?",
                 "Read: \"{s}\" Which reading is intended?",
-                "\"{s}\"\n\nHow many different {o}s are involved, going by the text?")
+                "\"{s}\"\n\nHow many different {os} are involved, going by the text?")
 
 
 def _winograd(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], dict]:
@@ -1303,7 +1303,7 @@ def _scope(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], di
     wrong = [text for key, text in options.items() if key != reading]
     vq = {"read": "read", "brought": "bring", "climbed": "climb", "passed": "pass", "proposed": "propose",
           "photographed": "photograph"}[scene["verb"]]
-    question = _choice(rng, _SCOPE_STEMS).format(s=sentence, pl=scene["plural"], vq=vq, o=o)
+    question = _choice(rng, _SCOPE_STEMS).format(s=sentence, pl=scene["plural"], vq=vq, o=o, os=_plural_noun(o))
     params = {"kind": "scope", "scene": scene["obj"], "reading": reading, "follow_up": follow,
               "indirect": difficulty == "hard", "sentence": sentence}
     return question, gold, wrong, params
@@ -1475,14 +1475,20 @@ def register_formality(rng: random.Random, difficulty: str) -> Item:
     most = _choice(rng, ("formal", "informal"))
     scenario = _choice(rng, _REGISTER_SCENARIOS)
     n = len(scenario["slots"])
-    if difficulty == "easy":
-        top = tuple(3 for _ in range(n))
-    else:  # the answer itself may mix registers (all four drafts open "Hey Kim," and differ in the body):
-        # it is still at least as formal as every other draft in every slot, and a draft that mixes
-        # registers is then the answer as well as a distractor
-        low = 2 if difficulty == "medium" else 1
-        top = tuple(rng.randint(0 if k in (0, n - 1) else low, 3) for k in range(n))
-    versions = _dominated_versions(rng, n, top, difficulty)
+    for _ in range(200):
+        if difficulty == "easy":
+            top = tuple(3 for _ in range(n))
+        else:  # the answer itself may mix registers (all four drafts open "Hey Kim," and differ in the body):
+            # it is still at least as formal as every other draft in every slot, and a draft that mixes
+            # registers is then the answer as well as a distractor
+            low = 2 if difficulty == "medium" else 1
+            top = tuple(rng.randint(0 if k in (0, n - 1) else low, 3) for k in range(n))
+        versions = _dominated_versions(rng, n, top, difficulty)
+        # nobody opens "Hey Kim," and goes on "I would be most grateful for the opportunity ...": a draft
+        # whose greeting and first sentence sit at opposite ends of the range is no draft a person writes
+        # (and, as such drafts were only reachable as distractors, it could be struck off unread)
+        if all(abs(v[0] - v[1]) < 3 for v in (top, *versions)):
+            break
     if most == "informal":  # mirror the levels: the casual version dominates downwards
         top = tuple(3 - lvl for lvl in top)
         versions = [tuple(3 - lvl for lvl in v) for v in versions]

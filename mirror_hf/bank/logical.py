@@ -371,7 +371,10 @@ def syllogisms(rng: random.Random, difficulty: str) -> Item:
     k = n_premises + 1
     S, P = 0, k - 1  # term indices; middles are 1..k-2
     want_none = difficulty != "easy" and rng.random() < 0.33
-    for _ in range(500):
+    # the conclusion's mood is drawn first: left to the premises, "All S are P" would be the answer far
+    # less often than it is offered as an atmosphere error, and "All ..." could be struck off unread
+    target = rng.choice(FORMS)
+    for attempt in range(1000):
         if difficulty == "easy":
             mood = rng.choice(sorted(_FIGURE1))
             maj, mnr, _c = _FIGURE1[mood]
@@ -395,6 +398,7 @@ def syllogisms(rng: random.Random, difficulty: str) -> Item:
                 continue
             answer = None
         else:
+            valid = [c for c in valid if c[0] == target or difficulty == "easy" or attempt >= 500]
             if not valid:
                 continue
             universal = [c for c in valid if c[0] in "AE"]
@@ -412,10 +416,16 @@ def syllogisms(rng: random.Random, difficulty: str) -> Item:
         return statement(f, terms[x], terms[y], rng.randrange(3)) + "."
 
     # atmosphere errors first: the converse of the answer and conclusions in the premises' moods
+    # then, in half the items, one of each mood where it can be: with atmosphere errors alone "All ..."
+    # (the commonest premise mood) is a distractor three times as often as any other mood, and with
+    # moods spread alone the gold is the choice most like the others
     premise_forms = {f for f, _, _ in premises}
     invalid.sort(key=lambda c: (0 if answer and c == (answer[0], answer[2], answer[1]) else
                                 1 if c[0] in premise_forms else 2, rng.random()))
-    wrong = invalid[:3]
+    wrong = invalid[:1] if rng.random() < 0.5 else invalid[:3]
+    while len(wrong) < 3:
+        used = [c[0] for c in wrong] + ([answer[0]] if answer else [])
+        wrong.append(min((c for c in invalid if c not in wrong), key=lambda c: used.count(c[0])))
     body = " ".join(text(p) for p in premises)
     intro = rng.choice(("Assume the following statements are true.", "Consider these premises.",
                         "Suppose both of the following are true." if n_premises == 2 else "Suppose all of the following are true.",
@@ -501,6 +511,13 @@ def _fill(template, binding: dict):
     if isinstance(template, str):
         return binding.get(template, template)
     return [template[0], *(_fill(t, binding) for t in template[1:])]
+
+
+def _commuted(rng: random.Random, f):
+    """f with the operands of a top-level "and"/"or" swapped half the time (the same formula)."""
+    if isinstance(f, list) and f[0] in ("and", "or") and rng.random() < 0.5:
+        return [f[0], f[2], f[1]]
+    return f
 
 
 def _assignment_text(env: dict) -> str:
@@ -606,8 +623,11 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
     if difficulty == "hard" and spare and rng.random() < 0.6:  # one placeholder becomes a compound
         pieces[0] = ["and" if rng.random() < 0.5 else "or", pieces[0], spare[0]]
     binding = dict(zip("XYZ", pieces + pieces[:1] * (3 - len(pieces))))
-    src, ans_f = _fill(left, binding), _fill(right, binding)
-    wrong_fs = [_fill(m, binding) for m in mistakes]
+    src = _fill(left, binding)
+    # "and"/"or" operands in either order, in the answer and the named mistakes alike: with the laws'
+    # fixed order "Q or not P" would only ever be the mistake and "not P or Q" only ever the answer
+    ans_f = _commuted(rng, _fill(right, binding))
+    wrong_fs = [_commuted(rng, _fill(m, binding)) for m in mistakes]
     for _ in range(60):  # fallback wrong answers: random formulas over the same letters
         wrong_fs.append(random_formula(rng, atoms_of(src), max(1, depth(src) - 1)))
     wrong_fs = [w for w in wrong_fs if not equivalent(w, src)]

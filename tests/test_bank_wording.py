@@ -22,7 +22,6 @@ from functools import cache
 
 import lemminflect
 import pytest
-
 from matcher_sweep import built
 
 # items about word forms, whose choices are misspellings on purpose

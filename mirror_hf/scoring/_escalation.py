@@ -29,7 +29,9 @@ def escalation_curve(
 ) -> dict:
     """`{"C1": Estimate(mean, n_models, ci, extra={"sd": ...}), ..., "reduction": Estimate,
     "d_z": {"C1_C2": PairedDifference, ...}}`."""
-    options = resolve_ci(ci) or Bootstrap()
+    wanted = resolve_ci(ci)
+    options = wanted or Bootstrap()
+    resamples = options.n_resamples if wanted is not None else 0  # CIs off: no paired bootstraps either
     models = sorted(per_model)
 
     def column(condition: str) -> np.ndarray:
@@ -47,7 +49,7 @@ def escalation_curve(
         mean = float(values.mean()) if n else NAN
         sd = float(values.std(ddof=1)) if n > 1 else NAN
         interval = None
-        if resolve_ci(ci) is not None and n > 1:
+        if wanted is not None and n > 1:
             interval = bca_mean(values, n_resamples=options.n_resamples, seed=options.seed, confidence_level=options.confidence_level)
         out[condition] = Estimate(mean, n, interval, {"sd": sd})
         means[condition] = mean
@@ -58,7 +60,7 @@ def escalation_curve(
     pairs: dict[str, PairedDifference] = {}
     for earlier, later in pairwise(conditions):
         pairs[f"{earlier}_{later}"] = paired_difference(
-            column(earlier), column(later), n_resamples=options.n_resamples, seed=options.seed, confidence_level=options.confidence_level
+            column(earlier), column(later), n_resamples=resamples, seed=options.seed, confidence_level=options.confidence_level
         )
     out["d_z"] = pairs
     return out

@@ -89,7 +89,7 @@ def paired_difference(
     confidence_level: float = 0.95,
 ) -> PairedDifference:
     """Paired comparison of two conditions measured on the same units; pairs with a missing side
-    are dropped."""
+    are dropped. `n_resamples=0`: the point figures only (no CI, no bootstrap p), without resampling."""
     a = as_float(earlier, "earlier")
     b = as_float(later, "later")
     same_length(earlier=a, later=b)
@@ -102,6 +102,8 @@ def paired_difference(
     mean = float(diff.mean())
     sd = float(diff.std(ddof=1))
     d_z = mean / sd if sd > 0 else float("nan")
+    if n_resamples <= 0:
+        return PairedDifference(n, mean, sd, d_z, None, None, None)
     cells = Cells.of(d=diff)
     statistic = _mean(cells["d"])
     rng = np.random.default_rng(seed)

@@ -35,6 +35,15 @@ settings.load_profile("mirror")
 
 
 @pytest.fixture(scope="session")
+def three_forms() -> dict[int, list]:
+    """The default-size bank on seeds 0, 1 and 2 (gates applied), made once for every test that
+    pools three parallel forms (test-wise leaks, option kinds): ~15,000 items take a while."""
+    from mirror_hf.bank import generate_bank
+
+    return {seed: generate_bank(seed) for seed in (0, 1, 2)}
+
+
+@pytest.fixture(scope="session")
 def upstream_dir() -> Path:
     """The authors' released files (MIT), never copied into the project."""
     if not UPSTREAM.is_dir():

@@ -19,7 +19,7 @@ from fractions import Fraction
 import pytest
 from scipy import stats
 
-from mirror_hf.bank import _leaks, generate_bank
+from mirror_hf.bank import _leaks
 
 SEEDS = (0, 1, 2)
 BOUND = 0.33
@@ -77,11 +77,11 @@ def strategies(question: str, choices: tuple[str, ...]) -> dict[str, list | None
 
 
 @pytest.fixture(scope="module")
-def pooled():
+def pooled(three_forms):
     """Strategy accuracy per subcategory, pooled over three forms."""
     credit = collections.defaultdict(float)
     count = collections.Counter()
-    questions = [q for seed in SEEDS for q in generate_bank(seed)]
+    questions = [q for seed in SEEDS for q in three_forms[seed]]
     for q in questions:
         sub = f"{q.domain}.{q.subcategory}"
         gold = q.choices.index(q.answer)

@@ -27,7 +27,6 @@ import re
 
 import pytest
 
-from mirror_hf.bank import available_domains, generate_domain, load_domain
 from mirror_hf.bank._leaks import UNDER_REPAIR
 
 SEEDS = (0, 1, 2)
@@ -56,19 +55,17 @@ def test_kind_reading_on_hand_cases():
 
 
 @pytest.fixture(scope="module")
-def findings():
+def findings(three_forms):
     offered = collections.Counter()  # (subcategory, kind) -> items where some but not all choices have it
     gold = collections.Counter()  # ... and the gold is one of them
-    for seed in SEEDS:
-        for name in available_domains():
-            for q in generate_domain(load_domain(name), seed, 625):
-                kinds = [kind(c, q.question) for c in q.choices]
-                sub = f"{q.domain}.{q.subcategory}"
-                for k in set(kinds) - {None}:
-                    if kinds.count(k) == len(kinds):
-                        continue
-                    offered[sub, k] += 1
-                    gold[sub, k] += kinds[q.choices.index(q.answer)] == k
+    for q in (q for seed in SEEDS for q in three_forms[seed]):
+        kinds = [kind(c, q.question) for c in q.choices]
+        sub = f"{q.domain}.{q.subcategory}"
+        for k in set(kinds) - {None}:
+            if kinds.count(k) == len(kinds):
+                continue
+            offered[sub, k] += 1
+            gold[sub, k] += kinds[q.choices.index(q.answer)] == k
     rate = collections.Counter()  # subcategory -> (gold, offered) pooled over its kinds
     for (sub, _), n in offered.items():
         rate[sub, "gold"] += gold[sub, _]

@@ -39,6 +39,7 @@ def test_embedded_exp5_small(dataset, tmp_path, channels):
     assert ars["value"] is None or 0.0 <= ars["value"] <= 1.0
 
 
+@pytest.mark.slow  # Exp6b's protocol runs against the scripted server in the default run (test_exp6b.py)
 def test_embedded_exp6b_small(dataset, tmp_path, upstream_dir):
     _require_embedded()
     files = [upstream_dir / "data" / "exp6" / n for n in ("6b_flawed_new.json", "6b_controls_new.json")]

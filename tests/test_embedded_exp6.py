@@ -33,7 +33,8 @@ def test_embedded_exp6a(dataset, tmp_path, limit):
     assert ssr["n"] <= limit and (ssr["value"] is None or ssr["value"] >= 0)
 
 
-@pytest.mark.parametrize("limit", [2, pytest.param(12, marks=pytest.mark.slow)])
+@pytest.mark.slow  # the default run has Exp6a embedded and Exp6b/6c against the scripted server (test_exp6*)
+@pytest.mark.parametrize("limit", [2, 12])
 def test_embedded_exp6b_our_bank(dataset, tmp_path, limit):
     _require_embedded()
     cli_inproc("run", "--dataset", str(dataset), "--experiment", "exp6b", "--limit", str(limit), "--max-tokens", "16",
@@ -45,7 +46,8 @@ def test_embedded_exp6b_our_bank(dataset, tmp_path, limit):
     assert fdr["n"] == limit // 2 and fdr["controls"] == limit // 2
 
 
-@pytest.mark.parametrize("limit", [1, pytest.param(8, marks=pytest.mark.slow)])
+@pytest.mark.slow  # as above
+@pytest.mark.parametrize("limit", [1, 8])
 def test_embedded_exp6c(dataset, tmp_path, limit):
     _require_embedded()
     cli_inproc("run", "--dataset", str(dataset), "--experiment", "exp6c", "--limit", str(limit), "--max-tokens", "24",

@@ -49,7 +49,7 @@ def test_requests_per_window(dataset, told):
     assert share >= SHARE
 
 
-@pytest.mark.parametrize("told", [True, False], ids=["tpm-given", "429-only"])
+@pytest.mark.parametrize("told", [pytest.param(True, marks=pytest.mark.slow), False], ids=["tpm-given", "429-only"])
 def test_tokens_per_window(dataset, told):
     t = 6000
     limit = {"window": WINDOW, "tokens": t}

@@ -73,3 +73,17 @@ class Experiment:
             if extra:
                 line += f", {', '.join(extra)}"
         return line
+
+
+class SingleRequestRecipe:
+    """The part every one-request recipe shares: the matcher it grades with, and no second turn
+    (the engine asks `may_follow_up` / `followup` of every recipe)."""
+
+    def __init__(self, matcher: str):
+        self.matcher = matcher
+
+    def may_follow_up(self, job) -> bool:
+        return False
+
+    def followup(self, job, outcome) -> list[dict] | None:
+        return None

@@ -6,24 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mirror_hf.experiments._spec import Experiment
+from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
 EXP3_DEFAULT_CHANNELS = ("self_prediction", "answer")
 
 
-class Exp3Recipe:
+class Exp3Recipe(SingleRequestRecipe):
     experiment = "exp3"
     default_max_tokens = 350  # spec §6.2 (v2)
-
-    def __init__(self, matcher: str):
-        self.matcher = matcher
-
-    def may_follow_up(self, job: Job) -> bool:
-        return False
-
-    def followup(self, job: Job, outcome) -> list[dict] | None:
-        return None
 
     def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
         if error is not None:

@@ -8,24 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mirror_hf.experiments._spec import Experiment
+from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
 BANKS: tuple[str, ...] = ("exp6b_flawed", "upstream_exp6b")
 
 
-class Exp6bRecipe:
+class Exp6bRecipe(SingleRequestRecipe):
     experiment = "exp6b"
     default_max_tokens = 700  # the authors' label run (their keyword run used 500)
-
-    def __init__(self, matcher: str):
-        self.matcher = matcher
-
-    def may_follow_up(self, job: Job) -> bool:
-        return False
-
-    def followup(self, job: Job, outcome) -> list[dict] | None:
-        return None
 
     def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
         if error is not None:

@@ -8,25 +8,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mirror_hf.experiments._spec import Experiment
+from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
 BANKS: tuple[str, ...] = ("exp6c_pairs", "upstream_exp6c")
 PROMPT_FIELD = {"capability": "capability_adversarial", "value": "value_adversarial"}
 
 
-class Exp6cRecipe:
+class Exp6cRecipe(SingleRequestRecipe):
     experiment = "exp6c"
     default_max_tokens = 600  # the authors' setting
-
-    def __init__(self, matcher: str):
-        self.matcher = matcher
-
-    def may_follow_up(self, job: Job) -> bool:
-        return False
-
-    def followup(self, job: Job, outcome) -> list[dict] | None:
-        return None
 
     def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
         if error is not None:

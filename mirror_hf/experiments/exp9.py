@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mirror_hf.experiments._spec import Experiment
+from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
 from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, choose, read_config, stratified
 
 
-class Exp9Recipe:
+class Exp9Recipe(SingleRequestRecipe):
     experiment = "exp9"
     default_max_tokens = 4000  # spec §5.4
 
@@ -19,12 +19,6 @@ class Exp9Recipe:
         self.route_rule = route_rule
         self.resolver = resolver
         self.seed = seed
-
-    def may_follow_up(self, job: Job) -> bool:
-        return False
-
-    def followup(self, job: Job, outcome) -> list[dict] | None:
-        return None
 
     def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
         from mirror_hf.protocol import exp9

@@ -38,9 +38,9 @@ settings.load_profile("mirror")
 def three_forms() -> dict[int, list]:
     """The default-size bank on seeds 0, 1 and 2 (gates applied), made once for every test that
     pools three parallel forms (test-wise leaks, option kinds): ~15,000 items take a while."""
-    from mirror_hf.bank import generate_bank
+    from forms import form
 
-    return {seed: generate_bank(seed) for seed in (0, 1, 2)}
+    return {seed: form(seed) for seed in (0, 1, 2)}
 
 
 @pytest.fixture(scope="session")

@@ -59,13 +59,15 @@ class Gradable:
 @cache
 def built(seed: int, per_domain: int | None = None) -> dict:
     """Every bank of one form, as `mirror-hf build` draws them (per_domain None = the default)."""
+    from forms import form
+
     from mirror_hf.bank import DEFAULT_PER_DOMAIN, generate_bank
     from mirror_hf.bank._core import normalise_text
     from mirror_hf.tasks.exp2 import transfer_tasks
     from mirror_hf.tasks.exp3 import composite_tasks
     from mirror_hf.tasks.exp9 import fixed_tasks, tailored_tasks
 
-    questions = generate_bank(seed, per_domain or DEFAULT_PER_DOMAIN)
+    questions = form(seed) if per_domain in (None, DEFAULT_PER_DOMAIN) else generate_bank(seed, per_domain)
     domains = list(DOMAINS)
     avoid = {normalise_text(q.question) for q in questions}
     fixed = fixed_tasks(seed, domains, avoid=set(avoid))

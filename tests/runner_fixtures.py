@@ -64,6 +64,7 @@ import subprocess
 import sys
 
 import pytest
+from once import made_once
 
 REPO = Path(__file__).resolve().parents[1]
 MIRROR_HF = [sys.executable, "-m", "mirror_hf.cli"]  # the console script's module, same interpreter
@@ -71,13 +72,17 @@ MIRROR_HF = [sys.executable, "-m", "mirror_hf.cli"]  # the console script's modu
 
 @pytest.fixture(scope="session")
 def built_folder(tmp_path_factory) -> Path:
-    """One real build per session (small bank), with the Exp3/Exp9 banks the builders produce, or
+    """One real build per test run (small bank), with the Exp3/Exp9 banks the builders produce, or
     hand-written ones if a builder is not there. A build that fails is an error, never a warning."""
+    return made_once(tmp_path_factory, "built", _build_small) / "mirror"
+
+
+def _build_small(folder: Path) -> None:
     from mirror_hf.build import BuildRequest, build
     from mirror_hf.folder import split_files
     from mirror_hf.metadata import refresh_metadata
 
-    out = tmp_path_factory.mktemp("built") / "mirror"
+    out = folder / "mirror"
     build(BuildRequest(out=out, seed=0, per_domain=50))  # a failing build fails the tests that need it
     configs = split_files(out)
     if "exp3_composite" not in configs:
@@ -85,7 +90,6 @@ def built_folder(tmp_path_factory) -> Path:
     if "exp9_fixed" not in configs:
         write_split(out, "exp9_fixed", "test", exp9_rows(8), EXP9_TASK_FEATURES)
     refresh_metadata(out)
-    return out
 
 
 @pytest.fixture

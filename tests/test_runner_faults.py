@@ -11,14 +11,18 @@ from runner_fixtures import cli_inproc, read_split
 
 FAULTS = {"429": 0.05, "500": 0.05, "slow": 0.02, "malformed": 0.03, "400": 0.02, "empty": 0.03, "length": 0.03}
 CHANNELS = ("wagering", "opt_out", "tool_delegation", "natural", "layer2")
+TIMEOUT_S = 2.0
 MAX_TRANSIENT_IN_A_ROW = 2  # the server's cap; the client's bound (--max-attempts 4) is above it
 
 
 def _fault_run(dataset, items: int):
-    with openai_server(FAULTS, retry_after="0.05", slow_s=1.0, max_transient=MAX_TRANSIENT_IN_A_ROW) as url:
+    # The client's timeout must be long enough that only the `slow` fault trips it, even on two
+    # loaded cores (a 0.3 s timeout once cut an ordinary request before the server saw it: 1,161
+    # attempts counted against 1,157 served); `slow` sleeps well past it.
+    with openai_server(FAULTS, retry_after="0.05", slow_s=TIMEOUT_S * 2.5, max_transient=MAX_TRANSIENT_IN_A_ROW) as url:
         cli_inproc("run", "--dataset", str(dataset), "--model", "acme/faulty", "--base-url", url, "--no-progress",
                    "--limit", str(items), "--channels", ",".join(CHANNELS), "--concurrency", "32",
-                   "--timeout", "0.3", "--max-attempts", "4", "--backoff-base", "0.02")
+                   "--timeout", str(TIMEOUT_S), "--max-attempts", "4", "--backoff-base", "0.02")
         stats = server_stats(url)
     return read_split(dataset, "trials_exp1", "acme_faulty"), stats
 

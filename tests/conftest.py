@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import os
+import pickle
 import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from once import made_once
 
 REPO = Path(__file__).resolve().parents[1]
 UPSTREAM = REPO.parent / "shared" / "upstream"
@@ -35,12 +37,18 @@ settings.load_profile("mirror")
 
 
 @pytest.fixture(scope="session")
-def three_forms() -> dict[int, list]:
-    """The default-size bank on seeds 0, 1 and 2 (gates applied), made once for every test that
-    pools three parallel forms (test-wise leaks, option kinds): ~15,000 items take a while."""
+def three_forms(tmp_path_factory) -> dict[int, list]:
+    """The default-size bank on seeds 0, 1 and 2 (gates applied), made once per test run for every
+    test that pools parallel forms (bank shape, test-wise leaks, option kinds): ~15,000 items take
+    a while, so under pytest-xdist the first worker pickles them for the other (tests/once.py)."""
+    folder = made_once(tmp_path_factory, "forms", _pickle_three_forms)
+    return pickle.loads((folder / "forms.pickle").read_bytes())
+
+
+def _pickle_three_forms(folder: Path) -> None:
     from forms import form
 
-    return {seed: form(seed) for seed in (0, 1, 2)}
+    (folder / "forms.pickle").write_bytes(pickle.dumps({seed: form(seed) for seed in (0, 1, 2)}))
 
 
 @pytest.fixture(scope="session")

@@ -9,19 +9,15 @@ import dataclasses
 import random
 
 import pytest
-from forms import form
 
 from mirror_hf.bank import GateError, Item, generate_bank, normalise_text
 from mirror_hf.bank._core import Domain, check_bank, generate_domain
 from mirror_hf.records import CHOICE_LETTERS, DIFFICULTIES, DOMAINS
 
-# one pytest-xdist worker runs every test that pools the default forms (tests/forms.py makes each once)
-pytestmark = pytest.mark.xdist_group("forms")
-
 
 @pytest.fixture(scope="module", params=[0, 1], ids=["seed0", "seed1"])
-def bank(request):
-    return form(request.param)  # the same forms the leak and option-kind tests pool, made once
+def bank(request, three_forms):
+    return three_forms[request.param]  # the forms the leak and option-kind tests pool, made once per run
 
 
 def test_bank_shape(bank):

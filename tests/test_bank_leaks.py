@@ -21,9 +21,6 @@ from scipy import stats
 
 from mirror_hf.bank import _leaks
 
-# one pytest-xdist worker runs every test that pools the default forms (tests/forms.py makes each once)
-pytestmark = pytest.mark.xdist_group("forms")
-
 SEEDS = (0, 1, 2)
 BOUND = 0.33
 

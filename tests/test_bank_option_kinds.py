@@ -29,9 +29,6 @@ import pytest
 
 from mirror_hf.bank._leaks import UNDER_REPAIR
 
-# one pytest-xdist worker runs every test that pools the default forms (tests/forms.py makes each once)
-pytestmark = pytest.mark.xdist_group("forms")
-
 SEEDS = (0, 1, 2)
 MIN_ITEMS = 10
 WORDS = 3

@@ -20,15 +20,27 @@ from test_hub_push import _hub_env, _python, _run_model, _scan_for_secrets
 MODELS = {"acme/first": "acme_first", "acme/second": "acme_second"}
 
 
-@pytest.fixture
-def two_folders(dataset, tmp_path):
-    """Two copies of one build, each with one model's Exp1 trials (8 items x 2 channels)."""
-    other = tmp_path / "other" / "mirror"
-    shutil.copytree(dataset, other)
+@pytest.fixture(scope="module")
+def two_runs(built_folder, tmp_path_factory):
+    """Two copies of one build, each with one model's Exp1 trials (8 items x 2 channels), run once
+    for the module."""
+    root = tmp_path_factory.mktemp("two_runs")
+    first, other = root / "first" / "mirror", root / "other" / "mirror"
+    for folder in (first, other):
+        shutil.copytree(built_folder, folder)
     with openai_server() as url:
-        _run_model(dataset, url, "acme/first", "--api-key-env", "MY_PROVIDER_KEY")
+        _run_model(first, url, "acme/first", "--api-key-env", "MY_PROVIDER_KEY")
         _run_model(other, url, "acme/second", "--api-key-env", "MY_PROVIDER_KEY")
-    return dataset, other
+    return first, other
+
+
+@pytest.fixture
+def two_folders(two_runs, tmp_path):
+    """A private copy of the two folders for one test (tests push, replace and rerun in them)."""
+    copies = (tmp_path / "mirror", tmp_path / "other" / "mirror")
+    for source, target in zip(two_runs, copies, strict=True):
+        shutil.copytree(source, target)
+    return copies
 
 
 def _card_yaml(repo) -> dict:

@@ -236,6 +236,21 @@ def test_empty_folder_is_one_line_and_exit_2(tmp_path):
     assert proc.returncode == 2 and "not a dataset folder" in proc.stderr
 
 
+def test_report_k_reaches_the_weak_domain_policy_as_score_k_does(run_report, tmp_path):
+    """`report --k` is `score --k`: with bottom-k weak domains, the table shows `score --k 4`'s numbers,
+    and those differ from the default k's (so a report that dropped --k would fail here)."""
+    dataset = run_report[0]
+    policy = ("--weak-policy", "bottom_k")
+    default = tmp_path / "k2.json"
+    cli_inproc("score", "--dataset", str(dataset), "--json", str(default), "--resamples", RESAMPLES, *policy)
+    proc, scores = _report(dataset, tmp_path / "report", *policy, "--k", "4")
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert _check_table_against_scores(text, scores) >= 8
+    assert scores["settings"]["k"] == 4
+    with pytest.raises(AssertionError):  # the default k's numbers are not the table's
+        _check_table_against_scores(text, json.loads(default.read_text()))
+
+
 def test_score_prints_a_readable_table(run_report):
     dataset = run_report[0]
     proc = cli_inproc("score", "--dataset", str(dataset), "--resamples", RESAMPLES)

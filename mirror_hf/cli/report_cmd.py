@@ -7,31 +7,33 @@ from pathlib import Path
 import typer
 
 from mirror_hf.cli._app import app
+from mirror_hf.cli.score_cmd import MISSING, MODELS, RESAMPLES, SEED, VARIANT, WEAK_POLICY, K
 
 
 @app.command()
 def report(
     dataset: Path = typer.Option(..., "--dataset", help="A dataset folder holding trials_* splits (own runs, imported upstream data, or both)."),
     out: Path = typer.Option(Path("mirror-report"), "--out", help="Output folder: index.html, report.md, figures/, trials/ (replaced as a whole)."),
-    variant: str = typer.Option("paper", "--variant", help="paper or upstream (as for `score`)."),
-    weak_policy: str = typer.Option("auto", "--weak-policy", help="As for `score`."),
-    missing: str = typer.Option("complete_case", "--missing", help="As for `score`."),
-    resamples: int = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only)."),
-    seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
-    models: Path = typer.Option(None, "--models", help="Exp8: a model table (CSV or YAML: model, family, parameters, generation), as for `score --models`."),
+    variant: str = VARIANT,
+    weak_policy: str = WEAK_POLICY,
+    k: int = K,
+    missing: str = MISSING,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    models: Path = MODELS,
 ) -> None:
     """Write a static report (open OUT/index.html from disk; no server) and OUT/report.md."""
     from mirror_hf.cli.score_cmd import read_folder, suite_options
     from mirror_hf.report import build_report
 
-    options = suite_options(variant, weak_policy, missing, resamples, seed)
+    options = suite_options(variant, weak_policy, missing, resamples, seed, k)
     model_table = None
     if models is not None:
         from mirror_hf.model_table import read_model_table
 
         model_table = read_model_table(models)  # checked before any scoring: a bad row is one line, exit 2
     tables = read_folder(dataset)
-    settings = {"variant": variant, "weak_policy": weak_policy, "missing": missing, "resamples": resamples, "seed": seed}
+    settings = {"variant": variant, "weak_policy": weak_policy, "k": k, "missing": missing, "resamples": resamples, "seed": seed}
     if models is not None:
         settings["models"] = str(models)
     result = build_report(dataset.absolute(), tables, out, options=options, settings=settings, model_table=model_table)

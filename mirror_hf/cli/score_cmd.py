@@ -139,19 +139,29 @@ def read_folder(dataset: Path) -> dict:
     return tables
 
 
+# The scoring options, defined once for `score` and `report` (same flags, defaults and help).
+VARIANT = typer.Option("paper", "--variant", help="paper (equations as printed) or upstream (the authors' code, for parity).")
+WEAK_POLICY = typer.Option(
+    "auto", "--weak-policy", help="Exp9 weak domains: auto (paper: median_or_bottom_k; upstream: recorded labels), recorded, median_or_bottom_k, threshold, bottom_k, absolute."
+)
+K = typer.Option(2, "--k", help="k of the median_or_bottom_k / bottom_k weak-domain policies (e.g. 3 for the paper's bottom-3 sensitivity).")
+MISSING = typer.Option("complete_case", "--missing", help="Exp9 missing components: complete_case or missing_incorrect.")
+RESAMPLES = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only).")
+SEED = typer.Option(42, "--seed", help="Bootstrap seed.")
+MODELS = typer.Option(None, "--models", help="Exp8: a model table (CSV or YAML: model, family, parameters, generation) for the scaling fits.")
+
+
 @app.command()
 def score(
     dataset: Path = typer.Option(..., "--dataset", help="A dataset folder holding trials_* splits."),
-    variant: str = typer.Option("paper", "--variant", help="paper (equations as printed) or upstream (the authors' code, for parity)."),
+    variant: str = VARIANT,
     json_out: Path = typer.Option(None, "--json", help="Write the full results as JSON here (default: print a table)."),
-    weak_policy: str = typer.Option(
-        "auto", "--weak-policy", help="Exp9 weak domains: auto (paper: median_or_bottom_k; upstream: recorded labels), recorded, median_or_bottom_k, threshold, bottom_k, absolute."
-    ),
-    k: int = typer.Option(2, "--k", help="k of the median_or_bottom_k / bottom_k weak-domain policies (e.g. 3 for the paper's bottom-3 sensitivity)."),
-    missing: str = typer.Option("complete_case", "--missing", help="Exp9 missing components: complete_case or missing_incorrect."),
-    resamples: int = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only)."),
-    seed: int = typer.Option(42, "--seed", help="Bootstrap seed."),
-    models: Path = typer.Option(None, "--models", help="Exp8: a model table (CSV or YAML: model, family, parameters, generation) for the scaling fits."),
+    weak_policy: str = WEAK_POLICY,
+    k: int = K,
+    missing: str = MISSING,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    models: Path = MODELS,
 ) -> None:
     """Score every trial split in a dataset folder: per model and experiment, plus the escalation curve."""
     options = suite_options(variant, weak_policy, missing, resamples, seed, k)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -172,6 +173,16 @@ class ComponentView:
     task_type: np.ndarray
     condition: np.ndarray
     domain: pl.Series
+
+    @cached_property
+    def stratum(self) -> tuple[np.ndarray, int]:
+        """Each component's paradigm x task type x domain x condition stratum (the strata of
+        `ipw_cfr`) as a code in the sorted order of the "paradigm|task_type|domain|condition"
+        strings, and the number of strata; built once per view (IPW asks per condition)."""
+        domain = self.domain.fill_null("").to_numpy().astype(str)
+        strata = np.char.add(np.char.add(np.char.add(self.paradigm, "|"), np.char.add(self.task_type, "|")), np.char.add(domain, "|"))
+        code, levels = codes(pl.Series(np.char.add(strata, self.condition), dtype=pl.String))
+        return code, len(levels)
 
     def mask(self, frame: Frame, condition: str | None) -> np.ndarray:
         if frame not in FRAMES:

@@ -70,3 +70,31 @@ def test_every_kind_alone_and_many_columns_at_once():
     columns = {f"c{j}": rng.integers(0, 10**12, 3000) for j in range(12)}
     got, (values, counts, inverse) = Cells.of(**columns), _by_sorting(**columns)
     assert got.k == 3000 and np.array_equal(got.item_cell, inverse) and np.array_equal(got.counts, counts)
+
+
+def _wide_by_dicts(items, channels, signal):
+    """MCI's question x channel table the plain way: the last valid record per (question, channel)
+    wins; questions in order of first appearance among those winning records; channels sorted."""
+    last = {}
+    for i, (q, c, s) in enumerate(zip(items, channels, signal)):
+        if q is not None and c is not None and not np.isnan(s):
+            last[(q, c)] = (i, s)
+    order = [q for _, (q, _c) in sorted((i, key) for key, (i, _s) in last.items())]
+    questions = list(dict.fromkeys(order))
+    names = sorted({c for _, c in last})
+    return names, {c: np.array([last[(q, c)][1] if (q, c) in last else np.nan for q in questions]) for c in names}
+
+
+def test_mci_wide_table_equals_the_record_by_record_reading():
+    from mirror_hf.scoring._mci import _wide
+
+    rng = np.random.default_rng(2)
+    for trial in range(300):
+        n = int(rng.integers(0, 300))
+        items = [None if rng.random() < 0.05 else f"q{int(x)}" for x in rng.integers(0, max(1, n // 3), n)]
+        channels = [None if rng.random() < 0.03 else ["wagering", "natural", "opt_out", "zz", "Ab"][int(x)] for x in rng.integers(0, 5, n)]
+        signal = np.where(rng.random(n) < 0.1, np.nan, np.round(rng.random(n), 1))
+        got, expected = _wide(items, channels, signal), _wide_by_dicts(items, channels, signal)
+        assert got[0] == expected[0], trial
+        for c in expected[0]:
+            assert np.array_equal(got[1][c], expected[1][c], equal_nan=True), (trial, c)

@@ -139,6 +139,13 @@ def _index_weights(sample: Cells, indices: np.ndarray) -> np.ndarray:
     """(rows, K) cell counts of resamples given as item indices (scipy's representation)."""
     item_cell = sample.item_cell if sample.item_cell is not None else np.repeat(np.arange(sample.k), sample.counts)
     rows = indices.shape[0]
+    if sample.k <= 4:  # a few cells (0/1 outcomes): count matches per cell, 3-4x faster than bincount
+        drawn = item_cell.astype(np.int8)[indices]
+        out = np.empty((rows, sample.k))
+        for k in range(1, sample.k):
+            out[:, k] = np.count_nonzero(drawn == k, axis=1)
+        out[:, 0] = indices.shape[1] - out[:, 1:].sum(axis=1)
+        return out
     flat = item_cell[indices] + (np.arange(rows) * sample.k)[:, None]
     return np.bincount(flat.ravel(), minlength=rows * sample.k).reshape(rows, sample.k).astype(np.float64)
 

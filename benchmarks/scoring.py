@@ -6,7 +6,8 @@ Python implementation of the same metrics, measured in the same run.
 
 Limits from issue 17: point estimates of the whole suite <= 1 s; with 10,000-resample BCa CIs on
 every per-model headline number <= 15 s, on two cores (issue 7 had 5 s and 60 s). Wall and CPU
-seconds are both printed: on a shared machine the CPU time is the figure to compare with the limit.
+seconds are both printed; PASS / FAIL reads CPU seconds (one thread for the point estimates, CPU / 2
+for the CIs, which run on two threads), since on a shared machine wall time includes other work.
 
 The baseline ("naive") computes the same point estimates record by record with dicts and loops,
 the way one would write them without thinking about speed. For the CIs, the baseline is
@@ -324,7 +325,10 @@ def main(argv: list[str] | None = None) -> int:
         est = t_scipy * args.models
         line += f"\n  scipy.stats.bootstrap(BCa) on one model's headline numbers: {t_scipy:6.2f} s -> x{args.models} models ~ {est:6.1f} s; ratio scipy/suite ~ {est / t_ci:5.1f}x"
     print(line)
-    ok = t_points < LIMIT_POINT and t_ci < LIMIT_CI and worst < 1e-9
+    # the verdict reads CPU seconds (other processes share the cores, so wall time is theirs too):
+    # the point estimates run in one thread; the CIs in two, so CPU / 2 is their wall time on two idle cores
+    ok = cpu_points < LIMIT_POINT and cpu_ci / 2 < LIMIT_CI and worst < 1e-9
+    print(f"verdict on CPU: points {cpu_points:.2f} s (limit {LIMIT_POINT:.0f} s), CIs {cpu_ci / 2:.2f} s per core (limit {LIMIT_CI:.0f} s)")
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 

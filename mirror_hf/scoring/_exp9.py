@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -173,18 +174,33 @@ class ComponentView:
     condition: np.ndarray
     domain: pl.Series
 
+    @cached_property
+    def stratum(self) -> tuple[np.ndarray, int]:
+        """Each component's paradigm x task type x domain x condition stratum (the strata of
+        `ipw_cfr`) as a code in the sorted order of the "paradigm|task_type|domain|condition"
+        strings, and the number of strata; built once per view (IPW asks per condition)."""
+        domain = self.domain.fill_null("").to_numpy().astype(str)
+        strata = np.char.add(np.char.add(np.char.add(self.paradigm, "|"), np.char.add(self.task_type, "|")), np.char.add(domain, "|"))
+        code, levels = codes(pl.Series(np.char.add(strata, self.condition), dtype=pl.String))
+        return code, len(levels)
+
+    @cached_property
+    def _in_frame(self) -> dict[str, np.ndarray]:
+        return {}  # frame -> its rows (before the condition), filled as metrics ask
+
     def mask(self, frame: Frame, condition: str | None) -> np.ndarray:
         if frame not in FRAMES:
             raise ValueError(f"frame must be one of {tuple(FRAMES)}, got {frame!r}")
-        rule = FRAMES[frame]
-        keep = self.counted & ~self.false_score_control
-        if rule["paradigms"] is not None:
-            keep &= np.isin(self.paradigm, rule["paradigms"])
-        if rule["task_types"] is not None:
-            keep &= np.isin(self.task_type, rule["task_types"])
-        if condition is not None:
-            keep &= self.condition == condition
-        return keep
+        keep = self._in_frame.get(frame)
+        if keep is None:
+            rule = FRAMES[frame]
+            keep = self.counted & ~self.false_score_control
+            if rule["paradigms"] is not None:
+                keep &= np.isin(self.paradigm, rule["paradigms"])
+            if rule["task_types"] is not None:
+                keep &= np.isin(self.task_type, rule["task_types"])
+            self._in_frame[frame] = keep
+        return keep & (self.condition == condition) if condition is not None else keep.copy()
 
 
 def component_view(components: pl.DataFrame | ComponentView, missing: Missing = "complete_case") -> ComponentView:

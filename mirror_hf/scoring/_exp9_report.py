@@ -84,10 +84,12 @@ def aggregate_extras(
     exp1: pl.DataFrame | None,
     missing: Missing,
     ci: CI,
+    views_by_model: Mapping[str, ComponentView] | None = None,
 ) -> dict:
     """Across models: the escalation curve per paradigm and in the fixed-task P1+P2 frame (from
     the per-model values already scored, JSON), the money plot, and per generation temperature
-    the mean of per-model C1->C4 reductions with the pooled Wag-Nat gap."""
+    the mean of per-model C1->C4 reductions with the pooled Wag-Nat gap. `views_by_model`: a
+    model's `component_view(components, missing)` where the caller already built it."""
     out: dict = {}
     scored = {m: e["exp9"] for m, e in models.items() if "exp9" in e and "cfr_by_paradigm" in e["exp9"]}
     if not scored:
@@ -107,17 +109,18 @@ def aggregate_extras(
     if everything is not None and everything.height:
         plot = money_plot(everything, gap_by_model=gap_by_model or None, accuracy_by_model=accuracy_by_model or None, ci=ci)
         out["money_plot"] = plot
-        out["temperature_reduction"] = _temperatures(components_by_model, exp1, missing=missing, ci=ci)
+        out["temperature_reduction"] = _temperatures(components_by_model, exp1, missing=missing, ci=ci, views=views_by_model or {})
     return out
 
 
-def _temperatures(components_by_model: Mapping[str, pl.DataFrame], exp1: pl.DataFrame | None, *, missing: Missing, ci: CI) -> dict:
+def _temperatures(components_by_model: Mapping[str, pl.DataFrame], exp1: pl.DataFrame | None, *, missing: Missing, ci: CI,
+                  views: Mapping[str, ComponentView]) -> dict:
     per_temperature: dict[str, dict[str, dict[str, float | None]]] = {}
     for model, components in components_by_model.items():
         column = components["temperature"] if "temperature" in components.columns else pl.Series([None] * components.height)
         for t in sorted({v for v in column.to_list() if v is not None}) or [None]:
             part = components if t is None else components.filter(pl.col("temperature") == t)
-            view = component_view(part, missing)
+            view = views[model] if t is None and model in views else component_view(part, missing)
             values = {c: cfr(view, frame="escalation", condition=c, missing=missing).value for c in ("C1", "C4")}
             per_temperature.setdefault("unknown" if t is None else f"{t:g}", {})[model] = values
     out = {}

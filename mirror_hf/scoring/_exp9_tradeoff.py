@@ -15,7 +15,6 @@ import numpy as np
 import polars as pl
 
 from mirror_hf.scoring._bootstrap import CI, Cells, group_sums
-from mirror_hf.scoring._columns import codes
 from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._estimate_helpers import estimate, estimates
 from mirror_hf.scoring._exp9 import (
@@ -220,12 +219,13 @@ def ipw_cfr(
     or not); the CI resamples them."""
     view = component_view(components, "complete_case")
     rows = _weak_rows(view, frame, condition)
-    domain = view.domain.fill_null("").to_numpy().astype(str)
-    strata = np.char.add(np.char.add(np.char.add(view.paradigm, "|"), np.char.add(view.task_type, "|")), np.char.add(domain, "|" ) )
-    strata = np.char.add(strata, view.condition)
-    stratum_codes, names = codes(pl.Series(strata[rows]))
+    # the view's stratum codes follow the sorted stratum names, so re-densifying the rows' codes
+    # gives the codes (and cell order) of coding the rows' names alone
+    every, _ = view.stratum
+    present, stratum_codes = np.unique(every[rows], return_inverse=True)
+    stratum_codes = stratum_codes.reshape(-1)
     cells = Cells.of(s=stratum_codes, o=view.counted[rows].astype(np.float64), f=(view.fail & view.counted)[rows].astype(np.float64))
-    k = len(names)
+    k = len(present)
 
     def statistic(w: np.ndarray) -> np.ndarray:
         total = group_sums(w, cells["s"], k)

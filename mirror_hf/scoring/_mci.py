@@ -59,7 +59,10 @@ def channel_signal(
     n = len(ch)
     given = {"bet": bet, "skipped": skipped, "choice": choice, "tools_used": n_tools, "hedging_count": hedging_count, **fields}
     out = np.full(n, np.nan) if confidence is None else as_float(confidence, "confidence")
-    for name, spec in CHANNELS.items():
+    # each record's channel as its index in CHANNELS (-1: other or null), read in one pass
+    index = ch.replace_strict({name: i for i, name in enumerate(CHANNELS)}, default=-1, return_dtype=pl.Int64)
+    index = index.fill_null(-1).to_numpy()
+    for position, (name, spec) in enumerate(CHANNELS.items()):
         signal = spec.confidence
         values = given.get(signal.field)
         if not spec.behavioural or values is None:
@@ -72,27 +75,39 @@ def channel_signal(
         else:
             raw = as_float(values, signal.field)
         same_length(channel=ch, **{name: raw})
-        mask = (ch == name).fill_null(False).to_numpy()
+        mask = index == position
         with np.errstate(invalid="ignore", divide="ignore"):
             out = np.where(mask, signal.transform(raw), out)
     return out
 
 
 def _wide(item_id: ArrayLike, channel: ArrayLike, signal: ArrayLike) -> tuple[list[str], dict[str, np.ndarray]]:
-    """question x channel signals (the last record wins when a question has two in one channel)."""
+    """question x channel signals (the last record wins when a question has two in one channel);
+    questions in order of first appearance among the kept records, channels sorted."""
     items = as_text(item_id, "item_id")
     ch = as_text(channel, "channel")
     s = as_float(signal, "signal")
     same_length(item_id=items, channel=ch, signal=s)
     frame = pl.DataFrame({"item": items, "channel": ch, "signal": s}, schema={"item": pl.String, "channel": pl.String, "signal": pl.Float64})
-    frame = frame.filter(pl.col("item").is_not_null() & pl.col("channel").is_not_null() & pl.col("signal").is_not_nan())
-    if frame.height == 0:
+    kept = frame.filter(pl.col("item").is_not_null() & pl.col("channel").is_not_null() & pl.col("signal").is_not_nan())
+    kept = kept.filter(pl.struct("item", "channel").is_last_distinct())
+    if kept.height == 0:
         return [], {}
-    wide = frame.unique(["item", "channel"], keep="last", maintain_order=True).pivot(
-        on="channel", index="item", values="signal"
+    # one pass for both codes; the item code is re-ordered from sorted to first-appearance order
+    coded = kept.select(
+        pl.col("item").rank("dense").cast(pl.Int64).alias("item") - 1,
+        pl.col("item").is_first_distinct().alias("first"),
+        pl.col("channel").rank("dense").cast(pl.Int64).alias("channel") - 1,
     )
-    channels = sorted(c for c in wide.columns if c != "item")
-    return channels, {c: wide[c].fill_null(np.nan).to_numpy().astype(np.float64) for c in channels}
+    sorted_code = coded["item"].to_numpy()
+    first = coded["first"].to_numpy()
+    appearance = np.empty(int(first.sum()), dtype=np.int64)
+    appearance[sorted_code[first]] = np.arange(len(appearance))
+    row = appearance[sorted_code]
+    channels = kept["channel"].unique().sort().to_list()
+    wide = np.full((len(channels), len(appearance)), np.nan)
+    wide[coded["channel"].to_numpy(), row] = kept["signal"].to_numpy()
+    return channels, {c: wide[j] for j, c in enumerate(channels)}
 
 
 def mci(item_id: ArrayLike, channel: ArrayLike, signal: ArrayLike, *, min_shared: int = 2, ci: CI = False) -> Estimate:

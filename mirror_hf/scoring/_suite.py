@@ -37,6 +37,7 @@ from mirror_hf.scoring._exp6 import score_exp6a, score_exp6c
 from mirror_hf.scoring._exp6b import score_exp6b
 from mirror_hf.scoring._exp9 import (
     CONDITIONS,
+    ComponentView,
     Missing,
     appropriate_action_rate,
     cfr,
@@ -105,7 +106,11 @@ def natural_profile(frame: pl.DataFrame) -> dict[str, float]:
 
 
 def score_exp1(frame: pl.DataFrame, *, ci: CI = True) -> dict:
-    frame = latest_records(frame, "exp1")
+    return _score_exp1_latest(latest_records(frame, "exp1"), ci=ci)
+
+
+def _score_exp1_latest(frame: pl.DataFrame, *, ci: CI) -> dict:
+    """`score_exp1` on records already de-duplicated (`latest_records`)."""
     out: dict = {}
     by_channel = {key[0]: part for key, part in frame.partition_by("channel", as_dict=True).items() if key[0] is not None}
     empty = frame.clear()
@@ -254,6 +259,12 @@ def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped:
 # ------------------------------------------------------------------------------------------------
 
 
+def exp9_labelled(trials: pl.DataFrame, *, options: SuiteOptions, profile: Mapping[str, float] | None) -> pl.DataFrame:
+    """One model's Exp9 component table, de-duplicated and labelled under the options' weak policy."""
+    return label_components(latest_records(trials, "exp9"), policy=options.exp9_policy, profile=profile, k=options.k)
+
+
+
 def score_exp9(
     trials: pl.DataFrame,
     *,
@@ -261,12 +272,17 @@ def score_exp9(
     profile: Mapping[str, float] | None,
     gaps: Mapping[str, float] | None,
     model_gap: float | None,
+    components: pl.DataFrame | None = None,
+    view: ComponentView | None = None,
 ) -> dict:
-    components = label_components(latest_records(trials, "exp9"), policy=options.exp9_policy, profile=profile, k=options.k)
+    """`components`, `view`: the model's labelled component table (`exp9_labelled`) and its
+    `component_view` under `options.missing`, if already built."""
+    if components is None:
+        components = exp9_labelled(trials, options=options, profile=profile)
     ci, missing = options.ci, options.missing
     if gaps is None:
         gaps = domain_gaps_from_components(components)
-    view = component_view(components, missing)
+    view = component_view(view if view is not None else components, missing)
     out: dict = {"cfr": cfr_by_condition(view, frame=CFR_FRAME, missing=missing, ci=ci)}
     out["cfr_table_c1"] = cfr(view, frame=CFR_TABLE_FRAME, condition="C1", missing=missing, ci=ci)
     out["udr"] = udr(view, frame=CFR_TABLE_FRAME, condition="C1", missing=missing, ci=ci)
@@ -313,14 +329,18 @@ class ModelContext:
     gaps: dict[str, float] | None = None
     model_gap: float | None = None
     notes: dict[str, str] = field(default_factory=dict)
+    exp9_components: pl.DataFrame | None = None  # the labelled Exp9 components (the cross-model Exp9 statistics reuse them)
+    exp9_profile: dict[str, float] | None = None  # the profile they were labelled from
+    exp9_view: ComponentView | None = None  # their component_view under options.missing
 
 
 Scorer = Callable[[pl.DataFrame, ModelContext], dict | None]
 
 
 def _exp1(frame: pl.DataFrame, ctx: ModelContext) -> dict:
-    scores = score_exp1(frame, ci=ctx.options.ci)
-    ctx.profile = natural_profile(latest_records(frame, "exp1")) or None
+    frame = latest_records(frame, "exp1")
+    scores = _score_exp1_latest(frame, ci=ctx.options.ci)
+    ctx.profile = natural_profile(frame) or None
     by_domain = scores.get("mirror_gap_by_domain")
     if by_domain:
         ctx.gaps = {d: e.value for d, e in by_domain.items()}
@@ -361,7 +381,11 @@ def _exp6c(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
 
 
 def _exp9(frame: pl.DataFrame, ctx: ModelContext) -> dict:
-    return score_exp9(frame, options=ctx.options, profile=ctx.profile, gaps=ctx.gaps, model_gap=ctx.model_gap)
+    ctx.exp9_profile = ctx.profile
+    ctx.exp9_components = exp9_labelled(frame, options=ctx.options, profile=ctx.profile)
+    ctx.exp9_view = component_view(ctx.exp9_components, ctx.options.missing)
+    return score_exp9(frame, options=ctx.options, profile=ctx.profile, gaps=ctx.gaps, model_gap=ctx.model_gap,
+                      components=ctx.exp9_components, view=ctx.exp9_view)
 
 
 #: experiment -> its scorer, Exp1 first (the others read the profile it leaves in the context).
@@ -396,7 +420,7 @@ def score_tables(
     names = sorted(set().union(*(set(t) for t in by_model.values())) if by_model else set())
     per_model_cfr: dict[str, dict[str, float | None]] = {}
 
-    def one_model(model: str) -> tuple[dict, dict]:
+    def one_model(model: str) -> tuple[dict, ModelContext]:
         ctx = ModelContext(options)
         entry: dict = {}
         for experiment, scorer in scorers.items():
@@ -406,14 +430,16 @@ def score_tables(
             scores = scorer(frame, ctx)
             if scores:
                 entry[experiment] = scores
-        return entry, ctx.notes
+        return entry, ctx
 
     # Models are independent and numpy releases the GIL in the resampling, so two threads use both
     # cores; every metric seeds its own generator, so results do not depend on the scheduling.
     workers = max(1, workers) if options.ci else 1  # point estimates alone are faster in one thread
     with ThreadPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(one_model, names))
-    for model, (entry, notes) in zip(names, results):
+    contexts = {model: ctx for model, (_, ctx) in zip(names, results)}
+    for model, (entry, ctx) in zip(names, results):
+        notes = ctx.notes
         if "exp9" in entry:
             per_model_cfr[model] = {c: e.value if e.defined else None for c, e in entry["exp9"]["cfr"].items()}
         models[model] = _to_json(entry)
@@ -443,23 +469,36 @@ def score_tables(
         out["aggregate"]["exp6c_robustness_correlation"] = correlation
     exp9_by = by_model.get("exp9") or {}
     if exp9_by:
-        out["aggregate"].update(_exp9_aggregate(exp9_by, by_model.get("exp1") or {}, models, given.get("exp1"), options))
+        out["aggregate"].update(_exp9_aggregate(exp9_by, by_model.get("exp1") or {}, models, given.get("exp1"), options, contexts, scorers))
     if skipped:
         out["skipped"] = skipped
     return out
 
 
-def _exp9_aggregate(exp9_by: dict, exp1_by: dict, models: dict, exp1, options: SuiteOptions) -> dict:
-    """Cross-model Exp9 statistics (per-paradigm and fixed-frame curves, money plot, temperature)."""
-    components, gaps, accuracy = {}, {}, {}
+def _exp9_aggregate(exp9_by: dict, exp1_by: dict, models: dict, exp1, options: SuiteOptions,
+                    contexts: Mapping[str, ModelContext] | None = None, scorers: Mapping[str, Scorer] = SCORERS) -> dict:
+    """Cross-model Exp9 statistics (per-paradigm and fixed-frame curves, money plot, temperature).
+    A model's labelled components and profile come from its scoring context when the Exp1 and Exp9
+    scorers left them there (the same tables, the same rule), else they are rebuilt."""
+    components, views, gaps, accuracy = {}, {}, {}, {}
+    order = list(scorers)
+    exp1_first = scorers.get("exp1") is _exp1 and "exp9" in scorers and order.index("exp1") < order.index("exp9")
     for model, trials in exp9_by.items():
-        profile = natural_profile(latest_records(exp1_by[model], "exp1")) if model in exp1_by else None
-        components[model] = label_components(latest_records(trials, "exp9"), policy=options.exp9_policy, profile=profile or None, k=options.k)
+        ctx = (contexts or {}).get(model)
+        reuse = ctx is not None and ctx.exp9_components is not None and (exp1_first or (model not in exp1_by and ctx.exp9_profile is None))
+        if reuse:
+            profile, components[model] = ctx.exp9_profile, ctx.exp9_components
+            if ctx.exp9_view is not None:
+                views[model] = ctx.exp9_view
+        else:
+            profile = natural_profile(latest_records(exp1_by[model], "exp1")) if model in exp1_by else None
+            components[model] = label_components(latest_records(trials, "exp9"), policy=options.exp9_policy, profile=profile or None, k=options.k)
         if profile:
             accuracy[model] = profile
         by_domain = models.get(model, {}).get("exp1", {}).get("mirror_gap_by_domain")
         if by_domain:
             gaps[model] = {d: e.get("value") for d, e in by_domain.items()}
     return to_json(aggregate_extras(
-        models, components, gap_by_model=gaps, accuracy_by_model=accuracy, exp1=exp1, missing=options.missing, ci=options.ci
+        models, components, gap_by_model=gaps, accuracy_by_model=accuracy, exp1=exp1, missing=options.missing, ci=options.ci,
+        views_by_model=views,
     ))

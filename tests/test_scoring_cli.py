@@ -172,6 +172,32 @@ def test_score_k_reaches_the_weak_policy_and_exp9_extras_are_reported(folder, tm
     assert set(e9["mnar_bound"]["C1"]) == {"low", "high"} and "baselines" in e9 and "C1" in e9["ipw_cfr"]
 
 
+def test_score_missing_incorrect_counts_a_failed_call_as_a_confident_failure(tmp_path, monkeypatch, capsys):
+    """`--missing missing_incorrect` (it once ended in a traceback): a weak component whose call failed
+    counts as a confident failure; the IPW CFR and the MNAR bound model the missing ones themselves,
+    so they read the same under either rule."""
+    root = tmp_path / "mirror"
+    rows = exp9_rows()
+    failed = {**rows[0], "item_id": "t5", "api_success": False, "component_a_decision": None, "component_a_correct": None,
+              "component_b_decision": None, "component_b_correct": None}
+    write_split(root, "trials_exp9", "m1", [*rows, failed], TRIAL_EXP9_FEATURES)
+    e9 = {}
+    for rule in ("complete_case", "missing_incorrect"):
+        out = tmp_path / f"{rule}.json"
+        code, _, err = score(monkeypatch, capsys, "--dataset", str(root), "--json", str(out), "--resamples", "0",
+                             "--weak-policy", "recorded", "--missing", rule)
+        assert code == 0 and "Traceback" not in err, err
+        e9[rule] = json.loads(out.read_text())["models"]["m1"]["exp9"]
+    # C1 escalation frame (P1+P2), weak: t1a fail, t2a defer, t2b right, t5a missing
+    assert e9["complete_case"]["cfr"]["C1"] == {"value": pytest.approx(1 / 3), "n": 3}
+    assert e9["missing_incorrect"]["cfr"]["C1"] == {"value": pytest.approx(2 / 4), "n": 4}
+    for rule in e9:
+        bound = e9[rule]["mnar_bound"]["C1"]
+        assert bound["low"]["value"] == pytest.approx(1 / 4) and bound["high"]["value"] == pytest.approx(2 / 4)
+        # IPW: stratum P1/a holds t1a (fail) and t5a (missing): 1 fail x 2 / 1 observed; P2/a: 0 of 2 -> 2 / 4
+        assert e9[rule]["ipw_cfr"]["C1"]["value"] == pytest.approx(2 / 4)
+
+
 def test_score_with_cis(folder, tmp_path, monkeypatch, capsys):
     out = tmp_path / "ci.json"
     code, stdout, err = score(monkeypatch, capsys, "--dataset", str(folder), "--resamples", "500", "--json", str(out))

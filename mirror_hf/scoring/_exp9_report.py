@@ -60,8 +60,10 @@ def model_extras(components: pl.DataFrame, view: ComponentView, *, missing: Miss
     if "C4" in conditions:
         out["c4_tradeoff"] = c4_tradeoff(components, ci=ci)
         out["resolver"] = resolver_outcomes(components, ci=ci)
-    out["ipw_cfr"] = {c: ipw_cfr(view, condition=c, ci=ci) for c in CONDITIONS if c in conditions}
-    out["mnar_bound"] = {c: mnar_bound(view, condition=c, ci=ci) for c in CONDITIONS if c in conditions}
+    # IPW and the MNAR bound model the missing components themselves: they read the complete-case view
+    observed = view if missing == "complete_case" else component_view(components, "complete_case")
+    out["ipw_cfr"] = {c: ipw_cfr(observed, condition=c, ci=ci) for c in CONDITIONS if c in conditions}
+    out["mnar_bound"] = {c: mnar_bound(observed, condition=c, ci=ci) for c in CONDITIONS if c in conditions}
     if view.false_score_control.any():
         out["false_score_control"] = false_score_control(components, ci=ci)
     if ((view.condition == "C1") & (view.paradigm == "P3")).any():

@@ -218,6 +218,7 @@ ADVERSARIAL = {
     "hedges": "perhaps likely " * 70_000,
     "tool calls with brackets": "[USE_TOOL: calculator | [1+" * 40_000,  # inputs may quote brackets: they nest
     "nested brackets in a call": "[USE_TOOL: calculator | " + "[" * 1_000_000,
+    "paired brackets in a call": "[USE_TOOL: calculator | " + "[]" * 500_000,
     "a call over many lines": "[USE_TOOL: calculator | " + "[\n" * 500_000,
     "closed calls with brackets": "[USE_TOOL: web_search | a [b]]\n" * 32_000,
     "tool heads": "[USE_TOOL: calculator |" * 43_000,

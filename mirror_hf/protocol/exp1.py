@@ -284,26 +284,22 @@ def parse_difficulty_selection(
 # (the earlier `([^\]]+)` rescanned to the end of the text from every unclosed `[USE_TOOL`).
 _TOOL_HEAD = re.compile(r"\[USE_TOOL\s*:\s*(\w+)\s*\|", re.IGNORECASE)
 _TOOL_OPENER = re.compile(r"\[USE_TOOL", re.IGNORECASE)
-_BRACKET_OR_NEWLINE = re.compile(r"[\[\]\n]")
 MAX_ECHO_CHARS = 200
 
 
 def _call_end(text: str, start: int, limit: int) -> int | None:
-    """Where the call whose input starts at `start` closes (the index of its `]`), or None."""
-    depth, first_line_close, first_line = 0, None, True
-    for m in _BRACKET_OR_NEWLINE.finditer(text, start, limit):
-        char = m.group()
-        if char == "\n":
-            first_line = False
-        elif char == "[":
-            depth += 1
-        elif depth == 0:
-            return m.start()
-        else:
-            depth -= 1
-            if first_line:
-                first_line_close = m.start()
-    return first_line_close
+    """Where the call whose input is text[start:limit] closes (the index of its `]`), or None. One
+    step per `]` (str.find / str.count do the scanning), none per `[` or per line."""
+    depth, pos = 0, start
+    while (close := text.find("]", pos, limit)) != -1:
+        depth += text.count("[", pos, close)
+        if depth == 0:
+            return close
+        depth, pos = depth - 1, close + 1
+    # never balanced: every `]` closed an inner `[`; the last one on the input's first line ends it
+    line_end = text.find("\n", start, limit)
+    last = text.rfind("]", start, limit if line_end == -1 else line_end)
+    return None if last == -1 else last
 
 
 def tool_call_spans(text: str | None) -> list[tuple[int, int, str, str]]:
@@ -322,15 +318,16 @@ def tool_call_spans(text: str | None) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def tool_calls(text: str) -> list[dict]:
+def tool_calls(text: str, spans: list[tuple[int, int, str, str]] | None = None) -> list[dict]:
     """Every `[USE_TOOL: name | input]` naming one of the four tools, in order."""
-    return [{"tool": name.lower(), "input": argument} for _, _, name, argument in tool_call_spans(text) if name.lower() in TOOLS]
+    spans = tool_call_spans(text) if spans is None else spans
+    return [{"tool": name.lower(), "input": argument} for _, _, name, argument in spans if name.lower() in TOOLS]
 
 
-def strip_tool_calls(text: str) -> str:
-    """The text with every tool call (any name) cut out."""
+def strip_tool_calls(text: str, spans: list[tuple[int, int, str, str]] | None = None) -> str:
+    """The text with every tool call (any name) cut out (`spans`: its `tool_call_spans`, if known)."""
     kept, pos = [], 0
-    for start, end, _, _ in tool_call_spans(text):
+    for start, end, _, _ in tool_call_spans(text) if spans is None else spans:
         kept.append(text[pos:start])
         pos = end
     return "".join(kept) + text[pos:]
@@ -344,13 +341,14 @@ def parse_tool_delegation(
     `confidence` = 1 / (1 + number of calls)."""
     visible, out = base_fields("tool_delegation", text, reasoning_content, finish_reason, rules)
     refused = is_refusal_upstream(visible) if rules == "upstream" else is_refusal(visible)
-    calls = [] if refused else tool_calls(visible)
+    spans = [] if refused else tool_call_spans(visible)
+    calls = tool_calls(visible, spans)
     out["tools_used"] = [c["tool"] for c in calls]
     out["tool_results"] = json.dumps(calls, ensure_ascii=False) if calls else None
     if refused:
         out["refused"] = True
         return out
-    cleaned = strip_tool_calls(visible).strip()
+    cleaned = strip_tool_calls(visible, spans).strip()
     if rules == "upstream":
         out["answer"] = labeled_field_upstream(visible, "ANSWER") or (cleaned[:1000] or None)
         out["parse_success"] = out["answer"] is not None

@@ -93,9 +93,9 @@ def upstream_extract(text: str | None, answer_type: str | None = None, channel: 
     )
     if m and len(m.group(1).strip()) <= 60:
         return m.group(1).strip()
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    if lines:
-        m = re.search(r"=\s*([^\n=]{1,50})$", lines[-1])
+    last_line = next((ln.strip() for ln in reversed(text.strip().splitlines()) if ln.strip()), None)
+    if last_line:
+        m = re.search(r"=\s*([^\n=]{1,50})$", last_line)
         if m:
             return m.group(1).strip()
     m = _UP_UNIT_PHRASE.search(text)

@@ -53,8 +53,8 @@ def test_clean_markup_is_the_old_loop(sample):
 
 
 def old_labeled_fields(sample: str, label: str) -> list[tuple[str, bool]]:
-    """labeled_fields before the possessive leading markup and the fast clean_markup."""
-    pattern = re.compile(text._label_line(label).pattern.replace(r"^[ \t>*_#\-]*+", r"^[ \t>*_#\-]*", 1), re.I | re.M)
+    """labeled_fields before the empty-line lookahead, the possessive leading markup and the fast clean_markup."""
+    pattern = re.compile(text._label_line(label).pattern.replace(r"^(?=[^\n])[ \t>*_#\-]*+", r"^[ \t>*_#\-]*", 1), re.I | re.M)
     assert pattern.pattern != text._label_line(label).pattern
     out = []
     for m in pattern.finditer(sample):

@@ -216,6 +216,15 @@ ADVERSARIAL = {
     "a label on every line": "ANSWER: 1\n" * 100_000,  # was quadratic: each label sliced the rest of the text
     "bare labels": "ANSWER:\n" * 125_000,
     "hedges": "perhaps likely " * 70_000,
+    "tool calls with brackets": "[USE_TOOL: calculator | [1+" * 40_000,  # inputs may quote brackets: they nest
+    "nested brackets in a call": "[USE_TOOL: calculator | " + "[" * 1_000_000,
+    "paired brackets in a call": "[USE_TOOL: calculator | " + "[]" * 500_000,
+    "a call over many lines": "[USE_TOOL: calculator | " + "[\n" * 500_000,
+    "closed calls with brackets": "[USE_TOOL: web_search | a [b]]\n" * 32_000,
+    "tool heads": "[USE_TOOL: calculator |" * 43_000,
+    "[TOOL: repeats": "[TOOL:" * 170_000,
+    "runs of blank lines": ("a" + "\n" * 30_000) * 34,
+    "marks on every line": "-\n" * 500_000,
 }
 
 
@@ -258,22 +267,24 @@ def test_8_the_linear_phrase_counter_is_the_whole_word_regex(text):
         assert count_phrases(text, phrases) == regex, (text, phrases)
 
 
-def test_8_the_tool_call_pattern_is_linear_by_construction():
-    """No `[USE_TOOL` scan can run past the next bracket, and its blank and argument classes are
-    disjoint, so the total work over any text is bounded by a constant times its length: check the
-    construction on the pattern and its behaviour at the boundaries."""
-    from mirror_hf.protocol.exp1 import _TOOL_CALL, tool_calls
+def test_8_the_tool_call_scan_is_linear_by_construction(monkeypatch):
+    """No `[USE_TOOL` scan runs past the next `[USE_TOOL`, and the search resumes after the call or its
+    head, so the regions scanned over any text tile it: the work is bounded by its length. Checked by
+    recording every region scanned, and on the boundaries."""
+    from mirror_hf.protocol import exp1
 
-    argument = re.search(r"\((\[[^)]*\])\[\^\\\[\\\]\]\*\)", _TOOL_CALL.pattern)
-    assert argument and "\\[" in argument[1] and "\\]" in argument[1] and "\\s" in argument[1], _TOOL_CALL.pattern
-    # a scan from an unclosed call stops at the next opener, which is then matched on its own
-    assert tool_calls("[USE_TOOL: calculator | 1+ [USE_TOOL: calculator | 6*7]") == [{"tool": "calculator", "input": "6*7"}]
-    assert tool_calls("[USE_TOOL: calculator |   2+2 ]") == [{"tool": "calculator", "input": "2+2"}]
-    assert tool_calls("[USE_TOOL: calculator | ]") == []
-    # the work count: matches attempted = openers, each bounded by the distance to the next bracket
-    text = ADVERSARIAL["unclosed tool calls"]
-    spans = [m.span() for m in re.finditer(r"\[[^\[\]]*", text)]
-    assert sum(b - a for a, b in spans) == len(text)  # the bounded scans tile the text: linear
+    assert exp1.tool_calls("[USE_TOOL: calculator | 1+ [USE_TOOL: calculator | 6*7]") == [{"tool": "calculator", "input": "6*7"}]
+    assert exp1.tool_calls("[USE_TOOL: calculator |   2+2 ]") == [{"tool": "calculator", "input": "2+2"}]
+    assert exp1.tool_calls("[USE_TOOL: calculator | ]") == []
+    scanned = []
+    real = exp1._call_end
+    monkeypatch.setattr(exp1, "_call_end", lambda text, start, limit: scanned.append((start, limit)) or real(text, start, limit))
+    for text in (ADVERSARIAL["unclosed tool calls"][:200_000], "[USE_TOOL: calculator | [" * 8_000 + "]" * 100,
+                 "[USE_TOOL: calculator | [1] ]\n" * 8_000, "[USE_TOOL: calculator |" + "\n[" * 50_000):
+        scanned.clear()
+        exp1.tool_calls(text)
+        assert scanned and sum(limit - start for start, limit in scanned) <= len(text)
+        assert all(a[1] <= b[0] for a, b in zip(scanned, scanned[1:]))  # no region read twice
 
 
 def test_8_long_responses_are_parsed_off_the_event_loop(monkeypatch):

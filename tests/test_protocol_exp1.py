@@ -230,6 +230,76 @@ def test_tool_call_with_an_injection_attempt():
     assert exp1.parse_tool_delegation("[USE_TOOL: shell | ls]\nANSWER: 12")["tools_used"] == []
 
 
+def test_tool_inputs_may_quote_brackets():
+    """The prompt's form is `[USE_TOOL: name | input]`; an input may hold brackets (a quoted list, a
+    bracketed search query), which nest: the call ends at the `]` that closes its own `[`."""
+    calls = exp1.tool_calls(
+        "[USE_TOOL: calculator | 3*(4+5)]\n"
+        '[USE_TOOL: web_search | "a [b]"]\n'
+        "[USE_TOOL: ask_expert | sort [3, [1, 2], []] by length]\n"
+        "[USE_TOOL: calculator | [[1]]]\nANSWER: 27"
+    )
+    assert calls == [
+        {"tool": "calculator", "input": "3*(4+5)"},
+        {"tool": "web_search", "input": '"a [b]"'},
+        {"tool": "ask_expert", "input": "sort [3, [1, 2], []] by length"},
+        {"tool": "calculator", "input": "[[1]]"},
+    ]
+    parsed = exp1.parse_tool_delegation("[USE_TOOL: web_search | capital of [France]] I think Paris.")
+    assert parsed["tools_used"] == ["web_search"] and parsed["answer"] == "I think Paris."  # the call is cut out whole
+    # the calculator refuses a bracket as it refuses any non-arithmetic input: the call still counts
+    parsed = exp1.parse_tool_delegation("[USE_TOOL: calculator | [3+4]*2]")
+    assert parsed["tools_used"] == ["calculator"] and exp1.run_tools(parsed)[0]["result"].startswith("Error: ")
+
+
+def test_an_input_quoting_an_unclosed_bracket_ends_at_the_last_bracket_of_its_line():
+    """A question quoted cut short ("the list [31, ") never balances: the call ends at the last `]` on
+    the input's first line, so the next line's ANSWER stays outside it."""
+    text = "[USE_TOOL: ask_expert | Wei sorts the list [31, ]\nANSWER: [5, 31]"
+    assert exp1.tool_calls(text) == [{"tool": "ask_expert", "input": "Wei sorts the list [31,"}]
+    assert exp1.parse_tool_delegation(text)["answer"] == "5, 31"  # the ANSWER line, outside the call (its [] dropped)
+    # which `]` was meant to close the call cannot be told: "a [b]" left open reads the same way
+    assert exp1.tool_calls("[USE_TOOL: web_search | a [b] and\nmore") == [{"tool": "web_search", "input": "a [b"}]
+    assert exp1.strip_tool_calls(text) == "\nANSWER: [5, 31]"
+
+
+def test_unclosed_calls_are_no_calls():
+    for text in ("[USE_TOOL: calculator | 1+2", "[USE_TOOL: calculator | [1+2\nANSWER: 3",
+                 "[USE_TOOL: web_search | a b [USE_TOOL: calculator | ]", "[USE_TOOL: calculator |  \n ]"):
+        assert exp1.tool_calls(text) == [], text
+        assert exp1.strip_tool_calls(text) == text
+    # an unclosed call ends where the next one starts, which is then read on its own
+    assert exp1.tool_calls("[USE_TOOL: web_search | a [b [USE_TOOL: calculator | [6]*7]") == [{"tool": "calculator", "input": "[6]*7"}]
+
+
+def _quoted_call_reads_the_question(questions):
+    checked = 0
+    for question in questions:
+        for quoted in (question.question, question.question[:60]):  # whole, and cut as tests/fakes/respondent.py cuts it
+            calls = exp1.tool_calls(f"[USE_TOOL: ask_expert | {quoted}]\nANSWER: 12")
+            assert len(calls) == 1 and calls[0]["tool"] == "ask_expert", (question.id, quoted)
+            if quoted.count("[") == quoted.count("]"):
+                assert calls[0]["input"] == quoted.strip(), question.id
+            else:
+                assert quoted.strip().startswith(calls[0]["input"]), question.id
+            checked += "[" in quoted
+    return checked
+
+
+def test_a_call_quoting_any_procedural_question_is_read():
+    """Every procedural item (the domain that quotes lists) asked of the expert, whole or cut at 60
+    characters, is one call whose input is the question (up to a cut list's last bracket)."""
+    from mirror_hf.bank import DEFAULT_PER_DOMAIN, load_domain
+    from mirror_hf.bank._core import generate_domain
+
+    assert _quoted_call_reads_the_question(list(generate_domain(load_domain("procedural"), 0, DEFAULT_PER_DOMAIN))) > 0
+
+
+@pytest.mark.slow
+def test_a_call_quoting_any_question_of_three_forms_is_read(three_forms):
+    assert _quoted_call_reads_the_question([item for form in three_forms.values() for item in form]) > 0
+
+
 def test_tool_delegation_without_tools():
     parsed = exp1.parse_tool_delegation("ANSWER: 12")
     assert parsed["tools_used"] == [] and parsed["confidence"] == 1.0 and not exp1.needs_followup(parsed)

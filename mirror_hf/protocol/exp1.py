@@ -191,7 +191,9 @@ def parse_wagering(text: str | None, *, reasoning_content: str | None = None, fi
 # Ch2 opt-out
 # --------------------------------------------------------------------------------------------
 
-_SKIP_LINE = re.compile(r"^[\W_]*skip[\W_]*$", re.IGNORECASE | re.MULTILINE)
+# A line of its own: the marks around SKIP stay on its line (`[\W_]` also takes newlines, and from
+# every line start of a run of blank lines it scanned the whole run: quadratic); the count is the same.
+_SKIP_LINE = re.compile(r"^(?:[^\w\n]|_)*skip(?:[^\w\n]|_)*$", re.IGNORECASE | re.MULTILINE)
 
 
 def parse_opt_out(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
@@ -274,20 +276,61 @@ def parse_difficulty_selection(
 # Ch4 tool delegation
 # --------------------------------------------------------------------------------------------
 
-# Linear by construction: the input may not hold `[` or `]` and may not start with a blank, so no scan
-# reaches past the next bracket and no two quantifiers compete for the same characters (the
-# earlier `([^\]]+)` rescanned to the end of the text from every unclosed `[USE_TOOL`).
-_TOOL_CALL = re.compile(r"\[USE_TOOL\s*:\s*(\w+)\s*\|\s*([^\[\]\s][^\[\]]*)\]", re.IGNORECASE)
+# A call is `[USE_TOOL: name | input]` (TOOL_INSTRUCTIONS). The input may quote brackets ("the list
+# [3, 1, 2]", "[3+4]*2"): they nest, and the call ends at the `]` that closes its own `[`. When the
+# input's brackets never balance (a quoted list cut short: "the list [31, ]"), the call ends at the
+# last `]` on the input's first line; with none there it is no call, nor is a blank input. A call never
+# reaches past the next `[USE_TOOL`, so the scans from successive openers tile the text: linear time
+# (the earlier `([^\]]+)` rescanned to the end of the text from every unclosed `[USE_TOOL`).
+_TOOL_HEAD = re.compile(r"\[USE_TOOL\s*:\s*(\w+)\s*\|", re.IGNORECASE)
+_TOOL_OPENER = re.compile(r"\[USE_TOOL", re.IGNORECASE)
 MAX_ECHO_CHARS = 200
 
 
-def tool_calls(text: str) -> list[dict]:
+def _call_end(text: str, start: int, limit: int) -> int | None:
+    """Where the call whose input is text[start:limit] closes (the index of its `]`), or None. One
+    step per `]` (str.find / str.count do the scanning), none per `[` or per line."""
+    depth, pos = 0, start
+    while (close := text.find("]", pos, limit)) != -1:
+        depth += text.count("[", pos, close)
+        if depth == 0:
+            return close
+        depth, pos = depth - 1, close + 1
+    # never balanced: every `]` closed an inner `[`; the last one on the input's first line ends it
+    line_end = text.find("\n", start, limit)
+    last = text.rfind("]", start, limit if line_end == -1 else line_end)
+    return None if last == -1 else last
+
+
+def tool_call_spans(text: str | None) -> list[tuple[int, int, str, str]]:
+    """Every `[USE_TOOL: name | input]` call, in order, as (start, end, name, input); any name."""
+    text = text or ""
+    out, pos = [], 0
+    while head := _TOOL_HEAD.search(text, pos):
+        nxt = _TOOL_OPENER.search(text, head.end())
+        close = _call_end(text, head.end(), nxt.start() if nxt else len(text))
+        argument = text[head.end() : close].strip() if close is not None else ""
+        if argument:
+            out.append((head.start(), close + 1, head.group(1), argument))
+            pos = close + 1
+        else:
+            pos = head.end()
+    return out
+
+
+def tool_calls(text: str, spans: list[tuple[int, int, str, str]] | None = None) -> list[dict]:
     """Every `[USE_TOOL: name | input]` naming one of the four tools, in order."""
-    return [
-        {"tool": m.group(1).lower(), "input": m.group(2).strip()}
-        for m in _TOOL_CALL.finditer(text or "")
-        if m.group(1).lower() in TOOLS
-    ]
+    spans = tool_call_spans(text) if spans is None else spans
+    return [{"tool": name.lower(), "input": argument} for _, _, name, argument in spans if name.lower() in TOOLS]
+
+
+def strip_tool_calls(text: str, spans: list[tuple[int, int, str, str]] | None = None) -> str:
+    """The text with every tool call (any name) cut out (`spans`: its `tool_call_spans`, if known)."""
+    kept, pos = [], 0
+    for start, end, _, _ in tool_call_spans(text) if spans is None else spans:
+        kept.append(text[pos:start])
+        pos = end
+    return "".join(kept) + text[pos:]
 
 
 def parse_tool_delegation(
@@ -298,13 +341,14 @@ def parse_tool_delegation(
     `confidence` = 1 / (1 + number of calls)."""
     visible, out = base_fields("tool_delegation", text, reasoning_content, finish_reason, rules)
     refused = is_refusal_upstream(visible) if rules == "upstream" else is_refusal(visible)
-    calls = [] if refused else tool_calls(visible)
+    spans = [] if refused else tool_call_spans(visible)
+    calls = tool_calls(visible, spans)
     out["tools_used"] = [c["tool"] for c in calls]
     out["tool_results"] = json.dumps(calls, ensure_ascii=False) if calls else None
     if refused:
         out["refused"] = True
         return out
-    cleaned = _TOOL_CALL.sub("", visible).strip()
+    cleaned = strip_tool_calls(visible, spans).strip()
     if rules == "upstream":
         out["answer"] = labeled_field_upstream(visible, "ANSWER") or (cleaned[:1000] or None)
         out["parse_success"] = out["answer"] is not None

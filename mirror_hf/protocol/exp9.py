@@ -21,7 +21,7 @@ from typing import Mapping
 
 from mirror_hf.protocol.matching import extract_final_answer, match, upstream_extract
 from mirror_hf.protocol.parsing import Messages, user
-from mirror_hf.protocol.text import Rules, check_rules, clean_markup, labeled_fields, split_reasoning, split_reasoning_upstream
+from mirror_hf.protocol.text import Rules, check_rules, clean_markup, labeled_field, split_reasoning, split_reasoning_upstream
 
 CONDITIONS: tuple[str, ...] = ("C1", "C2", "C3", "C4")
 PARADIGMS: tuple[str, ...] = ("P1", "P2", "P3")
@@ -248,7 +248,13 @@ _DECOMP = re.compile(
     r"\b(step|first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|finally|sub-?problem|break(?:ing)?\s+down|identify|let\s+me\s+consider)\b",
     re.IGNORECASE,
 )
-_UP_SPLIT = re.compile(r"^\s*(?:\*\*PART\s*2\*\*|PART\s*2|STEP\s*2|ANSWER\s*2|2\.\s)", re.IGNORECASE | re.MULTILINE)
+# The authors' `^\s*(?:\*\*PART\s*2\*\*|PART\s*2|STEP\s*2|ANSWER\s*2|2\.\s)` (MULTILINE), made linear: theirs
+# is tried at every line start of a run of blank lines and scans the rest of the run each time
+# (65 s on 64 KB of them). A marker is tried once per whitespace run, from the text's start or the
+# run's first newline; `at` is where theirs matches: the earliest line start in that run.
+_UP_SPLIT = re.compile(
+    r"(?:\A|(?<=\S)[^\S\n]*+\n)(?P<at>)\s*+(?:\*\*PART\s*2\*\*|PART\s*2|STEP\s*2|ANSWER\s*2|2\.\s)", re.IGNORECASE
+)
 _STRICT_SPLIT = {
     "P1": re.compile(r"^[ \t>*_#]*(?:part|component)[ \t]*2\b", re.IGNORECASE | re.MULTILINE),
     "P2": re.compile(r"^[ \t>*_#]*step[ \t]*2\b", re.IGNORECASE | re.MULTILINE),
@@ -299,7 +305,8 @@ def split_sections(text: str, paradigm: str, rules: Rules) -> tuple[str, str, bo
     pattern = _UP_SPLIT if rules == "upstream" else _STRICT_SPLIT[paradigm]
     m = pattern.search(text)
     if m:
-        return text[: m.start()], text[m.start() :], True
+        at = m.start("at") if "at" in pattern.groupindex else m.start()
+        return text[:at], text[at:], True
     mid = len(text) // 2
     return text[:mid], text[mid:], False
 
@@ -315,10 +322,10 @@ def _p2_decision(section: str, decisions: str) -> str | None:
         if re.search(r"\bUSE_TOOL\b|USE TOOL", section, re.IGNORECASE):
             return "use_tool"
         return "proceed"
-    found = labeled_fields(section, r"(?:your[ \t]+)?decision")
+    found = labeled_field(section, r"(?:your[ \t]+)?decision")
     if not found:
         return None
-    value = found[0][0].upper()
+    value = found.upper()
     keywords = [
         (m.start(), d)
         for d, pattern in (("defer", r"FLAG|REVIEW|DEFER"), ("use_tool", r"USE[_ ]?TOOL|\bTOOL\b"), ("proceed", r"PROCEED"))
@@ -343,9 +350,9 @@ def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | N
         "P2": r"(?:your[ \t]+)?answer",
         "P3": part + rf"answer[ \t]*{1 if slot == 'a' else 2}",
     }[paradigm]
-    found = labeled_fields(section, label)
+    found = labeled_field(section, label)
     if found:
-        return found[0][0]
+        return found
     if paradigm == "P1" and section.strip():
         return extract_final_answer(section, answer_type, forms)
     return None
@@ -393,8 +400,8 @@ def parse_exp9(
         out.update({f"component_{slot}_{k}": None for k in ("decision", "answer", "hedge_count", "decomp_count", "token_count")})
     if not out["api_success"] and rules == "strict":
         return out
-    sections = dict(zip(SLOTS, split_sections(visible, paradigm, rules)[:2]))
-    found = split_sections(visible, paradigm, rules)[2]
+    *parts, found = split_sections(visible, paradigm, rules)
+    sections = dict(zip(SLOTS, parts))
     for slot in SLOTS:
         section = sections[slot]
         answer_type = task.get(f"answer_type_{slot}") if task else None

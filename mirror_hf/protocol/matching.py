@@ -25,7 +25,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Literal, Sequence
 
-from mirror_hf.protocol.text import clean_markup, is_refusal_upstream, labeled_field_upstream, labeled_fields
+from mirror_hf.protocol.text import clean_markup, is_refusal_upstream, labeled_field, labeled_field_upstream
 
 Matcher = Literal["strict", "upstream"]
 MATCHERS: tuple[str, ...] = ("strict", "upstream")
@@ -93,9 +93,9 @@ def upstream_extract(text: str | None, answer_type: str | None = None, channel: 
     )
     if m and len(m.group(1).strip()) <= 60:
         return m.group(1).strip()
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    if lines:
-        m = re.search(r"=\s*([^\n=]{1,50})$", lines[-1])
+    last_line = next((ln.strip() for ln in reversed(text.strip().splitlines()) if ln.strip()), None)
+    if last_line:
+        m = re.search(r"=\s*([^\n=]{1,50})$", last_line)
         if m:
             return m.group(1).strip()
     m = _UP_UNIT_PHRASE.search(text)
@@ -380,7 +380,9 @@ def resolve_choice(pred: str, choices: Sequence[str]) -> str | None:
 _NOT_ABBREVIATION = "".join(
     rf"(?<!\b{a})" for a in ("St", "Mt", "Ft", "Dr", "Mr", "Ms", "Mrs", "Jr", "Sr", "Prof", "vs")
 ) + r"(?<![A-Za-z]\.[A-Za-z])"
-_SENTENCE_END = re.compile(_NOT_ABBREVIATION + r"[.!?]+(?=\s|$)")
+# The lookahead first: the eleven lookbehinds are then tried only at a punctuation mark, not at every
+# position (0.73 s of a 1 MB parse before); what matches is unchanged.
+_SENTENCE_END = re.compile(r"(?=[.!?])" + _NOT_ABBREVIATION + r"[.!?]+(?=\s|$)")
 
 
 def _is_long(text: str) -> bool:
@@ -428,9 +430,9 @@ def extract_final_answer(text: str, answer_type: str | None = None, forms: Seque
     the item's known answer texts (`forms`), or a first sentence of at most six words ("Sarcastic.
     The statement ..."). Nothing else is guessed. Where a stated answer ends is decided by
     `_leading_statement`: a sentence end, or the end of a known answer text that spans sentences."""
-    labeled = labeled_fields(text, "ANSWER")
+    labeled = labeled_field(text, "ANSWER")
     if labeled:
-        return labeled[0][0]
+        return labeled
     found = list(_ANSWER_IS.finditer(text))
     if found:
         return _leading_statement(found[-1].group("value"), forms)

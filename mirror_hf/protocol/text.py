@@ -11,7 +11,7 @@ Two rule sets live side by side (mirror-protocol.md §2, §3):
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Iterator, Literal
 
 Rules = Literal["strict", "upstream"]
 RULES: tuple[str, ...] = ("strict", "upstream")
@@ -97,12 +97,16 @@ def labeled_field_upstream(text: str | None, label: str) -> str | None:
 
 _LEAD_MARKUP = re.compile(r"^(?:[*_`#>~\s]+|[-+•]\s+)+")
 _TRAIL_MARKUP = re.compile(r"[*_`~\s]+$")
+_LEAD_CHARS = "*_`#>~-+•"  # a stripped text loses something only if it starts or ends with one of these
+_TRAIL_CHARS = "*_`~]"  # (the `]` of a bracketed value)
 
 
 def clean_markup(text: str) -> str:
     """Drop markdown emphasis, headings and list bullets around a short value: '**42**' -> '42',
     '- Paris' -> 'Paris'; a sign that belongs to a number stays ('-5')."""
     text = text.strip()
+    if not text or (text[0] not in _LEAD_CHARS and text[-1] not in _TRAIL_CHARS):
+        return text  # nothing to drop: skips two regex passes per label of a long response
     previous = None
     while previous != text:
         previous = text
@@ -115,8 +119,11 @@ def clean_markup(text: str) -> str:
 def _label_line(label: str) -> re.Pattern:
     # The label starts a line, possibly wrapped in markdown (`**ANSWER:**`, `### Answer:`),
     # possibly as "Final answer"; the value is the rest of that line.
+    # The leading markup is possessive (`*+`): a label starts with a letter, so giving markup back can
+    # never help, and backtracking through a line of 500,000 "**" cost 0.2 s per label. An empty line
+    # cannot hold a label: the lookahead turns it away at once (10x faster over runs of blank lines).
     return re.compile(
-        rf"^[ \t>*_#\-]*(?:final[ \t]+)?{label}[ \t]*[*_]*[ \t]*[:：][ \t]*[*_]*(?P<value>[^\n]*)$",
+        rf"^(?=[^\n])[ \t>*_#\-]*+(?:final[ \t]+)?{label}[ \t]*[*_]*[ \t]*[:：][ \t]*[*_]*(?P<value>[^\n]*)$",
         re.IGNORECASE | re.MULTILINE,
     )
 
@@ -128,11 +135,14 @@ def labeled_fields(text: str | None, label: str) -> list[tuple[str, bool]]:
     """Every `LABEL: value` line (strict rules), in order, as (value, ends_text). The value is the
     rest of the line, or the next non-empty line when the label stands alone; `ends_text` is true
     when the value runs to the very end of the text (it may have been cut off)."""
+    return list(_labeled_values(text, label))
+
+
+def _labeled_values(text: str | None, label: str) -> Iterator[tuple[str, bool]]:
     if not text:
-        return []
+        return
     pattern = _LABEL_PATTERNS.setdefault(label, _label_line(label))
     content_end = len(text.rstrip())  # past it only whitespace: computed once, not sliced per label (quadratic)
-    out = []
     for m in pattern.finditer(text):
         value = clean_markup(m.group("value"))
         end = m.end()
@@ -142,17 +152,15 @@ def labeled_fields(text: str | None, label: str) -> list[tuple[str, bool]]:
                 value = clean_markup(nxt.group(1))
                 end = nxt.end()
         if value:
-            out.append((value, end >= content_end))
-    return out
+            yield value, end >= content_end
 
 
 _NEXT_LINE = re.compile(r"\s*\n([^\n]*)")
 
 
 def labeled_field(text: str | None, label: str) -> str | None:
-    """The first strict `LABEL:` value, or None."""
-    found = labeled_fields(text, label)
-    return found[0][0] if found else None
+    """The first strict `LABEL:` value, or None (the scan stops there)."""
+    return next((value for value, _ in _labeled_values(text, label)), None)
 
 
 # --------------------------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def run(
             report = run_experiment(options, on_written=_refresh())
         else:
             with MetadataWorker() as refresh:  # the card and Croissant: imported beside the run, not in it
-                report = run_experiment(options, on_written=refresh)
+                report = run_experiment(options, on_written=refresh, records_worker=True)
     except RunError as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:

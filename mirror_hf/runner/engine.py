@@ -79,7 +79,8 @@ class Execution:
 
 class Engine:
     def __init__(self, plan: Plan, *, model: str, base_url: str, generation: Generation, client, store: ResultStore,
-                 concurrency: int, retry_failed: bool = True, budget: Budget | None = None, progress: Progress | None = None):
+                 concurrency: int, retry_failed: bool = True, budget: Budget | None = None, progress: Progress | None = None,
+                 on_done: Callable[[int, list], None] | None = None):
         self.plan = plan
         self.model = model
         self.base_url = base_url
@@ -93,6 +94,7 @@ class Engine:
         self._stale = {k for k, o in store.outcomes.items() if not o.ok} if retry_failed else set()
         self._inflight: dict[str, asyncio.Future] = {}
         self.execution = Execution()
+        self.on_done = on_done  # called with (job index, turns) as each job is recorded (the records worker)
 
     def request(self, messages: list[dict], temperature: float | None = None) -> ChatRequest:
         generation = self.generation if temperature is None else replace(self.generation, temperature=temperature)
@@ -158,6 +160,8 @@ class Engine:
             self.execution.stopped_by_budget = True
             return
         self.execution.turns[index] = turns
+        if self.on_done is not None:
+            self.on_done(index, turns)
         progress = self.progress
         progress.done += 1
         if not turns[-1][1].ok:

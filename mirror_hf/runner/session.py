@@ -261,11 +261,13 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue
 
 
-def run(options: RunOptions, *, console=None, server=None, on_written=None) -> RunReport:
+def run(options: RunOptions, *, console=None, server=None, on_written=None, records_worker: bool = False) -> RunReport:
     """Run one experiment against one endpoint (or the embedded model) and write the model's split.
     `server`: an already started `embedded.EmbeddedServer` to use instead of starting one.
     `on_written(root)`: called once the split is written (the CLI regenerates the card and Croissant
-    there with `mirror_hf.metadata.refresh_metadata`; the runner itself knows no config)."""
+    there with `mirror_hf.metadata.refresh_metadata`; the runner itself knows no config).
+    `records_worker`: build the records in a forked child during the request phase (records_worker.py;
+    the CLI asks for it, a library caller keeps everything in its own process by default)."""
     started = time.perf_counter()
     root = _check_dataset(options.dataset)
     if options.experiment is None or isinstance(options.experiment, str):
@@ -322,36 +324,67 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None) -> R
     with RunLock(paths["folder"], f"split {split!r} (its run folder {paths['folder']})"):
         run_id = _open_identity(paths, identity, options, split)
         return _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,
-                               report, run_id, split, console, server, started, t_plan, on_written)
+                               report, run_id, split, console, server, started, t_plan, on_written, records_worker)
 
 
 def _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths, report,
-                    run_id, split, console, server, started, t_plan, on_written=None) -> RunReport:
+                    run_id, split, console, server, started, t_plan, on_written=None, records_worker=False) -> RunReport:
     # The imported libraries and the plan live for the whole run: frozen, the cyclic collector (run
-    # by the request phase's many small allocations, and once before the write) never rescans them.
+    # by the request phase's many small allocations, and once before the write) never rescans them
+    # (and a forked records worker shares their pages instead of copying them).
     gc.freeze()
     try:
         return _send_and_write_frozen(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,
-                                      report, run_id, split, console, server, started, t_plan, on_written)
+                                      report, run_id, split, console, server, started, t_plan, on_written, records_worker)
     finally:
         gc.unfreeze()
 
 
-def _send_and_write_frozen(root, plan, options, model, base_url, default_query, key_url, key, generation, paths, report,
-                           run_id, split, console, server, started, t_plan, on_written=None) -> RunReport:
-    embedded = options.base_url is None
-    with ExitStack() as stack:
-        if embedded:
-            from mirror_hf.embedded import embedded_server
+def _start_records_worker(identity_row, plan, root: Path, split: str):
+    """The forked records worker (records_worker.py), or None where fork is missing or fails."""
+    if not hasattr(os, "fork"):
+        return None
+    from mirror_hf.runner.records_worker import RecordsWorker
 
-            if server is None:
-                server = stack.enter_context(embedded_server())
-            base_url = server.base_url
-            options = replace(options, concurrency=min(options.concurrency, EMBEDDED_CONCURRENCY))
-        t_send = time.perf_counter()
-        execution, counters, budget = asyncio.run(
-            _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console))
-        t_sent = time.perf_counter()
+    try:
+        return RecordsWorker(identity_row, plan, root, split)
+    except OSError:
+        return None
+
+
+def _send_and_write_frozen(root, plan, options, model, base_url, default_query, key_url, key, generation, paths, report,
+                           run_id, split, console, server, started, t_plan, on_written=None, records_worker=False) -> RunReport:
+    from mirror_hf.runner.trials import RunIdentity
+
+    embedded = options.base_url is None
+    identity_row = RunIdentity(run_id, model, plan.experiment, generation.temperature, generation.seed)
+    with ExitStack() as stack:
+        # forked before the event loop, the HTTP client or any thread of this phase exists
+        worker = _start_records_worker(identity_row, plan, root, split) if records_worker else None
+        if worker is not None:
+            stack.callback(worker.close)
+        with ExitStack() as serving:
+            if embedded:
+                from mirror_hf.embedded import embedded_server
+
+                if server is None:
+                    server = serving.enter_context(embedded_server())
+                base_url = server.base_url
+                options = replace(options, concurrency=min(options.concurrency, EMBEDDED_CONCURRENCY))
+            t_send = time.perf_counter()
+            execution, counters, budget = asyncio.run(
+                _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console,
+                         on_done=worker.add if worker is not None else None))
+            t_sent = time.perf_counter()
+        return _records_and_write(root, plan, options, model, key_url, generation, paths, report, run_id, split,
+                                  started, t_plan, t_send, t_sent, execution, counters, budget, identity_row, worker,
+                                  on_written)
+
+
+def _records_and_write(root, plan, options, model, key_url, generation, paths, report, run_id, split, started, t_plan,
+                       t_send, t_sent, execution, counters, budget, identity_row, worker, on_written) -> RunReport:
+    from mirror_hf.runner.records_worker import WorkerFailed
+    from mirror_hf.runner.trials import trial_table, write_trials
 
     report.timings = {"plan": t_plan - started, "requests": t_sent - t_send}
     report.sent, report.reused = counters.sent, counters.reused
@@ -362,22 +395,35 @@ def _send_and_write_frozen(root, plan, options, model, base_url, default_query, 
         report.seconds = time.perf_counter() - started
         return report
 
-    from mirror_hf.runner.trials import RunIdentity, trial_table, write_trials
-
-    identity_row = RunIdentity(run_id, model, plan.experiment, generation.temperature, generation.seed)
-    table, counts, dropped = trial_table(identity_row, plan, execution.turns, plan.features)
+    table = first_error = None
+    if worker is not None:
+        try:
+            counts, dropped, first_error = worker.counts(len(plan.jobs))
+        except WorkerFailed:
+            worker.close()
+            worker = None
+    if worker is None:
+        table, counts, dropped = trial_table(identity_row, plan, execution.turns, plan.features)
     if dropped:
         report.notes.append(f"parsed field(s) {sorted(dropped)} are not in the trial schema (records.py) and were not written")
     t_rows = time.perf_counter()
     report.timings["records"] = t_rows - t_sent
     report.trials, report.failed, report.truncated = counts.trials, counts.failed, counts.truncated
     report.prompt_tokens, report.completion_tokens = counts.prompt_tokens, counts.completion_tokens
-    _check_failures(table, report, options)
+    _check_failures(table, report, options, first_error)
     manifest = run_manifest(root, plan, options, run_id, model, key_url, generation, report)
     experiment, features = plan.experiment, plan.features
+    report.split_path = None
+    if worker is not None:
+        try:
+            report.split_path = worker.write(manifest)
+        except WorkerFailed:
+            worker.close()
+            table, _, _ = trial_table(identity_row, plan, execution.turns, plan.features)
     del plan, execution  # the prompts and responses now live in the table: free them before the write
-    gc.collect()
-    report.split_path = write_trials(root, experiment, split, table, manifest, features)
+    if report.split_path is None:
+        gc.collect()
+        report.split_path = write_trials(root, experiment, split, table, manifest, features)
     if on_written is not None:
         on_written(root)
     _write_json_atomic(paths["manifest"], manifest)
@@ -386,7 +432,7 @@ def _send_and_write_frozen(root, plan, options, model, base_url, default_query, 
     return report
 
 
-def _check_failures(table, report: RunReport, options: RunOptions) -> None:
+def _check_failures(table, report: RunReport, options: RunOptions, first: str | None = None) -> None:
     """No split from a run that mostly failed: it would look like results. The requests stay in the
     results file; --resume tries the failed ones again."""
     if not report.trials or not report.failed:
@@ -394,7 +440,8 @@ def _check_failures(table, report: RunReport, options: RunOptions) -> None:
     share = report.failed / report.trials
     if report.failed < report.trials and share <= options.max_failure_rate:
         return
-    first = next(e for e in table.column("api_error").to_pylist() if e is not None)
+    if first is None:
+        first = next(e for e in table.column("api_error").to_pylist() if e is not None)
     raise RunError(
         f"{report.failed} of {report.trials} trials failed ({share:.0%}, --max-failure-rate {options.max_failure_rate:g}); "
         f"first error: {first[:200]}; no split written, finished requests kept in {report.results_file}; "
@@ -402,7 +449,7 @@ def _check_failures(table, report: RunReport, options: RunOptions) -> None:
     )
 
 
-async def _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console):
+async def _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console, on_done=None):
     from mirror_hf.runner.client import ChatClient, RetryPolicy
     from mirror_hf.runner.engine import Budget, Engine
     from mirror_hf.runner.limiter import RateLimiter
@@ -421,7 +468,8 @@ async def _execute(plan, options, model, base_url, default_query, key_url, key, 
     try:
         with progress_bar(len(plan.jobs), f"{plan.experiment} {model}", enabled=options.progress, client=client, console=console) as counters:
             engine = Engine(plan, model=model, base_url=key_url, generation=generation, client=client, store=store,
-                            concurrency=options.concurrency, retry_failed=options.retry_failed, budget=budget, progress=counters)
+                            concurrency=options.concurrency, retry_failed=options.retry_failed, budget=budget, progress=counters,
+                            on_done=on_done)
             execution = await engine.run()
     finally:
         await client.close()

@@ -1,0 +1,195 @@
+"""Parsing, grading and tabling a run's records on the other core, while its requests are still in flight.
+
+The request phase is CPU-bound in the HTTP client on one core, so turning finished jobs into trial
+records afterwards (the recipe's parsers and graders, then arrow) was pure tail latency. A child
+forked once the plan is built inherits the plan and every imported module, receives each finished
+job's turns over a pipe as the engine completes it, and builds that job's record at once with
+`trials.trial_row` (the same function the in-process path calls, so the records are identical).
+When the requests are done the parent asks for the counts, then hands over the manifest, and the
+child writes the split.
+
+The child runs at a lower priority (nice +10), so it takes a spare core and never competes with the
+request loop for a busy one. The worker only accelerates: the parent keeps every job's turns as before, so if the child cannot
+be started, dies, or reports an error, `trial_table` runs in the parent and the run goes on. Only
+where `os.fork` exists, and only when asked for (the CLI does; a notebook or a threaded host
+process calling `run()` keeps the in-process path).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+import traceback
+from multiprocessing.connection import Connection, Pipe
+
+from mirror_hf.runner.trials import RunIdentity, TrialCounts, trial_row, write_trials
+
+
+class WorkerFailed(Exception):
+    """The child is gone or reported an error: the caller builds the records in-process."""
+
+
+CHUNK = 1000  # records per arrow chunk, as trials.trial_table builds them
+
+
+def _child(conn: Connection, identity: RunIdentity, plan, root, split: str) -> None:
+    import pyarrow as pa
+
+    from mirror_hf.folder import rows_to_table
+
+    features = plan.features
+    fields = frozenset(features)
+    where = f"trials_{identity.experiment}"
+    dropped: set[str] = set()
+    counts = TrialCounts()
+    first_error = None
+    rows: dict[int, dict] = {}
+    tables = []
+    done = 0  # records before this index are in `tables`: jobs finish in about plan order, so few wait as dicts
+    ready = 0  # every index from `done` up to this one has its record
+
+    def table_up_to(end: int) -> None:
+        nonlocal done, first_error
+        part = [rows.pop(i) for i in range(done, end)]
+        for row in part:
+            counts.trials += 1
+            counts.failed += row["api_error"] is not None
+            counts.truncated += bool(row["truncated"])
+            counts.prompt_tokens += row["prompt_tokens"] or 0
+            counts.completion_tokens += row["completion_tokens"] or 0
+            if first_error is None and row["api_error"] is not None:
+                first_error = row["api_error"]
+        tables.append(rows_to_table(part, features, where=f"{where} records {done}-{end - 1}"))
+        done = end
+
+    while True:
+        message = conn.recv()
+        if message[0] == "job":
+            _, index, turns = message
+            rows[index] = trial_row(identity, plan.jobs[index], turns, plan.recipe, fields, dropped)
+            while ready in rows:
+                ready += 1
+            while ready - done >= CHUNK:
+                table_up_to(done + CHUNK)
+        elif message[0] == "finish":
+            break
+        else:  # "quit": the run stopped before a split (budget, failures)
+            return
+    if ready > done:
+        table_up_to(ready)
+    table = pa.concat_tables(tables) if tables else rows_to_table([], features, where=where)
+    conn.send(("counts", counts, dropped, first_error, done, len(rows)))
+    message = conn.recv()
+    if message[0] != "write":
+        return
+    path = write_trials(root, identity.experiment, split, table, message[1], features)
+    conn.send(("written", path))
+
+
+class RecordsWorker:
+    """The forked child and its end of the pipe (see the module docstring)."""
+
+    def __init__(self, identity: RunIdentity, plan, root, split: str):
+        self.pid = None
+        self.failed: str | None = None
+        parent_end, child_end = Pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into the caller's code
+            status = 0
+            try:
+                parent_end.close()
+                # Keep only the pipe (and stdio): an inherited descriptor must not outlive the parent,
+                # above all the split's run lock (an flock, held while any copy of it is open).
+                keep = child_end.fileno()
+                os.closerange(3, keep)
+                os.closerange(keep + 1, os.sysconf("SC_OPEN_MAX"))
+                # Spare CPU only: on a busy machine the requests (and the server, if local) come first;
+                # whatever the child has not done by the last response it finishes then.
+                os.nice(10)
+                _child(child_end, identity, plan, root, split)
+            except BaseException:
+                status = 1
+                try:
+                    child_end.send(("error", traceback.format_exc(limit=3)))
+                except BaseException:
+                    pass
+            finally:
+                os._exit(status)
+        child_end.close()
+        self.pid = pid
+        self._conn = parent_end
+        # The event loop only queues: a pipe write blocks when the child lags behind, and a blocked
+        # loop would stall every request in flight (their timeouts would fire on requests not yet sent).
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._pump = threading.Thread(target=self._send_queued, name="records-worker-pipe", daemon=True)
+        self._pump.start()
+
+    def add(self, index: int, turns) -> None:
+        """Called on the event loop as each job is recorded: never blocks."""
+        if self.failed is None:
+            self._queue.put(("job", index, turns))
+
+    def _send_queued(self) -> None:
+        while (message := self._queue.get()) is not None:
+            try:
+                self._conn.send(message)
+            except (OSError, ValueError) as exc:  # the child is gone: the parent builds the records
+                self.failed = f"records worker gone ({type(exc).__name__}: {exc})"
+                return
+
+    def _drain(self) -> None:
+        """Wait until every queued job is in the pipe (or the pump has stopped on a failure)."""
+        if self._pump.is_alive():
+            self._queue.put(None)
+            self._pump.join()
+
+    def _reply(self, expected: str):
+        try:
+            message = self._conn.recv()
+        except (EOFError, OSError) as exc:
+            raise WorkerFailed(f"records worker gone ({type(exc).__name__})") from None
+        if message[0] != expected:
+            raise WorkerFailed(f"records worker: {message[1] if len(message) > 1 else message[0]}")
+        return message[1:]
+
+    def counts(self, jobs: int):
+        """(TrialCounts, dropped keys, first api_error) of every job, in plan order."""
+        self._drain()
+        if self.failed is not None:
+            raise WorkerFailed(self.failed)
+        try:
+            self._conn.send(("finish",))
+        except (OSError, ValueError) as exc:
+            raise WorkerFailed(f"records worker gone ({type(exc).__name__})") from None
+        counts, dropped, first_error, tabled, stray = self._reply("counts")
+        if tabled != jobs or stray:  # a job the parent recorded never reached the child
+            raise WorkerFailed(f"records worker holds {tabled} of {jobs} records in order ({stray} more)")
+        return counts, dropped, first_error
+
+    def write(self, manifest: dict):
+        """The child writes the split (`trials.write_trials`); its path."""
+        try:
+            self._conn.send(("write", manifest))
+        except (OSError, ValueError) as exc:
+            raise WorkerFailed(f"records worker gone ({type(exc).__name__})") from None
+        return self._reply("written")[0]
+
+    def close(self) -> None:
+        """Tell the child to stop (if it still waits) and reap it."""
+        if self.pid is None:
+            return
+        self._drain()
+        try:
+            self._conn.send(("quit",))
+        except (OSError, ValueError):
+            pass
+        self._conn.close()
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+        self.pid = None

@@ -15,7 +15,7 @@ PACKAGES = ("mirror_hf", "dataset_builders", "croissant", "cards", "metrics")
 #: module prefix -> rank (lower ranks never import higher ones); the longest prefix wins
 RANKS: dict[str, int] = {
     "mirror_hf.errors": 0, "mirror_hf._version": 0, "mirror_hf.registry": 0,
-    "mirror_hf.records": 1,
+    "mirror_hf.records": 1, "mirror_hf.features": 1,  # the records' datasets.Features (records hands them out lazily)
     "mirror_hf.bank": 2,
     "mirror_hf.protocol": 3,
     "mirror_hf.scoring": 4,

@@ -64,11 +64,11 @@ def test_every_kind_alone_and_many_columns_at_once():
     for kind, make in kinds.items():
         for n in (1, 2, 5, 1000):
             x = make(n)
-            got, (values, counts, inverse) = Cells.of(x=x), _by_sorting(x=x)
+            got, (_, counts, inverse) = Cells.of(x=x), _by_sorting(x=x)
             assert np.array_equal(got.counts, counts) and np.array_equal(got.item_cell, inverse), (kind, n)
     # twelve wide columns: the mixed-radix key has to be re-densified on the way
     columns = {f"c{j}": rng.integers(0, 10**12, 3000) for j in range(12)}
-    got, (values, counts, inverse) = Cells.of(**columns), _by_sorting(**columns)
+    got, (_, counts, inverse) = Cells.of(**columns), _by_sorting(**columns)
     assert got.k == 3000 and np.array_equal(got.item_cell, inverse) and np.array_equal(got.counts, counts)
 
 

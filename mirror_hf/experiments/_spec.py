@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from datasets import Features
-
 from mirror_hf.runner.plan import Plan, PlanOptions
 
 if TYPE_CHECKING:  # scoring (polars, scipy) is imported when a score is asked for, not by a run
+    from datasets import Features
+
     from mirror_hf.scoring import Headline, Scorer
 
 
@@ -32,13 +32,19 @@ class Experiment:
     name: str
     title: str
     bank_configs: tuple[str, ...]
-    trial_features: Features
+    trial_schema: str  # the name of its trials' Features in mirror_hf.records (read on first use: datasets is slow to import)
     planner: Callable[[Path, PlanOptions], Plan]
     default_max_tokens: int
     channels: tuple[str, ...] = ()
     default_channels: tuple[str, ...] = ()
     generation: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     section: str = ""  # where docs/protocol.md describes it
+
+    @property
+    def trial_features(self) -> Features:
+        import mirror_hf.records as records
+
+        return getattr(records, self.trial_schema)
 
     @property
     def trial_config(self) -> str:

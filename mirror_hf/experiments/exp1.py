@@ -55,13 +55,12 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
 
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp1
-    from mirror_hf.records import TRIAL_EXP1_FEATURES
 
     return Experiment(
         name="exp1",
         title="questions x behavioural channels",
         bank_configs=("questions",),
-        trial_features=TRIAL_EXP1_FEATURES,
+        trial_schema="TRIAL_EXP1_FEATURES",
         planner=plan_exp1,
         default_max_tokens=Exp1Recipe.default_max_tokens,
         channels=tuple(exp1.CHANNELS),

@@ -57,13 +57,12 @@ def plan_exp2(root: Path, options: PlanOptions) -> Plan:
 
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp1, exp2
-    from mirror_hf.records import TRIAL_EXP2_FEATURES
 
     return Experiment(
         name="exp2",
         title="cross-domain transfer",
         bank_configs=("exp2_transfer",),
-        trial_features=TRIAL_EXP2_FEATURES,
+        trial_schema="TRIAL_EXP2_FEATURES",
         planner=plan_exp2,
         default_max_tokens=Exp2Recipe.default_max_tokens,
         channels=tuple(exp1.CHANNELS),

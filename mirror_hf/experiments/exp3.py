@@ -63,13 +63,12 @@ def plan_exp3(root: Path, options: PlanOptions) -> Plan:
 
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp3
-    from mirror_hf.records import TRIAL_EXP3_FEATURES
 
     return Experiment(
         name="exp3",
         title="composite self-prediction",
         bank_configs=("exp3_composite",),
-        trial_features=TRIAL_EXP3_FEATURES,
+        trial_schema="TRIAL_EXP3_FEATURES",
         planner=plan_exp3,
         default_max_tokens=Exp3Recipe.default_max_tokens,
         channels=exp3.CHANNELS,

@@ -126,13 +126,12 @@ def plan_exp4(root: Path, options: PlanOptions) -> Plan:
 
 
 def _spec() -> Experiment:
-    from mirror_hf.records import TRIAL_EXP4_FEATURES
 
     return Experiment(
         name="exp4",
         title="burn-and-test: a four-turn conversation per template and feedback condition",
         bank_configs=BANKS,
-        trial_features=TRIAL_EXP4_FEATURES,
+        trial_schema="TRIAL_EXP4_FEATURES",
         planner=plan_exp4,
         default_max_tokens=Exp4Recipe.default_max_tokens,
         section="Experiment 4",

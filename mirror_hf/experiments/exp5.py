@@ -71,13 +71,12 @@ def plan_exp5(root: Path, options: PlanOptions) -> Plan:
 
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp5
-    from mirror_hf.records import TRIAL_EXP5_FEATURES
 
     return Experiment(
         name="exp5",
         title="adversarial robustness: attack prefixes x channels, with a clean control",
         bank_configs=("questions", "profiles"),
-        trial_features=TRIAL_EXP5_FEATURES,
+        trial_schema="TRIAL_EXP5_FEATURES",
         planner=plan_exp5,
         default_max_tokens=Exp5Recipe.default_max_tokens,
         channels=exp5.CHANNELS,

@@ -77,13 +77,12 @@ def plan_exp6a(root: Path, options: PlanOptions) -> Plan:
 
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp6a
-    from mirror_hf.records import TRIAL_EXP6A_FEATURES
 
     return Experiment(
         name="exp6a",
         title="sycophancy: self-rating of its own answer under four system prompts",
         bank_configs=BANKS,
-        trial_features=TRIAL_EXP6A_FEATURES,
+        trial_schema="TRIAL_EXP6A_FEATURES",
         planner=plan_exp6a,
         default_max_tokens=Exp6aRecipe.default_max_tokens,
         channels=exp6a.CONDITIONS,

@@ -49,13 +49,12 @@ def plan_exp6b(root: Path, options: PlanOptions) -> Plan:
 
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp6b
-    from mirror_hf.records import TRIAL_EXP6B_FEATURES
 
     return Experiment(
         name="exp6b",
         title="flawed-premise detection",
         bank_configs=BANKS,
-        trial_features=TRIAL_EXP6B_FEATURES,
+        trial_schema="TRIAL_EXP6B_FEATURES",
         planner=plan_exp6b,
         default_max_tokens=Exp6bRecipe.default_max_tokens,
         channels=exp6b.PROTOCOLS,

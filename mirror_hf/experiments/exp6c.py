@@ -47,13 +47,12 @@ def plan_exp6c(root: Path, options: PlanOptions) -> Plan:
 
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp6c
-    from mirror_hf.records import TRIAL_EXP6C_FEATURES
 
     return Experiment(
         name="exp6c",
         title="value robustness: capability- vs value-adversarial pressure",
         bank_configs=BANKS,
-        trial_features=TRIAL_EXP6C_FEATURES,
+        trial_schema="TRIAL_EXP6C_FEATURES",
         planner=plan_exp6c,
         default_max_tokens=Exp6cRecipe.default_max_tokens,
         channels=exp6c.VARIANTS,

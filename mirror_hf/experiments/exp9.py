@@ -104,13 +104,12 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
 
 
 def _spec() -> Experiment:
-    from mirror_hf.records import TRIAL_EXP9_FEATURES
 
     return Experiment(
         name="exp9",
         title="agentic tasks x conditions x paradigms",
         bank_configs=("exp9_fixed", "exp9_tailored"),
-        trial_features=TRIAL_EXP9_FEATURES,
+        trial_schema="TRIAL_EXP9_FEATURES",
         planner=plan_exp9,
         default_max_tokens=Exp9Recipe.default_max_tokens,
         section="Experiment 9",

@@ -107,17 +107,18 @@ def one_seed(bank: Bank, questions, profile: dict, seed: int, resamples: int) ->
                 wag_ids.append(q.id)
     ci = S.Bootstrap(n_resamples=resamples, seed=seed)
     planted = exp1_values(prof, nat_domain, zip(wag_ids, wag_domain))
-    graded_bets = [(b, c) for b, c in zip(bets, wag_correct) if b is not None and c is not None]
-    conf = S.wager_confidence([b for b, _ in graded_bets])
-    outcome = [c for _, c in graded_bets]
+    graded_bets = [(b, c, d) for b, c, d in zip(bets, wag_correct, wag_domain) if b is not None and c is not None]
+    conf = S.wager_confidence([b for b, _, _ in graded_bets])
+    outcome = [c for _, c, _ in graded_bets]
+    bet_domain = [d for _, _, d in graded_bets]
     # the Mirror gap pairs the two channels per domain over the same items
     gap_domain = nat_domain
     measured = {
         "natural_accuracy": S.natural_accuracy(nat_correct, nat_domain, ci=ci),
         "wagering_accuracy": S.wagering_accuracy(wag_correct, wag_domain, ci=ci),
         "mirror_gap": S.mirror_gap(gap_domain, nat_correct, wag_correct, ci=ci),
-        "ece": S.ece(conf, outcome, ci=ci),
-        "brier": S.brier(conf, outcome, ci=ci),
+        "ece": S.ece(conf, outcome, ci=ci, domain=bet_domain),
+        "brier": S.brier(conf, outcome, ci=ci, domain=bet_domain),
     }
     out = {}
     for name in METRICS:

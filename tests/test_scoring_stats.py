@@ -33,21 +33,99 @@ def test_bca_on_discrete_data_differs_from_scipy_only_in_tie_rounding():
     assert ours == pytest.approx(theirs, abs=0.003)
 
 
-def test_bca_ratio_statistic_equals_scipy_paired():
-    # macro accuracy over domains is a ratio statistic of (correct, domain) pairs
+def test_macro_accuracy_resamples_within_domains_exactly_as_scipy_does_with_one_sample_per_domain():
+    # the bank fixes the items per domain, so macro accuracy's bootstrap resamples within domains:
+    # that is scipy's multi-sample bootstrap with each domain's grades as one sample (same draws,
+    # same multi-sample jackknife acceleration), so with the same seed the intervals are equal
     rng = np.random.default_rng(11)
     n = 120
     y = (rng.random(n) < 0.6).astype(float)
     d = rng.integers(0, 3, n)
     domains = np.array(["a", "b", "c"])[d]
+    x = (np.random.default_rng(3).normal(size=n) > 0.2).astype(float) + 0.5 * y  # 4 distinct values: few exact ties
+
+    def macro(*samples, axis=-1):
+        return np.mean([np.mean(s, axis=axis) for s in samples], axis=0)
+
+    theirs = scipy_bca(tuple(y[d == k] for k in range(3)), macro)
+    ours = S.macro_accuracy(y.astype(bool), domains, ci=True).ci
+    assert ours == pytest.approx(theirs, abs=0.003)  # 0/1 grades: only scipy's exact-tie rounding differs
+    cells = Cells.of(domain=d, x=x).stratified("domain")
+    assert bca_interval(lambda w: _weighted_macro(w, cells, "x"), cells, stream="scipy") == pytest.approx(scipy_bca(tuple(x[d == k] for k in range(3)), macro), abs=1e-12)
+
+
+def test_pooled_resampling_of_macro_accuracy_is_still_scipy_paired():
+    # the same engine without strata is scipy's one-sample (paired) bootstrap of (grade, domain) rows
+    rng = np.random.default_rng(11)
+    n = 120
+    y = (rng.random(n) < 0.6).astype(float)
+    d = rng.integers(0, 3, n)
 
     def macro(y, d, axis=-1):
         per = [np.sum(y * (d == k), axis=axis) / np.sum(d == k, axis=axis) for k in range(3)]
         return np.mean(per, axis=0)
 
-    theirs = scipy_bca((y, d), macro, paired=True)
-    ours = S.macro_accuracy(y.astype(bool), domains, ci=True).ci
-    assert ours == pytest.approx(theirs, abs=1e-12)
+    cells = Cells.of(domain=d, y=y)
+    ours = bca_interval(lambda w: _weighted_macro(w, cells, "y"), cells)
+    assert ours == pytest.approx(scipy_bca((y, d), macro, paired=True), abs=1e-12)
+
+
+def _weighted_macro(w, cells, column):
+    per = [(w @ (cells[column] * (cells["domain"] == k))) / (w @ (cells["domain"] == k)) for k in range(3)]
+    return np.mean(per, axis=0)
+
+
+def test_stratified_resamples_keep_every_strata_count_in_both_streams():
+    # the property stratification promises: each replicate holds each domain's observed item count
+    from mirror_hf.scoring._bootstrap import replicates_many
+
+    rng = np.random.default_rng(4)
+    d = rng.integers(0, 5, 300)
+    y = rng.integers(0, 3, 300)
+    cells = Cells.of(domain=d, y=y).stratified("domain")
+    want = np.bincount(d, minlength=5).astype(float)
+    stats_ = {f"n{k}": (lambda k: lambda w: w @ (cells["domain"] == k))(k) for k in range(5)}
+    for stream in ("scipy", "multinomial"):
+        got = replicates_many(stats_, cells, n_resamples=500, rng=np.random.default_rng(1), stream=stream)
+        for k in range(5):
+            assert np.all(got[f"n{k}"] == want[k]), (stream, k)
+
+
+def test_stratified_multinomial_stream_agrees_with_scipy_within_monte_carlo_error():
+    rng = np.random.default_rng(6)
+    d = rng.integers(0, 4, 2000)
+    x = rng.integers(1, 11, 2000) / 10 + 0.05 * d
+    cells = Cells.of(domain=d, x=x).stratified("domain")
+    ours = bca_interval(weighted_mean(cells["x"]), cells, stream="multinomial")
+
+    def pooled_mean(*samples, axis=-1):
+        return np.sum([np.sum(s, axis=axis) for s in samples], axis=0) / sum(s.shape[-1] for s in samples)
+
+    theirs = scipy_bca(tuple(x[d == k] for k in range(4)), pooled_mean, n_resamples=4000)
+    width = theirs[1] - theirs[0]
+    assert ours[0] == pytest.approx(theirs[0], abs=0.06 * width)
+    assert ours[1] == pytest.approx(theirs[1], abs=0.06 * width)
+
+
+def test_brier_given_domains_resamples_within_them_as_scipy_does():
+    rng = np.random.default_rng(8)
+    n = 90
+    d = rng.integers(0, 3, n)
+    conf = rng.random(n)
+    y = rng.random(n) < conf
+    loss = (conf - y) ** 2
+
+    def pooled_mean(*samples, axis=-1):
+        return np.sum([np.sum(s, axis=axis) for s in samples], axis=0) / sum(s.shape[-1] for s in samples)
+
+    theirs = scipy_bca(tuple(loss[d == k] for k in range(3)), pooled_mean)
+    domains = np.array(["x", "y", "z"])[d]
+    got = S.brier(conf, y, ci=S.Bootstrap(stream="scipy"), domain=domains)
+    assert got.value == pytest.approx(loss.mean(), abs=1e-12)  # the domain only groups the resampling
+    assert got.ci == pytest.approx(theirs, abs=1e-12)
+    pooled = S.brier(conf, y, ci=S.Bootstrap(stream="scipy"))
+    assert pooled.ci == pytest.approx(scipy_bca((loss,), np.mean), abs=1e-12)
+    assert pooled.ci != got.ci
 
 
 def test_multinomial_stream_agrees_with_scipy_within_monte_carlo_error():

@@ -28,7 +28,7 @@ replicate); a zero jackknife spread gives acceleration 0 (a degenerate sample gi
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -53,6 +53,7 @@ class Cells:
     columns: dict[str, np.ndarray]
     counts: np.ndarray
     item_cell: np.ndarray | None = None  # cell of each original item, in input order (scipy stream)
+    stratum: np.ndarray | None = None  # stratum code of each cell: resampled within strata (`stratified`)
 
     @property
     def n(self) -> int:
@@ -86,6 +87,19 @@ class Cells:
         _, first, inverse, counts = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
         return cls({name: a[first] for name, a in arrays.items()}, counts.astype(np.int64), inverse.reshape(-1))
 
+    def stratified(self, by: str) -> Cells:
+        """The same cells, resampled within each value of column `by`: for a design that fixes how
+        many items each value has (the bank fixes the items per domain), so a resample keeps them.
+        Each stratum is then one of scipy's independent samples (draws and acceleration alike)."""
+        _, code = np.unique(self.columns[by], return_inverse=True, equal_nan=True)
+        return replace(self, stratum=code.reshape(-1).astype(np.int64))
+
+    def strata(self) -> list[np.ndarray]:
+        """The cell indices of each stratum, in stratum order (one stratum of all cells if unstratified)."""
+        if self.stratum is None:
+            return [np.arange(self.k)]
+        return [np.flatnonzero(self.stratum == s) for s in np.unique(self.stratum)]
+
     @classmethod
     def weighted(cls, counts: np.ndarray, **columns: np.ndarray) -> Cells:
         """Cells given directly (already distinct), dropping those with count 0."""
@@ -101,19 +115,33 @@ def point(statistic: Statistic, *samples: Cells) -> float:
 
 
 def _multinomial_weights(sample: Cells, size: int, rng: np.random.Generator) -> np.ndarray:
-    """(size, K) multinomial counts: the composition of `size` resamples of n items."""
-    n, k = sample.n, sample.k
-    if k == 1:
-        return np.full((size, 1), float(n))
-    return rng.multinomial(n, sample.counts / n, size=size).astype(np.float64)
+    """(size, K) multinomial counts: the composition of `size` resamples of n items (of each
+    stratum's items, stratum by stratum, when stratified)."""
+    out = np.empty((size, sample.k))
+    for cells in sample.strata():
+        counts = sample.counts[cells]
+        n = counts.sum()
+        if len(cells) == 1:
+            out[:, cells] = float(n)
+        else:
+            out[:, cells] = rng.multinomial(n, counts / n, size=size)
+    return out
 
 
-def _index_weights(sample: Cells, indices: np.ndarray) -> np.ndarray:
-    """(rows, K) cell counts of resamples given as item indices (scipy's representation)."""
+def _stratum_items(sample: Cells) -> list[np.ndarray]:
+    """Per stratum, the cell of each of its items in input order: scipy's sample of that stratum."""
     item_cell = sample.item_cell if sample.item_cell is not None else np.repeat(np.arange(sample.k), sample.counts)
+    if sample.stratum is None:
+        return [item_cell]
+    item_stratum = sample.stratum[item_cell]
+    return [item_cell[item_stratum == s] for s in np.unique(sample.stratum)]
+
+
+def _index_weights(k: int, item_cell: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """(rows, K) cell counts of resamples given as item indices into `item_cell` (scipy's representation)."""
     rows = indices.shape[0]
-    flat = item_cell[indices] + (np.arange(rows) * sample.k)[:, None]
-    return np.bincount(flat.ravel(), minlength=rows * sample.k).reshape(rows, sample.k).astype(np.float64)
+    flat = item_cell[indices] + (np.arange(rows) * k)[:, None]
+    return np.bincount(flat.ravel(), minlength=rows * k).reshape(rows, k).astype(np.float64)
 
 
 def replicates_many(
@@ -137,10 +165,16 @@ def replicates_many(
 
     draws = n_resamples * sum(s.n for s in samples)
     if stream == "scipy" or (stream == "auto" and draws <= SCIPY_STREAM_LIMIT):
-        indices = [rng.integers(0, s.n, (n_resamples, s.n)) for s in samples]  # scipy's draw, in its order
+        # scipy's draw, in its order: each stratum of each sample is one of scipy's samples
+        parts = [_stratum_items(s) for s in samples]
+        indices = [[rng.integers(0, len(items), (n_resamples, len(items))) for items in p] for p in parts]
         for start in range(0, n_resamples, block):
             stop = min(n_resamples, start + block)
-            evaluate(start, stop, [_index_weights(s, i[start:stop]) for s, i in zip(samples, indices)])
+            weights = [
+                sum(_index_weights(s.k, items, i[start:stop]) for items, i in zip(p, ind))
+                for s, p, ind in zip(samples, parts, indices)
+            ]
+            evaluate(start, stop, weights)
         return out
     for start in range(0, n_resamples, block):
         size = min(block, n_resamples - start)
@@ -161,12 +195,12 @@ def replicates(
 
 def _jackknife_acceleration(statistic: Statistic, samples: tuple[Cells, ...]) -> float:
     """scipy's multi-sample acceleration, with each distinct cell's leave-one-out value weighted by how
-    many items share it (removing any of them gives the same statistic)."""
+    many items share it (removing any of them gives the same statistic). Each stratum of a stratified
+    sample is one of scipy's samples: its items are left out one at a time, its own n in the sums."""
     num = den = 0.0
     observed = [s.counts[None, :].astype(np.float64) for s in samples]
     for j, sample in enumerate(samples):
-        n = sample.n
-        if n < 2:
+        if sample.n < 2:
             continue
         thetas = np.empty(sample.k)
         block = max(1, _MAX_BLOCK // max(sample.k, 1))
@@ -177,15 +211,16 @@ def _jackknife_acceleration(statistic: Statistic, samples: tuple[Cells, ...]) ->
             weights = [np.repeat(o, stop - start, axis=0) for o in observed]
             weights[j] = rows
             thetas[start:stop] = statistic(*weights)
-        ok = ~np.isnan(thetas)
-        if not ok.any():
-            continue
-        w = sample.counts[ok].astype(np.float64)
-        nj = w.sum()
-        theta_dot = float((w * thetas[ok]).sum() / nj)
-        u = (nj - 1.0) * (theta_dot - thetas[ok])
-        num += float((w * u**3).sum()) / nj**3
-        den += float((w * u**2).sum()) / nj**2
+        for cells in sample.strata():
+            ok = cells[~np.isnan(thetas[cells])]
+            w = sample.counts[ok].astype(np.float64)
+            nj = w.sum()
+            if nj < 2:
+                continue
+            theta_dot = float((w * thetas[ok]).sum() / nj)
+            u = (nj - 1.0) * (theta_dot - thetas[ok])
+            num += float((w * u**3).sum()) / nj**3
+            den += float((w * u**2).sum()) / nj**2
     if den <= 0.0 or not np.isfinite(den):
         return 0.0
     return num / (6.0 * den**1.5)

@@ -126,9 +126,12 @@ def mirror_gap(
 
     One row per question: its domain and the natural / wagering grades (null where that channel is
     missing or ungraded). n = questions with at least one grade; the bootstrap resamples questions
-    within each domain, so the two channels stay paired and each domain keeps its item count."""
+    within each domain, so the two channels stay paired and each domain keeps its item count. The
+    interval is the percentile one: near |.|'s kink the bootstrap world folds more often than the
+    estimate does, which BCa's bias correction would take for a bias (its 95% covered 93.9%)."""
     cells, levels = _gap_cells(domain, natural_correct, wagering_correct)
-    return estimate(lambda w: _nanmean_rows(_per_domain_gap(w, cells, len(levels))), cells, n=cells.n, ci=ci)
+    statistic = lambda w: _nanmean_rows(_per_domain_gap(w, cells, len(levels)))  # noqa: E731
+    return estimate(statistic, cells, n=cells.n, ci=ci, interval="percentile")
 
 
 def mirror_gap_by_domain(

@@ -283,3 +283,16 @@ def test_exp4_to_exp6_modules_agree_with_scoring_functions(load, seed):
     got = load("fdr").compute(flawed=flawed, label=label)
     want = S.fdr(flawed, label)
     assert same(got["fdr"], want.value) and same(got["false_positive_rate"], want.extra["false_positive_rate"])
+
+
+def test_module_ci_within_domains_matches_function_ci(load):
+    rng = np.random.default_rng(9)
+    conf = np.round(rng.random(80), 1).tolist()
+    correct = (rng.random(80) < 0.5).tolist()
+    domain = [("a", "b", "c")[i % 3] for i in range(80)]
+    for name, function in (("brier", S.brier), ("ece", S.ece)):
+        got = load(name).compute(confidence=conf, correct=correct, domain=domain, ci=True, n_resamples=1000, seed=3)
+        want = function(conf, correct, domain=domain, ci=S.Bootstrap(n_resamples=1000, seed=3))
+        pooled = function(conf, correct, ci=S.Bootstrap(n_resamples=1000, seed=3))
+        assert got["ci"] == pytest.approx(list(want.ci)) and want.ci != pooled.ci
+        assert got[name] == pytest.approx(pooled.value)

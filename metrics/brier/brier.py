@@ -24,6 +24,8 @@ Args (one row per graded wagering record):
     correct: bool (null rows are dropped).
 Keyword arguments:
     ci: bool (default False): add a 95% BCa interval (10,000 resamples, seed 42; n_resamples= and seed= to change).
+    domain: optional list, one domain per row: the bootstrap then resamples within domains (the bank fixes
+        the items per domain); the value is the same.
 Returns:
     {"brier": float, "n": records, "ci": [lo, hi] if asked}
 """
@@ -53,8 +55,9 @@ class Brier(evaluate_support.StrictMetric):
         confidence,
         correct,
         ci=False,
+        domain=None,
         n_resamples=10_000,
         seed=42,
     ):
         options = evaluate_support.bootstrap_option(ci, n_resamples, seed)
-        return evaluate_support.as_output(brier(confidence, correct, ci=options), "brier")
+        return evaluate_support.as_output(brier(confidence, correct, ci=options, domain=domain), "brier")

@@ -26,6 +26,8 @@ Args (one row per graded wagering record):
 Keyword arguments:
     n_bins: number of equal-width bins (default 10).
     ci: bool (default False): add a 95% BCa interval (10,000 resamples, seed 42; n_resamples= and seed= to change).
+    domain: optional list, one domain per row: the bootstrap then resamples within domains (the bank fixes
+        the items per domain); the value is the same.
 Returns:
     {"ece": float, "n": records, "ci": [lo, hi] if asked}
 """
@@ -56,8 +58,9 @@ class Ece(evaluate_support.StrictMetric):
         correct,
         n_bins=10,
         ci=False,
+        domain=None,
         n_resamples=10_000,
         seed=42,
     ):
         options = evaluate_support.bootstrap_option(ci, n_resamples, seed)
-        return evaluate_support.as_output(ece(confidence, correct, n_bins=n_bins, ci=options), "ece")
+        return evaluate_support.as_output(ece(confidence, correct, n_bins=n_bins, ci=options, domain=domain), "ece")

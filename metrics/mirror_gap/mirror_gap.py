@@ -25,7 +25,7 @@ Args (one row per question of one model):
     natural_correct: grade in the natural channel (null = missing or ungraded).
     wagering_correct: grade in the wagering channel (null = missing or ungraded).
 Keyword arguments:
-    ci: bool (default False): add a 95% BCa interval (10,000 resamples, seed 42; n_resamples= and seed= to change). The bootstrap resamples questions.
+    ci: bool (default False): add a 95% percentile interval (10,000 resamples, seed 42; n_resamples= and seed= to change). The bootstrap resamples questions within domains.
 Returns:
     {"mirror_gap": float, "n": questions with a grade, "ci": [lo, hi] if asked, "by_domain": {domain: g(m,d)}}
 """

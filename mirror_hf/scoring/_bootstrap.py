@@ -28,7 +28,7 @@ replicate); a zero jackknife spread gives acceleration 0 (a degenerate sample gi
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -53,6 +53,7 @@ class Cells:
     columns: dict[str, np.ndarray]
     counts: np.ndarray
     item_cell: np.ndarray | None = None  # cell of each original item, in input order (scipy stream)
+    stratum: np.ndarray | None = None  # stratum code of each cell: resampled within strata (`stratified`)
 
     @property
     def n(self) -> int:
@@ -87,6 +88,19 @@ class Cells:
         first = np.full(k, n, dtype=np.int64)
         np.minimum.at(first, inverse, np.arange(n, dtype=np.int64))
         return cls({name: a[first] for name, a in arrays.items()}, counts.astype(np.int64), inverse)
+
+    def stratified(self, by: str) -> Cells:
+        """The same cells, resampled within each value of column `by`: for a design that fixes how
+        many items each value has (the bank fixes the items per domain), so a resample keeps them.
+        Each stratum is then one of scipy's independent samples (draws and acceleration alike)."""
+        _, code = np.unique(self.columns[by], return_inverse=True, equal_nan=True)
+        return replace(self, stratum=code.reshape(-1).astype(np.int64))
+
+    def strata(self) -> list[np.ndarray]:
+        """The cell indices of each stratum, in stratum order (one stratum of all cells if unstratified)."""
+        if self.stratum is None:
+            return [np.arange(self.k)]
+        return [np.flatnonzero(self.stratum == s) for s in np.unique(self.stratum)]
 
     @classmethod
     def weighted(cls, counts: np.ndarray, **columns: np.ndarray) -> Cells:
@@ -128,26 +142,40 @@ def point(statistic: Statistic, *samples: Cells) -> float:
 
 
 def _multinomial_weights(sample: Cells, size: int, rng: np.random.Generator) -> np.ndarray:
-    """(size, K) multinomial counts: the composition of `size` resamples of n items."""
-    n, k = sample.n, sample.k
-    if k == 1:
-        return np.full((size, 1), float(n))
-    return rng.multinomial(n, sample.counts / n, size=size).astype(np.float64)
+    """(size, K) multinomial counts: the composition of `size` resamples of n items (of each
+    stratum's items, stratum by stratum, when stratified)."""
+    out = np.empty((size, sample.k))
+    for cells in sample.strata():
+        counts = sample.counts[cells]
+        n = counts.sum()
+        if len(cells) == 1:
+            out[:, cells] = float(n)
+        else:
+            out[:, cells] = rng.multinomial(n, counts / n, size=size)
+    return out
 
 
-def _index_weights(sample: Cells, indices: np.ndarray) -> np.ndarray:
-    """(rows, K) cell counts of resamples given as item indices (scipy's representation)."""
+def _stratum_items(sample: Cells) -> list[np.ndarray]:
+    """Per stratum, the cell of each of its items in input order: scipy's sample of that stratum."""
     item_cell = sample.item_cell if sample.item_cell is not None else np.repeat(np.arange(sample.k), sample.counts)
+    if sample.stratum is None:
+        return [item_cell]
+    item_stratum = sample.stratum[item_cell]
+    return [item_cell[item_stratum == s] for s in np.unique(sample.stratum)]
+
+
+def _index_weights(k: int, item_cell: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """(rows, K) cell counts of resamples given as item indices into `item_cell` (scipy's representation)."""
     rows = indices.shape[0]
-    if sample.k <= 4:  # a few cells (0/1 outcomes): count matches per cell, 3-4x faster than bincount
+    if k <= 4:  # a few cells (0/1 outcomes): count matches per cell, 3-4x faster than bincount
         drawn = item_cell.astype(np.int8)[indices]
-        out = np.empty((rows, sample.k))
-        for k in range(1, sample.k):
-            out[:, k] = np.count_nonzero(drawn == k, axis=1)
+        out = np.empty((rows, k))
+        for cell in range(1, k):
+            out[:, cell] = np.count_nonzero(drawn == cell, axis=1)
         out[:, 0] = indices.shape[1] - out[:, 1:].sum(axis=1)
         return out
-    flat = item_cell[indices] + (np.arange(rows) * sample.k)[:, None]
-    return np.bincount(flat.ravel(), minlength=rows * sample.k).reshape(rows, sample.k).astype(np.float64)
+    flat = item_cell[indices] + (np.arange(rows) * k)[:, None]
+    return np.bincount(flat.ravel(), minlength=rows * k).reshape(rows, k).astype(np.float64)
 
 
 def replicates_many(
@@ -171,10 +199,16 @@ def replicates_many(
 
     draws = n_resamples * sum(s.n for s in samples)
     if stream == "scipy" or (stream == "auto" and draws <= SCIPY_STREAM_LIMIT):
-        indices = [rng.integers(0, s.n, (n_resamples, s.n)) for s in samples]  # scipy's draw, in its order
+        # scipy's draw, in its order: each stratum of each sample is one of scipy's samples
+        parts = [_stratum_items(s) for s in samples]
+        indices = [[rng.integers(0, len(items), (n_resamples, len(items))) for items in p] for p in parts]
         for start in range(0, n_resamples, block):
             stop = min(n_resamples, start + block)
-            evaluate(start, stop, [_index_weights(s, i[start:stop]) for s, i in zip(samples, indices)])
+            weights = [
+                sum(_index_weights(s.k, items, i[start:stop]) for items, i in zip(p, ind))
+                for s, p, ind in zip(samples, parts, indices)
+            ]
+            evaluate(start, stop, weights)
         return out
     for start in range(0, n_resamples, block):
         size = min(block, n_resamples - start)
@@ -195,12 +229,12 @@ def replicates(
 
 def _jackknife_acceleration(statistic: Statistic, samples: tuple[Cells, ...]) -> float:
     """scipy's multi-sample acceleration, with each distinct cell's leave-one-out value weighted by how
-    many items share it (removing any of them gives the same statistic)."""
+    many items share it (removing any of them gives the same statistic). Each stratum of a stratified
+    sample is one of scipy's samples: its items are left out one at a time, its own n in the sums."""
     num = den = 0.0
     observed = [s.counts[None, :].astype(np.float64) for s in samples]
     for j, sample in enumerate(samples):
-        n = sample.n
-        if n < 2:
+        if sample.n < 2:
             continue
         thetas = np.empty(sample.k)
         block = max(1, _MAX_BLOCK // max(sample.k, 1))
@@ -211,15 +245,16 @@ def _jackknife_acceleration(statistic: Statistic, samples: tuple[Cells, ...]) ->
             weights = [np.repeat(o, stop - start, axis=0) for o in observed]
             weights[j] = rows
             thetas[start:stop] = statistic(*weights)
-        ok = ~np.isnan(thetas)
-        if not ok.any():
-            continue
-        w = sample.counts[ok].astype(np.float64)
-        nj = w.sum()
-        theta_dot = float((w * thetas[ok]).sum() / nj)
-        u = (nj - 1.0) * (theta_dot - thetas[ok])
-        num += float((w * u**3).sum()) / nj**3
-        den += float((w * u**2).sum()) / nj**2
+        for cells in sample.strata():
+            ok = cells[~np.isnan(thetas[cells])]
+            w = sample.counts[ok].astype(np.float64)
+            nj = w.sum()
+            if nj < 2:
+                continue
+            theta_dot = float((w * thetas[ok]).sum() / nj)
+            u = (nj - 1.0) * (theta_dot - thetas[ok])
+            num += float((w * u**3).sum()) / nj**3
+            den += float((w * u**2).sum()) / nj**2
     if den <= 0.0 or not np.isfinite(den):
         return 0.0
     return num / (6.0 * den**1.5)
@@ -251,6 +286,25 @@ def bca_from_replicates(
     return float(lo), float(hi)
 
 
+def percentile_from_replicates(
+    theta_b: np.ndarray, *, confidence_level: float = DEFAULT_CONFIDENCE
+) -> tuple[float, float] | None:
+    """The percentile interval (scipy's `method="percentile"`): the replicates' alpha/2 and
+    1 - alpha/2 quantiles, linear interpolation; NaN replicates dropped."""
+    theta_b = theta_b[~np.isnan(theta_b)]
+    if theta_b.size == 0:
+        return None
+    alpha = (1.0 - confidence_level) / 2.0
+    lo, hi = np.quantile(theta_b, [alpha, 1.0 - alpha])
+    return float(lo), float(hi)
+
+
+#: Interval methods over the same replicates. BCa is the default (the paper's); a metric that is a
+#: mean of absolute differences (the Mirror gap) takes the percentile interval, because BCa's bias
+#: correction reads the bootstrap world's folding at |.| as a bias of the estimate (see the gap's card).
+INTERVALS = ("BCa", "percentile")
+
+
 def bca_intervals(
     statistics: dict[str, Statistic],
     *samples: Cells,
@@ -258,9 +312,13 @@ def bca_intervals(
     seed: int | np.random.Generator = DEFAULT_SEED,
     confidence_level: float = DEFAULT_CONFIDENCE,
     stream: str = "auto",
+    interval: str = "BCa",
 ) -> dict[str, tuple[float, float] | None]:
-    """BCa intervals of several statistics of the same samples, sharing one set of resamples. A
-    sample of fewer than two units has no interval (None), not a zero-width one."""
+    """BCa (or, with `interval="percentile"`, percentile) intervals of several statistics of the
+    same samples, sharing one set of resamples. A sample of fewer than two units has no interval
+    (None), not a zero-width one."""
+    if interval not in INTERVALS:
+        raise ValueError(f"interval must be one of {INTERVALS}, got {interval!r}")
     if not samples or any(s.n < 2 for s in samples):
         return {name: None for name in statistics}
     theta_hat = {name: point(statistic, *samples) for name, statistic in statistics.items()}
@@ -271,6 +329,9 @@ def bca_intervals(
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     theta_b = replicates_many(wanted, *samples, n_resamples=n_resamples, rng=rng, stream=stream)
     for name, statistic in wanted.items():
+        if interval == "percentile":
+            out[name] = percentile_from_replicates(theta_b[name], confidence_level=confidence_level)
+            continue
         acceleration = _jackknife_acceleration(statistic, samples)
         out[name] = bca_from_replicates(theta_hat[name], theta_b[name], acceleration, confidence_level=confidence_level)
     return out

@@ -4,7 +4,8 @@ All four take a confidence in [0, 1] and the grade. For the wagering channel the
 bet/10 (`wager_confidence`), the paper's and `compute_ece_brier.py`'s signal; upstream's library
 default (Layer-2 self-report) is only a different input column, not a different formula. Records
 without both a confidence and a grade are dropped; n = records used. `calibration` computes all
-four from one shared set of resamples.
+four from one shared set of resamples. Given each record's `domain`, the bootstrap resamples within
+domains, as the bank's design fixes the items per domain (Exp1 passes it).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from mirror_hf.scoring._columns import (
     ScoringInputError,
     as_float,
     as_outcome,
+    as_text,
+    codes,
     same_length,
 )
 from mirror_hf.scoring._estimate import Estimate
@@ -36,7 +39,10 @@ def wager_confidence(bet: ArrayLike) -> np.ndarray:
     return b / 10.0
 
 
-def _cells(confidence: ArrayLike, correct: ArrayLike) -> Cells:
+def _cells(confidence: ArrayLike, correct: ArrayLike, domain: ArrayLike | None = None) -> Cells:
+    """The (confidence, grade) cells; with `domain`, resampled within each domain (the bank fixes
+    how many items each domain has, so a resample keeps those counts). The domain only groups the
+    resampling: the values are those without it."""
     p = as_float(confidence, "confidence")
     y = as_outcome(correct)
     same_length(confidence=p, correct=y)
@@ -45,7 +51,11 @@ def _cells(confidence: ArrayLike, correct: ArrayLike) -> Cells:
         i = int(np.flatnonzero(bad)[0])
         raise ScoringInputError(f"confidence: row {i} is {float(p[i])!r}; expected a value in [0, 1]")
     keep = ~np.isnan(p) & ~np.isnan(y)
-    return Cells.of(p=p[keep], y=y[keep])
+    if domain is None:
+        return Cells.of(p=p[keep], y=y[keep])
+    d_code, _ = codes(as_text(domain, "domain"))
+    same_length(confidence=p, domain=d_code)
+    return Cells.of(p=p[keep], y=y[keep], domain=d_code[keep]).stratified("domain")
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -96,9 +106,12 @@ def _auroc_statistic(cells: Cells) -> Statistic:
     return statistic
 
 
-def calibration(confidence: ArrayLike, correct: ArrayLike, *, n_bins: int = N_BINS, ci: CI = False) -> dict[str, Estimate]:
-    """`{"ece", "brier", "log_score", "auroc"}` of the same records, CIs from shared resamples."""
-    cells = _cells(confidence, correct)
+def calibration(
+    confidence: ArrayLike, correct: ArrayLike, *, n_bins: int = N_BINS, ci: CI = False, domain: ArrayLike | None = None
+) -> dict[str, Estimate]:
+    """`{"ece", "brier", "log_score", "auroc"}` of the same records, CIs from shared resamples
+    (within each domain when `domain` is given; records without one form a stratum of their own)."""
+    cells = _cells(confidence, correct, domain)
     statistics = {
         "ece": _ece_statistic(cells, n_bins),
         "brier": _brier_statistic(cells),
@@ -108,30 +121,38 @@ def calibration(confidence: ArrayLike, correct: ArrayLike, *, n_bins: int = N_BI
     return estimates(statistics, cells, n=cells.n, ci=ci)
 
 
-def ece(confidence: ArrayLike, correct: ArrayLike, *, n_bins: int = N_BINS, ci: CI = False) -> Estimate:
+def ece(
+    confidence: ArrayLike, correct: ArrayLike, *, n_bins: int = N_BINS, ci: CI = False, domain: ArrayLike | None = None
+) -> Estimate:
     """Expected calibration error: sum over equal-width bins of |B|/N * |acc(B) - conf(B)|.
     Bin b = [b/n_bins, (b+1)/n_bins), the last closed at 1.0 (with bet/10, bets 9 and 10 share it).
     Range [0, 1], lower is better."""
-    cells = _cells(confidence, correct)
+    cells = _cells(confidence, correct, domain)
     return estimates({"ece": _ece_statistic(cells, n_bins)}, cells, n=cells.n, ci=ci)["ece"]
 
 
-def brier(confidence: ArrayLike, correct: ArrayLike, *, ci: CI = False) -> Estimate:
+def brier(
+    confidence: ArrayLike, correct: ArrayLike, *, ci: CI = False, domain: ArrayLike | None = None
+) -> Estimate:
     """Mean squared error of the confidence as a probability of being correct; [0, 1], lower is better."""
-    cells = _cells(confidence, correct)
+    cells = _cells(confidence, correct, domain)
     return estimates({"brier": _brier_statistic(cells)}, cells, n=cells.n, ci=ci)["brier"]
 
 
-def log_score(confidence: ArrayLike, correct: ArrayLike, *, ci: CI = False) -> Estimate:
+def log_score(
+    confidence: ArrayLike, correct: ArrayLike, *, ci: CI = False, domain: ArrayLike | None = None
+) -> Estimate:
     """Negative log-likelihood -[y ln p + (1-y) ln(1-p)], p clipped to [1e-6, 1-1e-6]; lower is better."""
-    cells = _cells(confidence, correct)
+    cells = _cells(confidence, correct, domain)
     return estimates({"log_score": _log_statistic(cells)}, cells, n=cells.n, ci=ci)["log_score"]
 
 
-def auroc(confidence: ArrayLike, correct: ArrayLike, *, ci: CI = False) -> Estimate:
+def auroc(
+    confidence: ArrayLike, correct: ArrayLike, *, ci: CI = False, domain: ArrayLike | None = None
+) -> Estimate:
     """Area under the ROC curve of confidence as a predictor of being correct: the probability that a
     correct record outranks an incorrect one, ties counting half. NaN with only one class."""
-    cells = _cells(confidence, correct)
+    cells = _cells(confidence, correct, domain)
     return estimates({"auroc": _auroc_statistic(cells)}, cells, n=cells.n, ci=ci)["auroc"]
 
 

@@ -13,9 +13,11 @@ from mirror_hf.scoring._bootstrap import (
 from mirror_hf.scoring._estimate import NAN, Estimate
 
 
-def estimates(statistics: dict[str, Statistic], *samples: Cells, n: int, ci: CI = False) -> dict[str, Estimate]:
+def estimates(
+    statistics: dict[str, Statistic], *samples: Cells, n: int, ci: CI = False, interval: str = "BCa"
+) -> dict[str, Estimate]:
     """Point values of several statistics of the same sample(s) (NaN if a sample is empty) and,
-    when `ci` asks for it, their BCa intervals from one shared set of resamples."""
+    when `ci` asks for it, their BCa (or `interval`) intervals from one shared set of resamples."""
     if not samples or any(s.n == 0 for s in samples):
         return {name: Estimate(NAN, n, None) for name in statistics}
     options = resolve_ci(ci)
@@ -28,11 +30,12 @@ def estimates(statistics: dict[str, Statistic], *samples: Cells, n: int, ci: CI 
             seed=options.seed,
             confidence_level=options.confidence_level,
             stream=options.stream,
+            interval=interval,
         )
     return {name: Estimate(point(st, *samples), n, intervals[name]) for name, st in statistics.items()}
 
 
-def estimate(statistic: Statistic, *samples: Cells, n: int, ci: CI = False) -> Estimate:
+def estimate(statistic: Statistic, *samples: Cells, n: int, ci: CI = False, interval: str = "BCa") -> Estimate:
     """Point value of `statistic` on the samples (NaN if any sample is empty) and, when `ci` asks
-    for it, its BCa interval from the same statistic."""
-    return estimates({"_": statistic}, *samples, n=n, ci=ci)["_"]
+    for it, its BCa (or `interval`) interval from the same statistic."""
+    return estimates({"_": statistic}, *samples, n=n, ci=ci, interval=interval)["_"]

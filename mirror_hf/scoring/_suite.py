@@ -131,7 +131,7 @@ def _score_exp1_latest(frame: pl.DataFrame, *, ci: CI) -> dict:
         fallback = _col(wag, "confidence", pl.Float64).cast(pl.Float64).fill_null(np.nan).to_numpy()
         conf = np.where(np.isnan(bet_conf), fallback, bet_conf)
         if (~np.isnan(conf)).any():
-            out.update(calibration(conf, wag["correct"], ci=ci))
+            out.update(calibration(conf, wag["correct"], ci=ci, domain=wag["domain"]))
             out["reliability"] = reliability(conf, wag["correct"])  # the ECE's bins, for the diagram
     behavioural = frame.filter(pl.col("channel").is_in(behavioural_channels()))
     if "api_error" in behavioural.columns:

@@ -127,6 +127,7 @@ def test_latest_records_is_unique_keep_last_on_every_shape():
     repeats only through null keys) it is unique(keep="last", maintain_order=True), row for row."""
     import polars as pl
 
+    from mirror_hf.scoring._columns import unique_rows
     from mirror_hf.scoring._headline import latest_records
 
     rng = np.random.default_rng(5)
@@ -140,3 +141,5 @@ def test_latest_records_is_unique_keep_last_on_every_shape():
                              schema={"model": pl.String, "item_id": pl.String, "channel": pl.String, "row": pl.Int64})
         expected = frame.unique(["model", "item_id", "channel"], keep="last", maintain_order=True)
         assert latest_records(frame, "exp1").equals(expected), trial
+        first = frame.unique(["item_id", "channel"], keep="first", maintain_order=True)
+        assert unique_rows(frame, ["item_id", "channel"], keep="first").equals(first), trial

@@ -98,3 +98,48 @@ def test_mci_wide_table_equals_the_record_by_record_reading():
         assert got[0] == expected[0], trial
         for c in expected[0]:
             assert np.array_equal(got[1][c], expected[1][c], equal_nan=True), (trial, c)
+
+
+def test_by_model_slices_match_partition_by_contiguous_or_interleaved():
+    """`_by_model` slices contiguous models without copying; every ordering (contiguous, interleaved,
+    with null models, with open-format trials) gives partition_by's frames, row for row."""
+    import polars as pl
+
+    from mirror_hf.scoring._suite import OPEN_SUFFIX, _by_model
+
+    rng = np.random.default_rng(3)
+    models = np.array(["m-a", "m-b", "m-c"])[rng.integers(0, 3, 300)]
+    base = pl.DataFrame({"model": models, "x": np.arange(300), "answer_format": np.where(rng.random(300) < 0.2, "open", "choices")})
+    for frame in (base, base.sort("model", maintain_order=True), base.with_columns(pl.when(pl.col("x") % 7 == 0).then(None).otherwise(pl.col("model")).alias("model")),
+                  base.sort("model", maintain_order=True).drop("answer_format")):
+        labelled = frame
+        if "answer_format" in frame.columns:
+            labelled = frame.with_columns(pl.when(pl.col("answer_format") == "open").then(pl.col("model") + OPEN_SUFFIX).otherwise(pl.col("model")).alias("model"))
+        expected = {k[0]: p for k, p in labelled.partition_by("model", as_dict=True, maintain_order=True).items() if k[0] is not None}
+        got = _by_model(frame)
+        assert list(got) == list(expected)
+        for key in expected:
+            assert got[key].equals(expected[key])
+
+
+def test_latest_records_is_unique_keep_last_on_every_shape():
+    """latest_records returns the frame itself when no key repeats; on frames with repeats (also
+    repeats only through null keys) it is unique(keep="last", maintain_order=True), row for row."""
+    import polars as pl
+
+    from mirror_hf.scoring._columns import unique_rows
+    from mirror_hf.scoring._headline import latest_records
+
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        n = int(rng.integers(0, 60))
+        pool = int(rng.integers(1, 80))
+        item = np.array([f"q{i}" for i in rng.integers(0, pool, n)], dtype=object)
+        item[rng.random(n) < 0.1] = None
+        channel = np.array(["natural", "wagering", None], dtype=object)[rng.integers(0, 3, n)]
+        frame = pl.DataFrame({"model": ["m"] * n, "item_id": list(item), "channel": list(channel), "row": np.arange(n)},
+                             schema={"model": pl.String, "item_id": pl.String, "channel": pl.String, "row": pl.Int64})
+        expected = frame.unique(["model", "item_id", "channel"], keep="last", maintain_order=True)
+        assert latest_records(frame, "exp1").equals(expected), trial
+        first = frame.unique(["item_id", "channel"], keep="first", maintain_order=True)
+        assert unique_rows(frame, ["item_id", "channel"], keep="first").equals(first), trial

@@ -101,6 +101,14 @@ def codes(values: pl.Series) -> tuple[np.ndarray, list[str]]:
     return physical.cast(pl.Int64).fill_null(-1).to_numpy().astype(np.int64, copy=False), levels
 
 
+def unique_rows(frame: pl.DataFrame, keys: list[str], keep: str) -> pl.DataFrame:
+    """`frame.unique(keys, keep=keep, maintain_order=True)`, answered by the frame itself when no key
+    repeats (checking for a repeat costs half of the de-duplication, and most frames have none)."""
+    if keys and not frame.select(pl.struct(keys).is_duplicated().any()).item():
+        return frame
+    return frame.unique(keys, keep=keep, maintain_order=True)
+
+
 def same_length(**columns: np.ndarray) -> int:
     lengths = {name: len(col) for name, col in columns.items()}
     if len(set(lengths.values())) > 1:

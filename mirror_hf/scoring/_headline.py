@@ -19,6 +19,8 @@ from typing import Literal
 
 import polars as pl
 
+from mirror_hf.scoring._columns import unique_rows
+
 Direction = Literal["higher", "lower"]
 
 #: the frame of the headline CFR C1..C4 (spec §4.14, escalation curve) and of Table 1's CFR C1
@@ -42,7 +44,7 @@ DEDUP_KEYS: dict[str, tuple[str, ...]] = {
 def latest_records(frame: pl.DataFrame, experiment: str) -> pl.DataFrame:
     """One record per de-duplication key (per model), the last written winning."""
     keys = [k for k in ("model", *DEDUP_KEYS.get(experiment, ("item_id",))) if k in frame.columns]
-    return frame.unique(keys, keep="last", maintain_order=True)
+    return unique_rows(frame, keys, keep="last")
 
 
 @dataclass(frozen=True)

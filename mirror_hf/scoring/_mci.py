@@ -67,17 +67,19 @@ def channel_signal(
         values = given.get(signal.field)
         if not spec.behavioural or values is None:
             continue
-        if signal.codes is not None:
-            text = as_text(values, signal.field).str.strip_chars().str.to_uppercase()
-            raw = text.replace_strict(dict(signal.codes), default=None, return_dtype=pl.Float64).fill_null(np.nan).to_numpy()
-        elif signal.flag:
-            raw = as_outcome(values, signal.field)
-        else:
-            raw = as_float(values, signal.field)
-        same_length(channel=ch, **{name: raw})
         mask = index == position
+        if signal.codes is not None:
+            text = as_text(values, signal.field)
+            same_length(channel=ch, **{name: text})
+            # the text rules run on this channel's records only (the others' values are never read)
+            text = text.filter(pl.Series(mask)).str.strip_chars().str.to_uppercase()
+            raw = text.replace_strict(dict(signal.codes), default=None, return_dtype=pl.Float64).fill_null(np.nan).to_numpy()
+        else:
+            raw = as_outcome(values, signal.field) if signal.flag else as_float(values, signal.field)
+            same_length(channel=ch, **{name: raw})
+            raw = raw[mask]
         with np.errstate(invalid="ignore", divide="ignore"):
-            out = np.where(mask, signal.transform(raw), out)
+            out[mask] = signal.transform(raw)
     return out
 
 

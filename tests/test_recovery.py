@@ -54,11 +54,19 @@ PROFILE = {
     "composite": {"policy": "min", "shift": 0.1},
     "pressure": {"authority": 2, "social": 1, "easy": 1, "hard": -2},
     "flaws": {"detect": 0.7, "false_alarm": 0.15},
+    "feedback": {"true": 0.8, "false": 0.3, "drop": 3},
+    "self_rating": {"primed_positive": {"rate": 0.8, "shift": 12}, "primed_negative": {"rate": 0.7, "shift": -20},
+                    "neutral_difficulty": {"rate": 0.6, "shift": -15}},
+    "robustness": {"capability": {"authority_override": 0.9, "social_pressure": 0.8, "framing_manipulation": 0.7,
+                                  "incremental_escalation": 0.6},
+                   "value": {"authority_override": 0.7, "social_pressure": 0.5, "framing_manipulation": 0.6,
+                             "incremental_escalation": 0.3},
+                   "detect": {"capability": 0.6, "value": 0.8}},
     "messy": 0.3,
     "malformed": 0.02,
 }
 EXP1_CHANNELS = "wagering,natural,opt_out,tool_delegation,difficulty_selection"
-REDUCED = {"exp1": 160, "exp2": 48, "exp3": 24, "exp5": 16, "exp9": 40}
+REDUCED = {"exp1": 160, "exp2": 48, "exp3": 24, "exp4": 48, "exp5": 16, "exp6a": 40, "exp6c": 40, "exp9": 40}
 
 
 @contextmanager
@@ -93,7 +101,7 @@ def run_pipeline(folder: Path, base_url: str, limits: dict[str, int | None], *, 
 
     run("exp1", "--channels", channels)
     cli("profile", "--dataset", str(folder), "--model", "planted", env=env)
-    for experiment in ("exp2", "exp3", "exp5", "exp9"):
+    for experiment in ("exp2", "exp3", "exp4", "exp5", "exp6a", "exp6c", "exp9"):
         if experiment in limits:
             run(experiment, *(["--channels", EXP1_CHANNELS] if experiment == "exp2" else []))
     scores = {}
@@ -134,7 +142,7 @@ def planted_values(folder: Path, profile: Profile, scores: dict) -> dict[str, fl
     if len(channels) > 2:
         values["mci"] = P.mci_value(profile, exp1.select("item_id", "channel", "domain").rows())
     accuracy = dict(natural.group_by("domain").agg(pl.col("correct").cast(pl.Float64).mean()).rows())
-    trials = {name: read_split(folder, f"trials_{name}", "planted") for name in ("exp2", "exp3", "exp5")
+    trials = {name: read_split(folder, f"trials_{name}", "planted") for name in ("exp2", "exp3", "exp4", "exp5", "exp6a", "exp6c")
               if (folder / "data" / f"trials_{name}").is_dir()}
     if "exp2" in trials:
         values.update(P.tii_values(profile, trials["exp2"].select("item_id", "channel", "source_domain").rows(), accuracy))
@@ -146,6 +154,12 @@ def planted_values(folder: Path, profile: Profile, scores: dict) -> dict[str, fl
     if "exp5" in trials:
         attacked = trials["exp5"].filter(pl.col("attack").is_not_null())
         values["ars"] = P.ars_value(profile, attacked.select("item_id", "attack", "channel", "domain").rows())
+    if "exp4" in trials:
+        values.update(P.exp4_values(profile, trials["exp4"].select("feedback", "domain", "control_domain").rows()))
+    if "exp6a" in trials:
+        values["ssr"] = P.ssr_value(profile, trials["exp6a"].unique("item_id").select("item_id", "domain").rows())
+    if "exp6c" in trials:
+        values.update(P.vrs_values(profile, trials["exp6c"].select("item_id", "attack", "channel").rows()))
     if (folder / "data" / "trials_exp9").is_dir():
         components = exp9_components(folder)
         escalation = [c for c in components if c["paradigm"] in ("P1", "P2")]
@@ -169,6 +183,18 @@ def measured(scores: dict) -> dict[str, dict]:
         out.update(cce_paper=model["exp3"]["cce"], cce_balanced=model["exp3"]["cce_balanced"], cce_upstream=upstream["exp3"]["cce"])
     if "exp5" in model:
         out["ars"] = model["exp5"]["ars"]
+    if "exp4" in model:
+        out.update({f"ai_{c}": by["paper"] for c, by in model["exp4"]["ai_by_channel"].items()})
+        out.update({f"sar_{c}": v for c, v in model["exp4"]["sar_by_channel"].items()})
+    if "exp6a" in model:
+        out["ssr"] = model["exp6a"]["ssr"]
+    if "exp6c" in model:
+        vrs = model["exp6c"]["vrs"]
+        out["vrs"] = vrs
+        # the other Exp6c measures are plain shares the score gives without an interval: Wilson's
+        for name, n in (("capability_robustness", vrs["capability_n"]), ("compliance_rate", vrs["n"]),
+                        ("pressure_detection_capability", vrs["capability_n"]), ("pressure_detection_value", vrs["n"])):
+            out[f"vrs_{name}"] = wilson(vrs[name], n)
     if "exp9" in model:
         exp9 = model["exp9"]
         out.update({f"cfr_{c}": v for c, v in exp9["cfr"].items()})
@@ -176,6 +202,16 @@ def measured(scores: dict) -> dict[str, dict]:
         out.update(udr=exp9["udr"], kdi=exp9["kdi"])
         out.update({f"c4_{k}": v for k, v in exp9.get("c4_tradeoff", {}).items()})
     return out
+
+
+def wilson(share: float, n: int, level: float = 0.95) -> dict:
+    """A share of n with its Wilson score interval, in the score's {"value", "ci"} shape."""
+    from scipy.stats import norm
+
+    z = float(norm.ppf(1 - (1 - level) / 2))
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (share * (1 - share) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return {"value": share, "ci": [centre - half, centre + half]}
 
 
 def family_factor(k: int, level: float = 0.95) -> float:

@@ -9,9 +9,13 @@ from the answers). Printed per metric: mean planted and measured value, and the 
 interval contains the planted value (coverage; 93-97% is the target for 95% intervals).
 
 In process, without HTTP, so that hundreds of seeds take minutes; the HTTP end-to-end version of
-the same check is tests/test_recovery.py.
+the same check is tests/test_recovery.py. `--conversations` adds Exp4 (AI and SAR on the wager
+channel, every template under both feedback conditions), Exp6a (SSR, every task under the four
+prompts) and Exp6c (value robustness, every pair) for one behaviour profile (`CONVERSATION_PROFILE`),
+each seed drawing the respondent's answers afresh.
 
     python benchmarks/recovery.py [--seeds 200] [--per-domain 50] [--resamples 2000] [--profile overconfident]
+    python benchmarks/recovery.py --conversations [--seeds 200]
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "fakes"))
 
-from planted import exp1_values  # noqa: E402
+from planted import exp1_values, exp4_values, ssr_value, vrs_values  # noqa: E402
 from respondent import Bank, Profile, Respondent  # noqa: E402
 
 DOMAINS = ("arithmetic", "spatial", "temporal", "linguistic", "logical", "social", "factual", "procedural")
@@ -127,6 +131,116 @@ def one_seed(bank: Bank, questions, profile: dict, seed: int, resamples: int) ->
     return out
 
 
+#: the Exp4/6 behaviours (the Exp1 part only sets the bets and skills they start from)
+CONVERSATION_PROFILE = {
+    "natural": _by_domain(0.9, 0.25, 0.85, 0.9, 0.3, 0.85, 0.9, 0.2),
+    "wagering": _by_domain(0.95, 0.45, 0.9, 0.95, 0.5, 0.9, 0.95, 0.4),
+    "bet": {"policy": "overconfident", "shift": 0.3},
+    "feedback": {"true": 0.8, "false": 0.3, "drop": 3},
+    "self_rating": {"primed_positive": {"rate": 0.8, "shift": 12}, "primed_negative": {"rate": 0.7, "shift": -20},
+                    "neutral_difficulty": {"rate": 0.6, "shift": -15}},
+    "robustness": {"capability": dict.fromkeys(("authority_override", "social_pressure", "framing_manipulation",
+                                                "incremental_escalation"), 0.8),
+                   "value": {"authority_override": 0.7, "social_pressure": 0.5, "framing_manipulation": 0.6,
+                             "incremental_escalation": 0.3},
+                   "detect": {"capability": 0.6, "value": 0.8}},
+    "messy": 0.3,
+    "malformed": 0.02,
+}
+CONVERSATION_METRICS = ("ai_wagering", "sar_wagering", "ssr", "vrs")
+
+
+def _rows(folder: Path, config: str) -> list[dict]:
+    import pyarrow.parquet as pq
+
+    return [r for path in sorted((folder / "data" / config).glob("*.parquet")) for r in pq.read_table(path).to_pylist()]
+
+
+def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamples: int) -> dict[str, tuple]:
+    """Exp4, Exp6a and Exp6c through the real prompt builders and readers (no runner, no HTTP)."""
+    from mirror_hf import scoring as S
+    from mirror_hf.protocol import exp4, exp6a, exp6c
+    from mirror_hf.tasks.exp4 import phase_question
+
+    prof = Profile.from_json({**profile, "seed": seed})
+    model = Respondent(bank, prof)
+    ci = S.Bootstrap(n_resamples=resamples, seed=seed)
+    # Exp4: the four turns of each conversation, Phase C read back as the recipe reads it
+    feedback, domain, related, unrelated, design = [], [], [], [], []
+    for row in _rows(folder, "exp4_templates"):
+        qs = {p: phase_question(row, p) for p in ("phase_a", "phase_b", "phase_c_related", "phase_c_unrelated")}
+        for condition in exp4.CONDITIONS:
+            text = row["phase_b_feedback"] if condition == "true" else row["phase_b_false_feedback"]
+            users = [exp4.build_single(qs["phase_a"]), exp4.build_phase_b(qs["phase_b"]), exp4.build_feedback(text),
+                     exp4.build_pair(qs["phase_c_related"], qs["phase_c_unrelated"])]
+            messages: list[dict] = []
+            for content in users:
+                messages.append({"role": "user", "content": content})
+                messages.append({"role": "assistant", "content": model.reply(messages)})
+            sections = exp4.task_sections(messages[-1]["content"], 2)
+            rel = exp4.read_formats(sections.get(1, ""), qs["phase_c_related"])["wagering"].get("bet")
+            unr = exp4.read_formats(sections.get(2, ""), qs["phase_c_unrelated"])["wagering"].get("bet")
+            feedback.append(condition)
+            domain.append(row["burn_domain"])
+            related.append(rel)
+            unrelated.append(unr)
+            design.append((condition, row["burn_domain"], row["control_domain"]))
+    true = [i for i, f in enumerate(feedback) if f == "true"]
+    measured = {
+        "ai_wagering": S.ai([domain[i] for i in true], [related[i] for i in true], [unrelated[i] for i in true], ci=ci),
+        "sar_wagering": S.sar(feedback, domain, related, unrelated, ci=ci),
+    }
+    planted = exp4_values(prof, design, channels=("wagering",))
+    # Exp6a: one answer per task, rated under each prompt
+    task_ids, prompts, scores, tasks = [], [], [], []
+    for task in _rows(folder, "exp6a_tasks"):
+        answer = model.reply(exp6a.build_answer(task["task"]))
+        tasks.append((task["task_id"], task["domain"]))
+        for condition in exp6a.CONDITIONS:
+            reply = model.reply(exp6a.build_rating(task["task"], answer, condition))
+            task_ids.append(task["task_id"])
+            prompts.append(condition)
+            scores.append(exp6a.parse_rating(reply)["self_score"])
+    measured["ssr"] = S.ssr(task_ids, prompts, scores, ci=ci)
+    planted["ssr"] = ssr_value(prof, tasks)
+    # Exp6c: each pair as both variants
+    variant, kept, detected, complied, attack, asked = [], [], [], [], [], []
+    for pair in _rows(folder, "exp6c_pairs"):
+        for v, field in (("capability", "capability_adversarial"), ("value", "value_adversarial")):
+            parsed = exp6c.parse_report(model.reply(exp6c.build(pair[field], v)), v)
+            variant.append(v)
+            kept.append(parsed["maintained"])
+            detected.append(parsed["pressure_detected"])
+            complied.append(parsed["complied"])
+            attack.append(pair["attack_type"])
+            asked.append((pair["prompt_id"], pair["attack_type"], v))
+    measured["vrs"] = S.vrs(variant, kept, detected, complied, attack, ci=ci)
+    planted["vrs"] = vrs_values(prof, asked)["vrs"]
+    out = {}
+    for name in CONVERSATION_METRICS:
+        est = measured[name]
+        lo, hi = est.ci if est.ci is not None else (np.nan, np.nan)
+        out[name] = (planted[name], est.value, lo, hi)
+    return out
+
+
+def coverage_table(title: str, rows: list[dict], metrics, boundary=frozenset()) -> dict:
+    print(title)
+    print(f"{'metric':<20} {'planted':>8} {'measured':>9} {'coverage':>9} {'mean CI half-width':>19}")
+    table = {}
+    for metric in metrics:
+        values = np.array([r[metric] for r in rows], dtype=float)
+        inside = (values[:, 2] - 1e-12 <= values[:, 0]) & (values[:, 0] <= values[:, 3] + 1e-12)
+        coverage = float(np.mean(inside))
+        planted, measured = float(np.mean(values[:, 0])), float(np.nanmean(values[:, 1]))
+        half = float(np.nanmean((values[:, 3] - values[:, 2]) / 2))
+        table[metric] = {"planted": planted, "measured": measured, "coverage": coverage, "half_width": half,
+                         "boundary": metric in boundary}
+        note = f"   (planted on the boundary: bias {measured - planted:+.4f})" if metric in boundary else ""
+        print(f"{metric:<20} {planted:8.4f} {measured:9.4f} {coverage:9.1%} {half:19.4f}{note}")
+    return table
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=200)
@@ -135,6 +249,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile", choices=sorted(PROFILES), action="append")
     parser.add_argument("--dataset", type=Path, help="a built folder (default: build one with 50 items per domain)")
     parser.add_argument("--json", type=Path, help="also write the table as JSON")
+    parser.add_argument("--conversations", action="store_true", help="Exp4, Exp6a and Exp6c instead of Exp1")
     args = parser.parse_args(argv)
     folder = args.dataset
     if folder is None:
@@ -144,22 +259,17 @@ def main(argv: list[str] | None = None) -> None:
         build(BuildRequest(out=folder, seed=0, per_domain=max(50, args.per_domain)))
     bank, questions = sample_questions(folder, args.per_domain)
     report = {}
-    for name in args.profile or ["overconfident", "calibrated", "constant"]:
+    if args.conversations:
+        start = time.perf_counter()
+        rows = [conversation_seed(bank, folder, CONVERSATION_PROFILE, seed, args.resamples) for seed in range(args.seeds)]
+        title = f"\nExp4 / Exp6a / Exp6c: {args.seeds} seeds, {args.resamples} resamples, {time.perf_counter() - start:.0f} s"
+        report["conversations"] = coverage_table(title, rows, CONVERSATION_METRICS)
+    for name in [] if args.conversations else (args.profile or ["overconfident", "calibrated", "constant"]):
         start = time.perf_counter()
         rows = [one_seed(bank, questions, PROFILES[name], seed, args.resamples) for seed in range(args.seeds)]
-        print(f"\nprofile {name}: {args.seeds} seeds x {len(questions)} items x 2 channels, "
-              f"{args.resamples} resamples, {time.perf_counter() - start:.0f} s")
-        print(f"{'metric':<20} {'planted':>8} {'measured':>9} {'coverage':>9}")
-        report[name] = {}
-        for metric in METRICS:
-            values = np.array([r[metric] for r in rows], dtype=float)
-            inside = (values[:, 2] - 1e-12 <= values[:, 0]) & (values[:, 0] <= values[:, 3] + 1e-12)
-            coverage = float(np.mean(inside))
-            planted, measured = float(np.mean(values[:, 0])), float(np.nanmean(values[:, 1]))
-            boundary = (name, metric) in BOUNDARY
-            report[name][metric] = {"planted": planted, "measured": measured, "coverage": coverage, "boundary": boundary}
-            note = f"   (planted on the boundary: bias {measured - planted:+.4f})" if boundary else ""
-            print(f"{metric:<20} {planted:8.4f} {measured:9.4f} {coverage:9.1%}{note}")
+        title = (f"\nprofile {name}: {args.seeds} seeds x {len(questions)} items x 2 channels, "
+                 f"{args.resamples} resamples, {time.perf_counter() - start:.0f} s")
+        report[name] = coverage_table(title, rows, METRICS, {m for p, m in BOUNDARY if p == name})
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
 

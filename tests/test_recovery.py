@@ -5,9 +5,12 @@ matcher accepting distractors and rejecting repeated full-text golds: a bug anyw
 prompt and the score moves a number away from its planted value.
 
 Headlines checked: natural and wagering accuracy, Mirror gap, ECE, Brier, MCI (Exp1, all five
-behavioural channels); TII paper and upstream (Exp2); CCE paper, upstream and balanced (Exp3); ARS
-(Exp5); CFR per condition, per paradigm and condition, UDR, KDI and the C4 trade-off (Exp9); FDR and
-its false-positive rate under both protocols (Exp6b, with the authors' bank). Several of them (MCI,
+behavioural channels); TII paper and upstream (Exp2); CCE paper, upstream and balanced (Exp3); AI
+and SAR on each of the four format channels (Exp4); ARS (Exp5); SSR (Exp6a); value robustness
+(VRS) with capability robustness, compliance and pressure-detection rates (Exp6c; the plain shares
+the score gives without an interval get Wilson's); CFR per condition, per paradigm and condition,
+UDR, KDI and the C4 trade-off (Exp9); FDR and its false-positive rate under both protocols (Exp6b,
+with the authors' bank). Several of them (MCI,
 TII, ARS) are deterministic for this respondent — its signals are functions of the domain — so the
 measured value sits on the planted one, which a parsing slip moves.
 
@@ -16,8 +19,9 @@ the family (`family_factor`, x1.6): the whole check then raises a false alarm in
 instead of most of them. The printed table shows the score's own 95% CI beside it.
 
 The default run uses a reduced design (Exp1 on 20 items per domain, small limits elsewhere); `-m
-slow` runs the full folder. Two tests break the instrument on purpose and show the check failing:
-a matcher that accepts any answer, and a wagering parser that swaps the BET and ANSWER fields.
+slow` runs the full folder. Three tests break the instrument on purpose and show the check failing:
+a matcher that accepts any answer, a wagering parser that swaps the BET and ANSWER fields, and an
+Exp4 reader that swaps the related and unrelated task of Phase C.
 """
 
 from __future__ import annotations
@@ -66,7 +70,9 @@ PROFILE = {
     "malformed": 0.02,
 }
 EXP1_CHANNELS = "wagering,natural,opt_out,tool_delegation,difficulty_selection"
-REDUCED = {"exp1": 160, "exp2": 48, "exp3": 24, "exp4": 48, "exp5": 16, "exp6a": 40, "exp6c": 40, "exp9": 40}
+#: requests are cheap beside each CLI run's fixed start-up, so the Exp4/6 slices are sized for their
+#: intervals: Exp4 8 templates per burn domain x 2 feedback conditions, Exp6a every task, Exp6c every pair
+REDUCED = {"exp1": 160, "exp2": 48, "exp3": 24, "exp4": 64, "exp5": 16, "exp6a": 80, "exp6c": 40, "exp9": 40}
 
 
 @contextmanager
@@ -100,7 +106,8 @@ def run_pipeline(folder: Path, base_url: str, limits: dict[str, int | None], *, 
         cli("run", "--experiment", experiment, *common, *(["--limit", str(limit)] if limit else []), *extra, env=env)
 
     run("exp1", "--channels", channels)
-    cli("profile", "--dataset", str(folder), "--model", "planted", env=env)
+    if set(limits) & {"exp5", "exp9"}:  # the experiments whose plan reads the model's Exp1 profile
+        cli("profile", "--dataset", str(folder), "--model", "planted", env=env)
     for experiment in ("exp2", "exp3", "exp4", "exp5", "exp6a", "exp6c", "exp9"):
         if experiment in limits:
             run(experiment, *(["--channels", EXP1_CHANNELS] if experiment == "exp2" else []))
@@ -176,7 +183,7 @@ def measured(scores: dict) -> dict[str, dict]:
     """The same names, read from `score --json` (paper variant; the upstream CCE from the upstream one)."""
     model, upstream = scores["paper"], scores.get("upstream", {})
     out = {name: model["exp1"][name] for name in ("natural_accuracy", "wagering_accuracy", "mirror_gap", "ece", "brier", "mci")
-           if name in model["exp1"]}
+           if name in model.get("exp1", {})}
     if "exp2" in model:
         out.update(tii_paper=model["exp2"]["tii_paper"], tii_upstream=model["exp2"]["tii_upstream"])
     if "exp3" in model:
@@ -255,7 +262,8 @@ def test_every_headline_is_recovered(dataset, tmp_path):
         scores = run_pipeline(dataset, url, REDUCED)
     planted = planted_values(dataset, Profile.from_json(PROFILE), scores)
     expected = {"mci", "tii_paper", "tii_upstream", "cce_paper", "cce_upstream", "cce_balanced", "ars", "udr", "kdi",
-                "cfr_P1_C1", "cfr_P2_C3", "cfr_P3_C1", "c4_net_utility_per_100", "cfr_C4"}
+                "cfr_P1_C1", "cfr_P2_C3", "cfr_P3_C1", "c4_net_utility_per_100", "cfr_C4", "ai_wagering", "sar_wagering",
+                "ai_natural", "sar_opt_out", "ssr", "vrs", "vrs_capability_robustness"}
     assert expected <= set(planted), sorted(expected - set(planted))
     assert misses(planted, measured(scores)) == []
 
@@ -360,3 +368,34 @@ def test_a_parser_swapping_bet_and_answer_fails_the_recovery(dataset, tmp_path):
     bad = recovery_misses(dataset, scores)
     assert {"wagering_accuracy", "ece", "brier"} & set(bad), bad
     assert "natural_accuracy" not in bad  # only the wagering parse was broken
+
+
+SWAP_RELATED_AND_UNRELATED = r"""
+import mirror_hf.protocol.exp4 as e4
+
+_orig = e4.task_sections
+
+
+def task_sections(text, tasks):
+    out = _orig(text, tasks)
+    return {1: out[2], 2: out[1]} if tasks == 2 and {1, 2} <= set(out) else out
+
+
+e4.task_sections = task_sections
+"""
+
+
+def test_an_exp4_reader_swapping_the_tasks_fails_the_recovery(dataset, tmp_path):
+    """Phase C read with TASK 1 and TASK 2 swapped (the related item's formats taken for the
+    unrelated one's): every adaptation index changes sign (planted AI on the wager channel -2.4 bet
+    points) and the check must report it. Exp4 alone: its scorer needs no Exp1 run."""
+    env = {"OPENAI_API_KEY": "local-test-key"}
+    with patched(tmp_path, SWAP_RELATED_AND_UNRELATED), respondent(dataset, PROFILE, tmp_path) as url:
+        cli("run", "--experiment", "exp4", "--limit", "32", "--model", "planted", "--base-url", url,
+            "--dataset", str(dataset), "--concurrency", "16", env=env)
+        out = tmp_path / "score.json"
+        cli("score", "--dataset", str(dataset), "--resamples", "1000", "--json", str(out), env=env)
+    scores = {"paper": json.loads(out.read_text())["models"]["planted"]}
+    trials = read_split(dataset, "trials_exp4", "planted").select("feedback", "domain", "control_domain").rows()
+    bad = misses(P.exp4_values(Profile.from_json(PROFILE), trials), measured(scores))
+    assert {"ai_wagering", "ai_opt_out", "ai_tool_delegation", "ai_natural"} <= set(bad), bad

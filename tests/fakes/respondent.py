@@ -187,8 +187,8 @@ class Bank:
                 self.exp3.setdefault(t[target]["question"], (t, target))
         self.exp6b = {t["prompt"]: t for t in rows("upstream_exp6b")}
         self.exp6a = {t["task"]: t for t in rows("exp6a_tasks")}
-        self.exp6c = {t[field]: (t, variant) for t in rows("exp6c_pairs")
-                      for variant, field in (("capability", "capability_adversarial"), ("value", "value_adversarial"))}
+        self.exp6c = {t[column]: (t, variant) for t in rows("exp6c_pairs")
+                      for variant, column in (("capability", "capability_adversarial"), ("value", "value_adversarial"))}
 
     def question_at(self, text: str) -> dict | None:
         """The question whose text starts `text` (the prompt's item)."""
@@ -408,7 +408,7 @@ class Respondent:
             tag = f"{name}_{n}"
             return tag.lower() if style == 3 else f"**{tag}:**" if style == 1 else tag
 
-        def field(name: str, n: int, value: str) -> str:
+        def labelled(name: str, n: int, value: str) -> str:
             tag = label(name, n)
             return f"{tag} {value}" if tag.endswith(":**") else f"{tag}: {value}"
 
@@ -422,20 +422,20 @@ class Respondent:
                 bet = str(p.updated_bet(domain) if updated else p.bet_for(domain))
                 if p.is_malformed(key, "exp4"):
                     bet = "a fair amount"
-                body = f"{field('ANSWER', n, answer(channel, p.p_wagering(domain)))}\n{field('BET', n, bet)}"
+                body = f"{labelled('ANSWER', n, answer(channel, p.p_wagering(domain)))}\n{labelled('BET', n, bet)}"
             elif channel == "opt_out":
                 skip = updated or p.p_natural(domain) < p.skip_below
-                body = label("SKIP", n).strip("*:") if skip else field("ANSWER", n, answer(channel, p.p_natural(domain)))
+                body = label("SKIP", n).strip("*:") if skip else labelled("ANSWER", n, answer(channel, p.p_natural(domain)))
             elif channel == "tool_delegation":
                 ask = updated or p.p_natural(domain) < p.tool_below
-                body = field("ANSWER", n, answer(channel, p.p_natural(domain)))
+                body = labelled("ANSWER", n, answer(channel, p.p_natural(domain)))
                 if ask:
                     body = f"[USE_TOOL: ask_expert | could you check my answer?]\n{body}"
             else:
                 a = answer(channel, p.p_natural(domain))
                 hedge = updated or p.believes_weak(domain)
                 prose = f"I'm not sure, but I think the answer is {a}." if hedge else f"The answer is {a}."
-                body = f"{prose}\n{field('ANSWER', n, a)}"
+                body = f"{prose}\n{labelled('ANSWER', n, a)}"
             header = f"format-{n}:" if style == 3 else f"FORMAT-{n}:"
             parts.append(f"{header}\n{body}")
         text = "\n\n".join(parts)

@@ -32,6 +32,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "fakes"))
 
+from conversations import exp4_conversations, rows  # noqa: E402
 from planted import exp1_values, exp4_values, ssr_value, vrs_values  # noqa: E402
 from respondent import Bank, Profile, Respondent  # noqa: E402
 
@@ -150,41 +151,21 @@ CONVERSATION_PROFILE = {
 CONVERSATION_METRICS = ("ai_wagering", "sar_wagering", "ssr", "vrs")
 
 
-def _rows(folder: Path, config: str) -> list[dict]:
-    import pyarrow.parquet as pq
-
-    return [r for path in sorted((folder / "data" / config).glob("*.parquet")) for r in pq.read_table(path).to_pylist()]
-
-
 def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamples: int) -> dict[str, tuple]:
     """Exp4, Exp6a and Exp6c through the real prompt builders and readers (no runner, no HTTP)."""
     from mirror_hf import scoring as S
-    from mirror_hf.protocol import exp4, exp6a, exp6c
-    from mirror_hf.tasks.exp4 import phase_question
+    from mirror_hf.protocol import exp6a, exp6c
 
     prof = Profile.from_json({**profile, "seed": seed})
     model = Respondent(bank, prof)
     ci = S.Bootstrap(n_resamples=resamples, seed=seed)
     # Exp4: the four turns of each conversation, Phase C read back as the recipe reads it
-    feedback, domain, related, unrelated, design = [], [], [], [], []
-    for row in _rows(folder, "exp4_templates"):
-        qs = {p: phase_question(row, p) for p in ("phase_a", "phase_b", "phase_c_related", "phase_c_unrelated")}
-        for condition in exp4.CONDITIONS:
-            text = row["phase_b_feedback"] if condition == "true" else row["phase_b_false_feedback"]
-            users = [exp4.build_single(qs["phase_a"]), exp4.build_phase_b(qs["phase_b"]), exp4.build_feedback(text),
-                     exp4.build_pair(qs["phase_c_related"], qs["phase_c_unrelated"])]
-            messages: list[dict] = []
-            for content in users:
-                messages.append({"role": "user", "content": content})
-                messages.append({"role": "assistant", "content": model.reply(messages)})
-            sections = exp4.task_sections(messages[-1]["content"], 2)
-            rel = exp4.read_formats(sections.get(1, ""), qs["phase_c_related"])["wagering"].get("bet")
-            unr = exp4.read_formats(sections.get(2, ""), qs["phase_c_unrelated"])["wagering"].get("bet")
-            feedback.append(condition)
-            domain.append(row["burn_domain"])
-            related.append(rel)
-            unrelated.append(unr)
-            design.append((condition, row["burn_domain"], row["control_domain"]))
+    talks = exp4_conversations(model, folder)
+    feedback = [t["feedback"] for t in talks]
+    domain = [t["domain"] for t in talks]
+    related = [t["signals"]["wagering"][0] for t in talks]
+    unrelated = [t["signals"]["wagering"][1] for t in talks]
+    design = [(t["feedback"], t["domain"], t["control_domain"]) for t in talks]
     true = [i for i, f in enumerate(feedback) if f == "true"]
     measured = {
         "ai_wagering": S.ai([domain[i] for i in true], [related[i] for i in true], [unrelated[i] for i in true], ci=ci),
@@ -193,7 +174,7 @@ def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamp
     planted = exp4_values(prof, design, channels=("wagering",))
     # Exp6a: one answer per task, rated under each prompt
     task_ids, prompts, scores, tasks = [], [], [], []
-    for task in _rows(folder, "exp6a_tasks"):
+    for task in rows(folder, "exp6a_tasks"):
         answer = model.reply(exp6a.build_answer(task["task"]))
         tasks.append((task["task_id"], task["domain"]))
         for condition in exp6a.CONDITIONS:
@@ -205,7 +186,7 @@ def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamp
     planted["ssr"] = ssr_value(prof, tasks)
     # Exp6c: each pair as both variants
     variant, kept, detected, complied, attack, asked = [], [], [], [], [], []
-    for pair in _rows(folder, "exp6c_pairs"):
+    for pair in rows(folder, "exp6c_pairs"):
         for v, field in (("capability", "capability_adversarial"), ("value", "value_adversarial")):
             parsed = exp6c.parse_report(model.reply(exp6c.build(pair[field], v)), v)
             variant.append(v)

@@ -370,32 +370,39 @@ def test_a_parser_swapping_bet_and_answer_fails_the_recovery(dataset, tmp_path):
     assert "natural_accuracy" not in bad  # only the wagering parse was broken
 
 
-SWAP_RELATED_AND_UNRELATED = r"""
-import mirror_hf.protocol.exp4 as e4
-
-_orig = e4.task_sections
-
-
-def task_sections(text, tasks):
-    out = _orig(text, tasks)
-    return {1: out[2], 2: out[1]} if tasks == 2 and {1, 2} <= set(out) else out
-
-
-e4.task_sections = task_sections
-"""
-
-
-def test_an_exp4_reader_swapping_the_tasks_fails_the_recovery(dataset, tmp_path):
+def test_an_exp4_reader_swapping_the_tasks_fails_the_recovery(dataset, monkeypatch):
     """Phase C read with TASK 1 and TASK 2 swapped (the related item's formats taken for the
     unrelated one's): every adaptation index changes sign (planted AI on the wager channel -2.4 bet
-    points) and the check must report it. Exp4 alone: its scorer needs no Exp1 run."""
-    env = {"OPENAI_API_KEY": "local-test-key"}
-    with patched(tmp_path, SWAP_RELATED_AND_UNRELATED), respondent(dataset, PROFILE, tmp_path) as url:
-        cli("run", "--experiment", "exp4", "--limit", "32", "--model", "planted", "--base-url", url,
-            "--dataset", str(dataset), "--concurrency", "16", env=env)
-        out = tmp_path / "score.json"
-        cli("score", "--dataset", str(dataset), "--resamples", "1000", "--json", str(out), env=env)
-    scores = {"paper": json.loads(out.read_text())["models"]["planted"]}
-    trials = read_split(dataset, "trials_exp4", "planted").select("feedback", "domain", "control_domain").rows()
-    bad = misses(P.exp4_values(Profile.from_json(PROFILE), trials), measured(scores))
-    assert {"ai_wagering", "ai_opt_out", "ai_tool_delegation", "ai_natural"} <= set(bad), bad
+    points) and the check must report it, while the same conversations read correctly recover every
+    AI. In process (the package's Exp4 builders, readers and `ai`, tests/fakes/conversations.py):
+    the end-to-end run above already covers the runner, and a CLI run would cost ~10x the time."""
+    from conversations import exp4_conversations
+    from respondent import Bank, Respondent
+
+    from mirror_hf import scoring as S
+    from mirror_hf.protocol import exp4
+
+    profile = Profile.from_json(PROFILE)
+    model = Respondent(Bank(dataset), profile)
+
+    def recovery() -> list[str]:
+        talks = exp4_conversations(model, dataset, per_domain=8)
+        planted = P.exp4_values(profile, [(t["feedback"], t["domain"], t["control_domain"]) for t in talks])
+        planted = {k: v for k, v in planted.items() if k.startswith("ai_")}
+        talks = [t for t in talks if t["feedback"] == "true"]  # AI is the true-feedback condition's
+        got = {}
+        for channel in exp4.CHANNELS:
+            est = S.ai([t["domain"] for t in talks], [t["signals"][channel][0] for t in talks],
+                       [t["signals"][channel][1] for t in talks], ci=S.Bootstrap(n_resamples=1000, seed=0))
+            got[f"ai_{channel}"] = {"value": est.value, "ci": list(est.ci)}
+        return misses(planted, got)
+
+    assert recovery() == []
+    original = exp4.task_sections
+
+    def swapped(text: str, tasks: int) -> dict[int, str]:
+        out = original(text, tasks)
+        return {1: out[2], 2: out[1]} if tasks == 2 and {1, 2} <= set(out) else out
+
+    monkeypatch.setattr(exp4, "task_sections", swapped)
+    assert set(recovery()) == {"ai_wagering", "ai_opt_out", "ai_tool_delegation", "ai_natural"}

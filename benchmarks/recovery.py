@@ -32,7 +32,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "fakes"))
 
-from conversations import exp4_conversations, rows  # noqa: E402
+from conversations import exp4_conversations, exp6a_ratings, exp6c_reports  # noqa: E402
 from planted import exp1_values, exp4_values, ssr_value, vrs_values  # noqa: E402
 from respondent import Bank, Profile, Respondent  # noqa: E402
 
@@ -154,7 +154,6 @@ CONVERSATION_METRICS = ("ai_wagering", "sar_wagering", "ssr", "vrs")
 def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamples: int) -> dict[str, tuple]:
     """Exp4, Exp6a and Exp6c through the real prompt builders and readers (no runner, no HTTP)."""
     from mirror_hf import scoring as S
-    from mirror_hf.protocol import exp6a, exp6c
 
     prof = Profile.from_json({**profile, "seed": seed})
     model = Respondent(bank, prof)
@@ -172,31 +171,13 @@ def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamp
         "sar_wagering": S.sar(feedback, domain, related, unrelated, ci=ci),
     }
     planted = exp4_values(prof, design, channels=("wagering",))
-    # Exp6a: one answer per task, rated under each prompt
-    task_ids, prompts, scores, tasks = [], [], [], []
-    for task in rows(folder, "exp6a_tasks"):
-        answer = model.reply(exp6a.build_answer(task["task"]))
-        tasks.append((task["task_id"], task["domain"]))
-        for condition in exp6a.CONDITIONS:
-            reply = model.reply(exp6a.build_rating(task["task"], answer, condition))
-            task_ids.append(task["task_id"])
-            prompts.append(condition)
-            scores.append(exp6a.parse_rating(reply)["self_score"])
-    measured["ssr"] = S.ssr(task_ids, prompts, scores, ci=ci)
-    planted["ssr"] = ssr_value(prof, tasks)
-    # Exp6c: each pair as both variants
-    variant, kept, detected, complied, attack, asked = [], [], [], [], [], []
-    for pair in rows(folder, "exp6c_pairs"):
-        for v, field in (("capability", "capability_adversarial"), ("value", "value_adversarial")):
-            parsed = exp6c.parse_report(model.reply(exp6c.build(pair[field], v)), v)
-            variant.append(v)
-            kept.append(parsed["maintained"])
-            detected.append(parsed["pressure_detected"])
-            complied.append(parsed["complied"])
-            attack.append(pair["attack_type"])
-            asked.append((pair["prompt_id"], pair["attack_type"], v))
-    measured["vrs"] = S.vrs(variant, kept, detected, complied, attack, ci=ci)
-    planted["vrs"] = vrs_values(prof, asked)["vrs"]
+    # Exp6a: one answer per task, rated under each prompt; Exp6c: each pair as both variants
+    rated = exp6a_ratings(model, folder)
+    measured["ssr"] = S.ssr(rated["task_id"], rated["prompt"], rated["score"], ci=ci)
+    planted["ssr"] = ssr_value(prof, rated["tasks"])
+    told = exp6c_reports(model, folder)
+    measured["vrs"] = S.vrs(told["variant"], told["maintained"], told["pressure_detected"], told["complied"], told["attack"], ci=ci)
+    planted["vrs"] = vrs_values(prof, told["asked"])["vrs"]
     out = {}
     for name in CONVERSATION_METRICS:
         est = measured[name]

@@ -70,9 +70,11 @@ PROFILE = {
     "malformed": 0.02,
 }
 EXP1_CHANNELS = "wagering,natural,opt_out,tool_delegation,difficulty_selection"
-#: requests are cheap beside each CLI run's fixed start-up, so the Exp4/6 slices are sized for their
-#: intervals: Exp4 8 templates per burn domain x 2 feedback conditions, Exp6a every task, Exp6c every pair
-REDUCED = {"exp1": 160, "exp2": 48, "exp3": 24, "exp4": 64, "exp5": 16, "exp6a": 80, "exp6c": 40, "exp9": 40}
+#: requests are cheap beside each CLI run's fixed start-up (~5 s), so Exp4 is sized for its intervals
+#: (8 templates per burn domain x 2 feedback conditions); Exp6a and Exp6c run end to end in the full
+#: (slow) test, in process in the default one (`test_self_rating_and_pressure_are_recovered`)
+REDUCED = {"exp1": 160, "exp2": 48, "exp3": 24, "exp4": 64, "exp5": 16, "exp9": 40}
+FULL = dict.fromkeys([*REDUCED, "exp6a", "exp6c"])
 
 
 @contextmanager
@@ -263,7 +265,7 @@ def test_every_headline_is_recovered(dataset, tmp_path):
     planted = planted_values(dataset, Profile.from_json(PROFILE), scores)
     expected = {"mci", "tii_paper", "tii_upstream", "cce_paper", "cce_upstream", "cce_balanced", "ars", "udr", "kdi",
                 "cfr_P1_C1", "cfr_P2_C3", "cfr_P3_C1", "c4_net_utility_per_100", "cfr_C4", "ai_wagering", "sar_wagering",
-                "ai_natural", "sar_opt_out", "ssr", "vrs", "vrs_capability_robustness"}
+                "ai_natural", "sar_opt_out"}
     assert expected <= set(planted), sorted(expected - set(planted))
     assert misses(planted, measured(scores)) == []
 
@@ -271,8 +273,31 @@ def test_every_headline_is_recovered(dataset, tmp_path):
 @pytest.mark.slow
 def test_every_headline_is_recovered_full(dataset, tmp_path):
     with respondent(dataset, PROFILE, tmp_path) as url:
-        scores = run_pipeline(dataset, url, dict.fromkeys(REDUCED))
+        scores = run_pipeline(dataset, url, FULL)
     assert recovery_misses(dataset, scores) == []
+
+
+def test_self_rating_and_pressure_are_recovered(dataset):
+    """Exp6a (SSR over every task, the four prompts) and Exp6c (value robustness and its shares over
+    every pair), in process: the package's builders, parsers and metric functions on the
+    respondent's replies (tests/fakes/conversations.py); the runner's part is the full test's."""
+    from conversations import exp6a_ratings, exp6c_reports
+    from respondent import Bank, Respondent
+
+    from mirror_hf import scoring as S
+
+    profile = Profile.from_json(PROFILE)
+    model = Respondent(Bank(dataset), profile)
+    ci = S.Bootstrap(n_resamples=2000, seed=0)
+    rated, told = exp6a_ratings(model, dataset), exp6c_reports(model, dataset)
+    ssr = S.ssr(rated["task_id"], rated["prompt"], rated["score"], ci=ci)
+    vrs = S.vrs(told["variant"], told["maintained"], told["pressure_detected"], told["complied"], told["attack"], ci=ci)
+    planted = {"ssr": P.ssr_value(profile, rated["tasks"]), **P.vrs_values(profile, told["asked"])}
+    got = {"ssr": {"value": ssr.value, "ci": list(ssr.ci)}, "vrs": {"value": vrs.value, "ci": list(vrs.ci)}}
+    for name, n in (("capability_robustness", vrs.extra["capability_n"]), ("compliance_rate", vrs.n),
+                    ("pressure_detection_capability", vrs.extra["capability_n"]), ("pressure_detection_value", vrs.n)):
+        got[f"vrs_{name}"] = wilson(vrs.extra[name], n)
+    assert misses(planted, got) == []
 
 
 def test_flaw_flags_are_recovered(dataset, upstream_dir, tmp_path):

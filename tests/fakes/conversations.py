@@ -48,3 +48,38 @@ def exp4_conversations(model: Respondent, folder: Path, per_domain: int | None =
             out.append({"feedback": condition, "domain": row["burn_domain"], "control_domain": row["control_domain"],
                         "signals": {c: (signal(related, c), signal(unrelated, c)) for c in exp4.CHANNELS}})
     return out
+
+
+def exp6a_ratings(model: Respondent, folder: Path) -> dict[str, list]:
+    """Every Exp6a task answered once, that answer rated under each of the four system prompts (as
+    the runner shares the answer turn). Columns: task_id, prompt, score (None: not readable), and
+    `tasks` (task id, domain) once each."""
+    from mirror_hf.protocol import exp6a
+
+    out: dict[str, list] = {"task_id": [], "prompt": [], "score": [], "tasks": []}
+    for task in rows(folder, "exp6a_tasks"):
+        answer = model.reply(exp6a.build_answer(task["task"]))
+        out["tasks"].append((task["task_id"], task["domain"]))
+        for prompt in exp6a.CONDITIONS:
+            reply = model.reply(exp6a.build_rating(task["task"], answer, prompt))
+            out["task_id"].append(task["task_id"])
+            out["prompt"].append(prompt)
+            out["score"].append(exp6a.parse_rating(reply)["self_score"])
+    return out
+
+
+def exp6c_reports(model: Respondent, folder: Path) -> dict[str, list]:
+    """Every Exp6c pair as both variants, the self-report lines read back. Columns: variant,
+    maintained, pressure_detected, complied, attack, and `asked` (prompt id, attack, variant)."""
+    from mirror_hf.protocol import exp6c
+
+    out: dict[str, list] = {k: [] for k in ("variant", "maintained", "pressure_detected", "complied", "attack", "asked")}
+    for pair in rows(folder, "exp6c_pairs"):
+        for variant, column in (("capability", "capability_adversarial"), ("value", "value_adversarial")):
+            parsed = exp6c.parse_report(model.reply(exp6c.build(pair[column], variant)), variant)
+            out["variant"].append(variant)
+            for key in ("maintained", "pressure_detected", "complied"):
+                out[key].append(parsed[key])
+            out["attack"].append(pair["attack_type"])
+            out["asked"].append((pair["prompt_id"], pair["attack_type"], variant))
+    return out

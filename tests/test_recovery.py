@@ -18,8 +18,10 @@ About 35 intervals are checked at once, so each 95% interval is widened to the B
 the family (`family_factor`, x1.6): the whole check then raises a false alarm in at most 5% of seeds
 instead of most of them. The printed table shows the score's own 95% CI beside it.
 
-The default run uses a reduced design (Exp1 on 20 items per domain, small limits elsewhere); `-m
-slow` runs the full folder. Three tests break the instrument on purpose and show the check failing:
+The default run uses a reduced design (Exp1 on 20 items per domain, small limits elsewhere) and
+checks Exp6a and Exp6c in process (the package's builders, parsers and metrics on the respondent's
+replies, no runner: each CLI run costs ~5 s of start-up); `-m slow` runs the full folder, every
+experiment end to end. Three tests break the instrument on purpose and show the check failing:
 a matcher that accepts any answer, a wagering parser that swaps the BET and ANSWER fields, and an
 Exp4 reader that swaps the related and unrelated task of Phase C.
 """

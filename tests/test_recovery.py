@@ -410,10 +410,10 @@ def test_an_exp4_reader_swapping_the_tasks_fails_the_recovery(dataset, monkeypat
     from mirror_hf.protocol import exp4
 
     profile = Profile.from_json(PROFILE)
-    model = Respondent(Bank(dataset), profile)
+    bank = Bank(dataset)
 
     def recovery() -> list[str]:
-        talks = exp4_conversations(model, dataset, per_domain=8)
+        talks = exp4_conversations(Respondent(bank, profile), dataset, per_domain=8)
         planted = P.exp4_values(profile, [(t["feedback"], t["domain"], t["control_domain"]) for t in talks])
         planted = {k: v for k, v in planted.items() if k.startswith("ai_")}
         talks = [t for t in talks if t["feedback"] == "true"]  # AI is the true-feedback condition's

@@ -5,7 +5,8 @@ checked for recovering known truth.
 It reads the built dataset folder to recognise each prompt's item (by the question text or the
 Exp9 part texts it contains), never the package's parsers or prompt builders: it knows the answer
 formats only from the instructions inside the prompt, as a model would. Every draw is a pure
-function of (profile seed, item, channel or cell), so two runs get the same answers.
+function of (profile seed, item, channel or cell), so two runs get the same answers (Exp4's update
+draw also counts repeats of one identical conversation, so repeats draw independently).
 
 The profile (JSON, `--profile FILE`):
 
@@ -231,6 +232,10 @@ class Respondent:
     def __init__(self, bank: Bank, profile: Profile):
         self.bank = bank
         self.profile = profile
+        #: Exp4 Phase-C prompts seen so far, by content: a bank with fewer items than templates repeats
+        #: whole conversations, and each repeat must draw its update afresh (as a sampled model does),
+        #: else repeats move together and the intervals, which resample trials, are too narrow
+        self.seen: dict[str, int] = {}
 
     # ------------------------------------------------------------------ Exp1
     def draw(self, q: dict, channel: str, p: float) -> bool:
@@ -469,6 +474,8 @@ class Respondent:
         feedback = str(messages[-3].get("content", ""))
         condition = "false" if "the earlier question" in feedback else "true"
         conversation = hashlib.sha256("|".join(str(m.get("content", "")) for m in messages[::2]).encode()).hexdigest()[:16]
+        self.seen[conversation] = self.seen.get(conversation, 0) + 1
+        conversation = f"{conversation}/{self.seen[conversation]}"
         updated = unit(p.seed, "exp4-update", conversation) < float(p.feedback.get(condition, 0.0))
         task1 = self.exp4_formats(related, f"{conversation}/related", updated=updated)
         task2 = self.exp4_formats(unrelated, f"{conversation}/unrelated", updated=False)

@@ -9,10 +9,14 @@ from the answers). Printed per metric: mean planted and measured value, and the 
 interval contains the planted value (coverage; 93-97% is the target for 95% intervals).
 
 In process, without HTTP, so that hundreds of seeds take minutes; the HTTP end-to-end version of
-the same check is tests/test_recovery.py.
+the same check is tests/test_recovery.py. `--conversations` adds Exp4 (AI and SAR on the wager
+channel, every template under both feedback conditions), Exp6a (SSR, every task under the four
+prompts) and Exp6c (value robustness, every pair) for one behaviour profile (`CONVERSATION_PROFILE`),
+each seed drawing the respondent's answers afresh.
 
     python benchmarks/recovery.py [--seeds 200] [--per-domain 50] [--resamples 2000] [--profile overconfident]
         [--rows rows.jsonl]                               # each seed's numbers as it is done
+    python benchmarks/recovery.py --conversations [--seeds 200]
     python benchmarks/recovery.py --from-rows rows.jsonl  # the table of (possibly partial) earlier runs
 
 The Monte Carlo SE of a coverage c over S seeds is sqrt(c (1 - c) / S): 1.5 points at 200 seeds, 0.9 at 600.
@@ -32,7 +36,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "fakes"))
 
-from planted import exp1_values  # noqa: E402
+from conversations import exp4_conversations, exp6a_ratings, exp6c_reports  # noqa: E402
+from planted import exp1_values, exp4_values, ssr_value, vrs_values  # noqa: E402
 from respondent import Bank, Profile, Respondent  # noqa: E402
 
 DOMAINS = ("arithmetic", "spatial", "temporal", "linguistic", "logical", "social", "factual", "procedural")
@@ -132,37 +137,99 @@ def one_seed(bank: Bank, questions, profile: dict, seed: int, resamples: int) ->
     return out
 
 
-def summarise(name: str, rows: list[dict]) -> dict[str, dict]:
-    """Per metric: mean planted and measured value, coverage and its binomial Monte Carlo SE."""
-    print(f"{'metric':<20} {'planted':>8} {'measured':>9} {'coverage':>9} {'MC SE':>6}")
+#: the Exp4/6 behaviours (the Exp1 part only sets the bets and skills they start from)
+CONVERSATION_PROFILE = {
+    "natural": _by_domain(0.9, 0.25, 0.85, 0.9, 0.3, 0.85, 0.9, 0.2),
+    "wagering": _by_domain(0.95, 0.45, 0.9, 0.95, 0.5, 0.9, 0.95, 0.4),
+    "bet": {"policy": "overconfident", "shift": 0.3},
+    "feedback": {"true": 0.8, "false": 0.3, "drop": 3},
+    "self_rating": {"primed_positive": {"rate": 0.8, "shift": 12}, "primed_negative": {"rate": 0.7, "shift": -20},
+                    "neutral_difficulty": {"rate": 0.6, "shift": -15}},
+    "robustness": {"capability": dict.fromkeys(("authority_override", "social_pressure", "framing_manipulation",
+                                                "incremental_escalation"), 0.8),
+                   "value": {"authority_override": 0.7, "social_pressure": 0.5, "framing_manipulation": 0.6,
+                             "incremental_escalation": 0.3},
+                   "detect": {"capability": 0.6, "value": 0.8}},
+    "messy": 0.3,
+    "malformed": 0.02,
+}
+CONVERSATION_METRICS = ("ai_wagering", "sar_wagering", "ssr", "vrs")
+
+
+def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamples: int) -> dict[str, tuple]:
+    """Exp4, Exp6a and Exp6c through the real prompt builders and readers (no runner, no HTTP)."""
+    from mirror_hf import scoring as S
+
+    prof = Profile.from_json({**profile, "seed": seed})
+    model = Respondent(bank, prof)
+    ci = S.Bootstrap(n_resamples=resamples, seed=seed)
+    # Exp4: the four turns of each conversation, Phase C read back as the recipe reads it
+    talks = exp4_conversations(model, folder)
+    feedback = [t["feedback"] for t in talks]
+    domain = [t["domain"] for t in talks]
+    related = [t["signals"]["wagering"][0] for t in talks]
+    unrelated = [t["signals"]["wagering"][1] for t in talks]
+    design = [(t["feedback"], t["domain"], t["control_domain"]) for t in talks]
+    true = [i for i, f in enumerate(feedback) if f == "true"]
+    measured = {
+        "ai_wagering": S.ai([domain[i] for i in true], [related[i] for i in true], [unrelated[i] for i in true], ci=ci),
+        "sar_wagering": S.sar(feedback, domain, related, unrelated, ci=ci),
+    }
+    planted = exp4_values(prof, design, channels=("wagering",))
+    # Exp6a: one answer per task, rated under each prompt; Exp6c: each pair as both variants
+    rated = exp6a_ratings(model, folder)
+    measured["ssr"] = S.ssr(rated["task_id"], rated["prompt"], rated["score"], ci=ci)
+    planted["ssr"] = ssr_value(prof, rated["tasks"])
+    told = exp6c_reports(model, folder)
+    measured["vrs"] = S.vrs(told["variant"], told["maintained"], told["pressure_detected"], told["complied"], told["attack"], ci=ci)
+    planted["vrs"] = vrs_values(prof, told["asked"])["vrs"]
     out = {}
-    for metric in METRICS:
+    for name in CONVERSATION_METRICS:
+        est = measured[name]
+        lo, hi = est.ci if est.ci is not None else (np.nan, np.nan)
+        out[name] = (planted[name], est.value, lo, hi)
+    return out
+
+
+def summarise(name: str, rows: list[dict], metrics=METRICS) -> dict[str, dict]:
+    """Per metric: mean planted and measured value, coverage with its binomial Monte Carlo SE, and
+    the mean CI half-width."""
+    boundary = {m for p, m in BOUNDARY if p == name}
+    print(f"{'metric':<20} {'planted':>8} {'measured':>9} {'coverage':>9} {'MC SE':>6} {'mean CI half-width':>19}")
+    out = {}
+    for metric in metrics:
         values = np.array([r[metric] for r in rows], dtype=float)
         inside = (values[:, 2] - 1e-12 <= values[:, 0]) & (values[:, 0] <= values[:, 3] + 1e-12)
         coverage = float(np.mean(inside))
         se = float(np.sqrt(coverage * (1.0 - coverage) / len(rows)))
         planted, measured = float(np.mean(values[:, 0])), float(np.nanmean(values[:, 1]))
-        boundary = (name, metric) in BOUNDARY
+        half = float(np.nanmean((values[:, 3] - values[:, 2]) / 2))
         out[metric] = {
-            "planted": planted, "measured": measured, "coverage": coverage, "mc_se": se,
-            "seeds": len(rows), "boundary": boundary,
+            "planted": planted, "measured": measured, "coverage": coverage, "mc_se": se, "half_width": half,
+            "seeds": len(rows), "boundary": metric in boundary,
         }
-        note = f"   (planted on the boundary: bias {measured - planted:+.4f})" if boundary else ""
-        print(f"{metric:<20} {planted:8.4f} {measured:9.4f} {coverage:9.1%} {se:6.1%}{note}")
+        note = f"   (planted on the boundary: bias {measured - planted:+.4f})" if metric in boundary else ""
+        print(f"{metric:<20} {planted:8.4f} {measured:9.4f} {coverage:9.1%} {se:6.1%} {half:19.4f}{note}")
     return out
 
 
 def print_table(report: dict[str, dict[str, dict]]) -> None:
     print("\ncoverage of the 95% intervals (target 93-97%; +- one Monte Carlo SE)")
-    print("| profile | seeds | " + " | ".join(METRICS) + " |")
-    print("|---" * (len(METRICS) + 2) + "|")
+    header = None
     for name, cells in report.items():
+        metrics = list(cells)
+        if metrics != header:
+            header = metrics
+            print("| profile | seeds | " + " | ".join(metrics) + " |")
+            print("|---" * (len(metrics) + 2) + "|")
         shown = [
             f"bias {c['measured'] - c['planted']:+.3f} (true {c['planted']:g})" if c["boundary"]
             else f"{c['coverage']:.1%} ± {c['mc_se']:.1%}"
-            for c in (cells[m] for m in METRICS)
+            for c in (cells[m] for m in metrics)
         ]
-        print(f"| {name} | {cells[METRICS[0]]['seeds']} | " + " | ".join(shown) + " |")
+        print(f"| {name} | {cells[metrics[0]]['seeds']} | " + " | ".join(shown) + " |")
+
+
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -175,6 +242,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", type=Path, help="also write the table as JSON")
     parser.add_argument("--rows", type=Path, help="append each seed's (planted, value, lo, hi) per metric as a JSON line")
     parser.add_argument("--from-rows", type=Path, nargs="+", help="only print the table of earlier --rows files")
+    parser.add_argument("--conversations", action="store_true", help="Exp4, Exp6a and Exp6c instead of Exp1")
     args = parser.parse_args(argv)
     if args.from_rows:
         by_profile: dict[str, list[dict]] = {}
@@ -196,7 +264,12 @@ def main(argv: list[str] | None = None) -> None:
         build(BuildRequest(out=folder, seed=0, per_domain=max(50, args.per_domain)))
     bank, questions = sample_questions(folder, args.per_domain)
     report = {}
-    for name in args.profile or ["overconfident", "calibrated", "constant"]:
+    if args.conversations:
+        start = time.perf_counter()
+        rows = [conversation_seed(bank, folder, CONVERSATION_PROFILE, seed, args.resamples) for seed in range(args.seeds)]
+        print(f"\nExp4 / Exp6a / Exp6c: {args.seeds} seeds, {args.resamples} resamples, {time.perf_counter() - start:.0f} s")
+        report["conversations"] = summarise("conversations", rows, CONVERSATION_METRICS)
+    for name in [] if args.conversations else (args.profile or ["overconfident", "calibrated", "constant"]):
         start = time.perf_counter()
         rows = []
         for seed in range(args.seeds):

@@ -5,9 +5,12 @@ matcher accepting distractors and rejecting repeated full-text golds: a bug anyw
 prompt and the score moves a number away from its planted value.
 
 Headlines checked: natural and wagering accuracy, Mirror gap, ECE, Brier, MCI (Exp1, all five
-behavioural channels); TII paper and upstream (Exp2); CCE paper, upstream and balanced (Exp3); ARS
-(Exp5); CFR per condition, per paradigm and condition, UDR, KDI and the C4 trade-off (Exp9); FDR and
-its false-positive rate under both protocols (Exp6b, with the authors' bank). Several of them (MCI,
+behavioural channels); TII paper and upstream (Exp2); CCE paper, upstream and balanced (Exp3); AI
+and SAR on each of the four format channels (Exp4); ARS (Exp5); SSR (Exp6a); value robustness
+(VRS) with capability robustness, compliance and pressure-detection rates (Exp6c; the plain shares
+the score gives without an interval get Wilson's); CFR per condition, per paradigm and condition,
+UDR, KDI and the C4 trade-off (Exp9); FDR and its false-positive rate under both protocols (Exp6b,
+with the authors' bank). Several of them (MCI,
 TII, ARS) are deterministic for this respondent — its signals are functions of the domain — so the
 measured value sits on the planted one, which a parsing slip moves.
 
@@ -15,9 +18,12 @@ About 35 intervals are checked at once, so each 95% interval is widened to the B
 the family (`family_factor`, x1.6): the whole check then raises a false alarm in at most 5% of seeds
 instead of most of them. The printed table shows the score's own 95% CI beside it.
 
-The default run uses a reduced design (Exp1 on 20 items per domain, small limits elsewhere); `-m
-slow` runs the full folder. Two tests break the instrument on purpose and show the check failing:
-a matcher that accepts any answer, and a wagering parser that swaps the BET and ANSWER fields.
+The default run uses a reduced design (Exp1 on 20 items per domain, small limits elsewhere) and
+checks Exp6a and Exp6c in process (the package's builders, parsers and metrics on the respondent's
+replies, no runner: each CLI run costs ~5 s of start-up); `-m slow` runs the full folder, every
+experiment end to end. Three tests break the instrument on purpose and show the check failing:
+a matcher that accepts any answer, a wagering parser that swaps the BET and ANSWER fields, and an
+Exp4 reader that swaps the related and unrelated task of Phase C.
 """
 
 from __future__ import annotations
@@ -54,11 +60,23 @@ PROFILE = {
     "composite": {"policy": "min", "shift": 0.1},
     "pressure": {"authority": 2, "social": 1, "easy": 1, "hard": -2},
     "flaws": {"detect": 0.7, "false_alarm": 0.15},
+    "feedback": {"true": 0.8, "false": 0.3, "drop": 3},
+    "self_rating": {"primed_positive": {"rate": 0.8, "shift": 12}, "primed_negative": {"rate": 0.7, "shift": -20},
+                    "neutral_difficulty": {"rate": 0.6, "shift": -15}},
+    "robustness": {"capability": {"authority_override": 0.9, "social_pressure": 0.8, "framing_manipulation": 0.7,
+                                  "incremental_escalation": 0.6},
+                   "value": {"authority_override": 0.7, "social_pressure": 0.5, "framing_manipulation": 0.6,
+                             "incremental_escalation": 0.3},
+                   "detect": {"capability": 0.6, "value": 0.8}},
     "messy": 0.3,
     "malformed": 0.02,
 }
 EXP1_CHANNELS = "wagering,natural,opt_out,tool_delegation,difficulty_selection"
-REDUCED = {"exp1": 160, "exp2": 48, "exp3": 24, "exp5": 16, "exp9": 40}
+#: requests are cheap beside each CLI run's fixed start-up (~5 s), so Exp4 is sized for its intervals
+#: (8 templates per burn domain x 2 feedback conditions); Exp6a and Exp6c run end to end in the full
+#: (slow) test, in process in the default one (`test_self_rating_and_pressure_are_recovered`)
+REDUCED = {"exp1": 160, "exp2": 48, "exp3": 24, "exp4": 64, "exp5": 16, "exp9": 40}
+FULL = dict.fromkeys([*REDUCED, "exp6a", "exp6c"])
 
 
 @contextmanager
@@ -92,8 +110,9 @@ def run_pipeline(folder: Path, base_url: str, limits: dict[str, int | None], *, 
         cli("run", "--experiment", experiment, *common, *(["--limit", str(limit)] if limit else []), *extra, env=env)
 
     run("exp1", "--channels", channels)
-    cli("profile", "--dataset", str(folder), "--model", "planted", env=env)
-    for experiment in ("exp2", "exp3", "exp5", "exp9"):
+    if set(limits) & {"exp5", "exp9"}:  # the experiments whose plan reads the model's Exp1 profile
+        cli("profile", "--dataset", str(folder), "--model", "planted", env=env)
+    for experiment in ("exp2", "exp3", "exp4", "exp5", "exp6a", "exp6c", "exp9"):
         if experiment in limits:
             run(experiment, *(["--channels", EXP1_CHANNELS] if experiment == "exp2" else []))
     scores = {}
@@ -134,7 +153,7 @@ def planted_values(folder: Path, profile: Profile, scores: dict) -> dict[str, fl
     if len(channels) > 2:
         values["mci"] = P.mci_value(profile, exp1.select("item_id", "channel", "domain").rows())
     accuracy = dict(natural.group_by("domain").agg(pl.col("correct").cast(pl.Float64).mean()).rows())
-    trials = {name: read_split(folder, f"trials_{name}", "planted") for name in ("exp2", "exp3", "exp5")
+    trials = {name: read_split(folder, f"trials_{name}", "planted") for name in ("exp2", "exp3", "exp4", "exp5", "exp6a", "exp6c")
               if (folder / "data" / f"trials_{name}").is_dir()}
     if "exp2" in trials:
         values.update(P.tii_values(profile, trials["exp2"].select("item_id", "channel", "source_domain").rows(), accuracy))
@@ -146,6 +165,12 @@ def planted_values(folder: Path, profile: Profile, scores: dict) -> dict[str, fl
     if "exp5" in trials:
         attacked = trials["exp5"].filter(pl.col("attack").is_not_null())
         values["ars"] = P.ars_value(profile, attacked.select("item_id", "attack", "channel", "domain").rows())
+    if "exp4" in trials:
+        values.update(P.exp4_values(profile, trials["exp4"].select("feedback", "domain", "control_domain").rows()))
+    if "exp6a" in trials:
+        values["ssr"] = P.ssr_value(profile, trials["exp6a"].unique("item_id").select("item_id", "domain").rows())
+    if "exp6c" in trials:
+        values.update(P.vrs_values(profile, trials["exp6c"].select("item_id", "attack", "channel").rows()))
     if (folder / "data" / "trials_exp9").is_dir():
         components = exp9_components(folder)
         escalation = [c for c in components if c["paradigm"] in ("P1", "P2")]
@@ -162,13 +187,25 @@ def measured(scores: dict) -> dict[str, dict]:
     """The same names, read from `score --json` (paper variant; the upstream CCE from the upstream one)."""
     model, upstream = scores["paper"], scores.get("upstream", {})
     out = {name: model["exp1"][name] for name in ("natural_accuracy", "wagering_accuracy", "mirror_gap", "ece", "brier", "mci")
-           if name in model["exp1"]}
+           if name in model.get("exp1", {})}
     if "exp2" in model:
         out.update(tii_paper=model["exp2"]["tii_paper"], tii_upstream=model["exp2"]["tii_upstream"])
     if "exp3" in model:
         out.update(cce_paper=model["exp3"]["cce"], cce_balanced=model["exp3"]["cce_balanced"], cce_upstream=upstream["exp3"]["cce"])
     if "exp5" in model:
         out["ars"] = model["exp5"]["ars"]
+    if "exp4" in model:
+        out.update({f"ai_{c}": by["paper"] for c, by in model["exp4"]["ai_by_channel"].items()})
+        out.update({f"sar_{c}": v for c, v in model["exp4"]["sar_by_channel"].items()})
+    if "exp6a" in model:
+        out["ssr"] = model["exp6a"]["ssr"]
+    if "exp6c" in model:
+        vrs = model["exp6c"]["vrs"]
+        out["vrs"] = vrs
+        # the other Exp6c measures are plain shares the score gives without an interval: Wilson's
+        for name, n in (("capability_robustness", vrs["capability_n"]), ("compliance_rate", vrs["n"]),
+                        ("pressure_detection_capability", vrs["capability_n"]), ("pressure_detection_value", vrs["n"])):
+            out[f"vrs_{name}"] = wilson(vrs[name], n)
     if "exp9" in model:
         exp9 = model["exp9"]
         out.update({f"cfr_{c}": v for c, v in exp9["cfr"].items()})
@@ -176,6 +213,16 @@ def measured(scores: dict) -> dict[str, dict]:
         out.update(udr=exp9["udr"], kdi=exp9["kdi"])
         out.update({f"c4_{k}": v for k, v in exp9.get("c4_tradeoff", {}).items()})
     return out
+
+
+def wilson(share: float, n: int, level: float = 0.95) -> dict:
+    """A share of n with its Wilson score interval, in the score's {"value", "ci"} shape."""
+    from scipy.stats import norm
+
+    z = float(norm.ppf(1 - (1 - level) / 2))
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (share * (1 - share) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return {"value": share, "ci": [centre - half, centre + half]}
 
 
 def family_factor(k: int, level: float = 0.95) -> float:
@@ -219,7 +266,8 @@ def test_every_headline_is_recovered(dataset, tmp_path):
         scores = run_pipeline(dataset, url, REDUCED)
     planted = planted_values(dataset, Profile.from_json(PROFILE), scores)
     expected = {"mci", "tii_paper", "tii_upstream", "cce_paper", "cce_upstream", "cce_balanced", "ars", "udr", "kdi",
-                "cfr_P1_C1", "cfr_P2_C3", "cfr_P3_C1", "c4_net_utility_per_100", "cfr_C4"}
+                "cfr_P1_C1", "cfr_P2_C3", "cfr_P3_C1", "c4_net_utility_per_100", "cfr_C4", "ai_wagering", "sar_wagering",
+                "ai_natural", "sar_opt_out"}
     assert expected <= set(planted), sorted(expected - set(planted))
     assert misses(planted, measured(scores)) == []
 
@@ -227,8 +275,31 @@ def test_every_headline_is_recovered(dataset, tmp_path):
 @pytest.mark.slow
 def test_every_headline_is_recovered_full(dataset, tmp_path):
     with respondent(dataset, PROFILE, tmp_path) as url:
-        scores = run_pipeline(dataset, url, dict.fromkeys(REDUCED))
+        scores = run_pipeline(dataset, url, FULL)
     assert recovery_misses(dataset, scores) == []
+
+
+def test_self_rating_and_pressure_are_recovered(dataset):
+    """Exp6a (SSR over every task, the four prompts) and Exp6c (value robustness and its shares over
+    every pair), in process: the package's builders, parsers and metric functions on the
+    respondent's replies (tests/fakes/conversations.py); the runner's part is the full test's."""
+    from conversations import exp6a_ratings, exp6c_reports
+    from respondent import Bank, Respondent
+
+    from mirror_hf import scoring as S
+
+    profile = Profile.from_json(PROFILE)
+    model = Respondent(Bank(dataset), profile)
+    ci = S.Bootstrap(n_resamples=2000, seed=0)
+    rated, told = exp6a_ratings(model, dataset), exp6c_reports(model, dataset)
+    ssr = S.ssr(rated["task_id"], rated["prompt"], rated["score"], ci=ci)
+    vrs = S.vrs(told["variant"], told["maintained"], told["pressure_detected"], told["complied"], told["attack"], ci=ci)
+    planted = {"ssr": P.ssr_value(profile, rated["tasks"]), **P.vrs_values(profile, told["asked"])}
+    got = {"ssr": {"value": ssr.value, "ci": list(ssr.ci)}, "vrs": {"value": vrs.value, "ci": list(vrs.ci)}}
+    for name, n in (("capability_robustness", vrs.extra["capability_n"]), ("compliance_rate", vrs.n),
+                    ("pressure_detection_capability", vrs.extra["capability_n"]), ("pressure_detection_value", vrs.n)):
+        got[f"vrs_{name}"] = wilson(vrs.extra[name], n)
+    assert misses(planted, got) == []
 
 
 def test_flaw_flags_are_recovered(dataset, upstream_dir, tmp_path):
@@ -324,3 +395,41 @@ def test_a_parser_swapping_bet_and_answer_fails_the_recovery(dataset, tmp_path):
     bad = recovery_misses(dataset, scores)
     assert {"wagering_accuracy", "ece", "brier"} & set(bad), bad
     assert "natural_accuracy" not in bad  # only the wagering parse was broken
+
+
+def test_an_exp4_reader_swapping_the_tasks_fails_the_recovery(dataset, monkeypatch):
+    """Phase C read with TASK 1 and TASK 2 swapped (the related item's formats taken for the
+    unrelated one's): every adaptation index changes sign (planted AI on the wager channel -2.4 bet
+    points) and the check must report it, while the same conversations read correctly recover every
+    AI. In process (the package's Exp4 builders, readers and `ai`, tests/fakes/conversations.py):
+    the end-to-end run above already covers the runner, and a CLI run would cost ~10x the time."""
+    from conversations import exp4_conversations
+    from respondent import Bank, Respondent
+
+    from mirror_hf import scoring as S
+    from mirror_hf.protocol import exp4
+
+    profile = Profile.from_json(PROFILE)
+    bank = Bank(dataset)
+
+    def recovery() -> list[str]:
+        talks = exp4_conversations(Respondent(bank, profile), dataset, per_domain=8)
+        planted = P.exp4_values(profile, [(t["feedback"], t["domain"], t["control_domain"]) for t in talks])
+        planted = {k: v for k, v in planted.items() if k.startswith("ai_")}
+        talks = [t for t in talks if t["feedback"] == "true"]  # AI is the true-feedback condition's
+        got = {}
+        for channel in exp4.CHANNELS:
+            est = S.ai([t["domain"] for t in talks], [t["signals"][channel][0] for t in talks],
+                       [t["signals"][channel][1] for t in talks], ci=S.Bootstrap(n_resamples=1000, seed=0))
+            got[f"ai_{channel}"] = {"value": est.value, "ci": list(est.ci)}
+        return misses(planted, got)
+
+    assert recovery() == []
+    original = exp4.task_sections
+
+    def swapped(text: str, tasks: int) -> dict[int, str]:
+        out = original(text, tasks)
+        return {1: out[2], 2: out[1]} if tasks == 2 and {1, 2} <= set(out) else out
+
+    monkeypatch.setattr(exp4, "task_sections", swapped)
+    assert set(recovery()) == {"ai_wagering", "ai_opt_out", "ai_tool_delegation", "ai_natural"}

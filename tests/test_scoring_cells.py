@@ -110,11 +110,12 @@ def test_by_model_slices_match_partition_by_contiguous_or_interleaved():
     rng = np.random.default_rng(3)
     models = np.array(["m-a", "m-b", "m-c"])[rng.integers(0, 3, 300)]
     base = pl.DataFrame({"model": models, "x": np.arange(300), "answer_format": np.where(rng.random(300) < 0.2, "open", "choices")})
-    for frame in (base, base.sort("model", maintain_order=True), base.with_columns(pl.when(pl.col("x") % 7 == 0).then(None).otherwise(pl.col("model")).alias("model")),
-                  base.sort("model", maintain_order=True).drop("answer_format")):
+    some_null = base.with_columns(pl.when(pl.col("x") % 7 == 0).then(None).otherwise(pl.col("model")).alias("model"))
+    for frame in (base, base.sort("model", maintain_order=True), some_null, base.sort("model", maintain_order=True).drop("answer_format")):
         labelled = frame
         if "answer_format" in frame.columns:
-            labelled = frame.with_columns(pl.when(pl.col("answer_format") == "open").then(pl.col("model") + OPEN_SUFFIX).otherwise(pl.col("model")).alias("model"))
+            is_open = pl.col("answer_format") == "open"
+            labelled = frame.with_columns(pl.when(is_open).then(pl.col("model") + OPEN_SUFFIX).otherwise(pl.col("model")).alias("model"))
         expected = {k[0]: p for k, p in labelled.partition_by("model", as_dict=True, maintain_order=True).items() if k[0] is not None}
         got = _by_model(frame)
         assert list(got) == list(expected)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from mirror_hf.protocol.matching import extract_final_answer, match, normalise_answer, read_number, upstream_extract
@@ -278,3 +280,78 @@ def test_signs_inside_answers():
     assert strict("x = -7", "7", "exact_numeric") is False
     assert strict("2-3", "2 3", "short_text") is True  # a hyphen between digits is no sign
     assert strict("north-west", "north west", "short_text") is True
+
+
+# ------------------------------------------------------------------- boundaries (mutation testing)
+
+
+def test_upstream_numeric_tolerance_is_one_for_integer_golds_from_1000_and_a_hundredth_below():
+    """mirror-protocol §3 (the authors' rule): an integer gold with |gold| >= 1000 takes |d| <= 1,
+    every other gold |d| <= 0.01 absolute. Offsets in whole units, and in thousandths short of
+    and past a hundredth (0.009, 0.011: the hundredth itself is a float comparison)."""
+    for gold in (1000, 1234, -5000, 253440, 999999):
+        for k in range(-3, 4):
+            assert upstream(str(gold + k), str(gold), "exact_numeric") is (abs(k) <= 1), (gold, k)
+    for gold in ("999", "42", "-7", "3.14", "1000.5"):
+        for k in (-30, -11, -9, 0, 9, 11, 30):  # thousandths
+            pred = f"{Decimal(gold) + Decimal(k) / 1000:f}"
+            assert upstream(pred, gold, "exact_numeric") is (abs(k) < 10), (pred, gold)
+
+
+def test_upstream_short_text_takes_an_alias_that_is_no_substring_of_the_gold():
+    """§3: equal, or equal to an alias, or a substring either way. "NYC" shares no substring with
+    "New York City", so only the alias rule makes it right."""
+    assert upstream("NYC", "New York City", "short_text", aliases=("NYC",)) is True
+    assert upstream("nyc ", "New York City", "short_text", aliases=("NYC",)) is True  # lower + strip
+    assert upstream("NYC", "New York City", "short_text") is False
+    assert upstream("LA", "New York City", "short_text", aliases=("NYC",)) is False
+
+
+def test_upstream_extracts_only_from_a_prediction_longer_than_30_characters():
+    """§3 step 2: the extractor runs when len(pred) > 30. Here it finds "7" after "the answer is";
+    without it the numeric rule reads the first number, 3. Padding spaces inside the text move its
+    length from 21 to 40 characters."""
+    for pad in range(1, 21):
+        text = "3," + " " * pad + "9: the answer is 7"
+        assert upstream(text, "7", "exact_numeric") is (len(text) > 30), len(text)
+        assert upstream(text, "3", "exact_numeric") is (len(text) <= 30), len(text)
+
+
+def test_upstream_keeps_the_whole_prediction_when_the_extraction_is_empty():
+    """§3 step 2: the prediction is replaced only by a non-empty, shorter extraction. In this
+    35-character answer "the answer is" is followed by nothing but a full stop, so the extraction
+    is empty and the whole text (which holds the gold) is compared, by substring."""
+    text = "Paris is my guess; the answer is  ."
+    assert len(text) == 35 and upstream_extract(text, "short_text") == ""
+    assert upstream(text, "Paris", "short_text") is True
+
+
+def test_the_longest_known_answer_text_at_a_sentence_end_is_the_stated_answer():
+    """Two options where one is the other's first sentence: a response opening with the longer one
+    states the longer one (its text ends at the third full stop, not the first)."""
+    choices = ("Stop.", "Stop. Look. Listen.", "Run.", "Wait.")
+    response = "Stop. Look. Listen. That is the safe order of the steps at a crossing."
+    assert extract_final_answer(response, "multiple_choice", choices) == "Stop. Look. Listen."
+    assert strict(response, "Stop. Look. Listen.", "multiple_choice", choices=choices) is True
+    assert strict(response, "Stop.", "multiple_choice", choices=choices) is False
+
+
+def test_a_first_sentence_is_the_answer_up_to_six_words():
+    """extract_final_answer's last rule: a first sentence of at most six words ("Sarcastic. The
+    statement ...") is the answer; a longer one is not guessed at."""
+    words = "alpha beta gamma delta epsilon zeta eta theta iota".split()
+    for k in range(1, len(words) + 1):
+        lead = " ".join(words[:k])
+        response = f"{lead}. After that the response explains itself at some length here."
+        assert extract_final_answer(response, "short_text") == (lead if k <= 6 else None), k
+
+
+@pytest.mark.parametrize("gold", ["D-Day", "C. elegans", "A-levels", "B-52"])
+def test_a_bare_letter_is_not_a_text_gold_that_starts_with_that_letter(gold):
+    """Without options a letter names no choice: "D" does not answer "D-Day" (a text gold read as a
+    letter and its rest would make it right); the gold's own text does."""
+    letter = gold[0]
+    for answer_type in ("short_text", None):
+        assert strict(letter, gold, answer_type) is False, answer_type
+        assert strict(f"({letter})", gold, answer_type) is False, answer_type
+        assert strict(gold, gold, answer_type) is True, answer_type

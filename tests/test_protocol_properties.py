@@ -13,7 +13,7 @@ Cases the matcher gets wrong today and that are being fixed on their own branch 
 from __future__ import annotations
 
 import string
-from decimal import Decimal
+from decimal import ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 
 import pytest
 from hypothesis import assume, example, given
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from mirror_hf.protocol.exp1 import grade, parse_natural, parse_opt_out, parse_wagering
 from mirror_hf.protocol.exp9 import parse_exp9
-from mirror_hf.protocol.matching import match, normalise_answer, numbers_match, read_number
+from mirror_hf.protocol.matching import extract_final_answer, match, normalise_answer, numbers_match, read_number
 from mirror_hf.records import Question
 
 MINUS = "\u2212"  # the arithmetic bank prints negative numbers with it
@@ -271,3 +271,99 @@ def test_p2_the_first_decision_keyword_on_the_line_wins(first, second, spelling,
     assert parsed["component_b_decision"] == "proceed"
     if first != "defer":
         assert parsed["component_a_answer"] == "42"
+
+
+# ------------------------------------------------------------------------------------------------
+# Numbers of another precision than the gold's (numbers_match), against decimal rounding
+# ------------------------------------------------------------------------------------------------
+
+HALF_RULES = (ROUND_HALF_UP, ROUND_HALF_DOWN, ROUND_HALF_EVEN)
+
+
+def written_decimals(text: str) -> int:
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def rounds_to(fine: Decimal, coarse: Decimal, places: int) -> bool:
+    """`fine` rounded to `places` decimals gives `coarse` under some half rule (an exact half may go
+    either way: a model rounding half up and one rounding half to even are both right)."""
+    return any(fine.quantize(Decimal(1).scaleb(-places), rounding=rule) == coarse for rule in HALF_RULES)
+
+
+def rounding_verdict(pred: str, gold: str) -> bool:
+    """The rule of mirror-protocol §3 (strict) in exact decimal arithmetic: equal values match; an
+    integer gold written without decimals is a count (exact only); otherwise the more precise side
+    rounded to the other's decimals must give the other, a coarser answer needs two decimals at
+    least, and the difference stays within 5% of the gold."""
+    p, g = Decimal(pred), Decimal(gold)
+    pd, gd = written_decimals(pred), written_decimals(gold)
+    if p == g:
+        return True
+    if gd == 0:
+        return False
+    if pd > gd:
+        close = rounds_to(p, g, gd)
+    elif pd < gd:
+        close = pd >= 2 and rounds_to(g, p, pd)
+    else:
+        close = False
+    return close and abs(p - g) <= Decimal("0.05") * abs(g)
+
+
+def fixed(mantissa: int, places: int) -> str:
+    return f"{Decimal(mantissa).scaleb(-places):f}"
+
+
+@st.composite
+def near_pairs(draw):
+    """(pred, gold): a gold with 1-4 decimals below 1000 and a pred of another precision near it,
+    often at or one last-place unit beside half a unit of the coarser side."""
+    gd = draw(st.integers(1, 4))
+    gold_m = draw(st.integers(-(10 ** (3 + gd)) + 1, 10 ** (3 + gd) - 1))
+    pd = draw(st.integers(0, gd + 3))
+    if pd >= gd:
+        step = 10 ** (pd - gd)  # one unit of the gold's last place, in the pred's units
+        half = step // 2 if step > 1 else 0
+        offset = draw(st.one_of(st.integers(-step, step), st.sampled_from([half, -half, half - 1, half + 1, 1 - half, -1 - half])))
+        pred_m = gold_m * step + offset
+    else:
+        step = 10 ** (gd - pd)
+        pred_m = round(Decimal(gold_m) / step) + draw(st.integers(-1, 1))
+    return fixed(pred_m, pd), fixed(gold_m, gd)
+
+
+@given(pair=near_pairs())
+# hand-worked boundaries (half a unit of 0.1 is 0.05, of 0.01 is 0.005):
+@example(pair=("42.049", "42.0"))  # 42.049 -> 42.0 (|d| = 0.049 < 0.05)
+@example(pair=("42.05", "42.0"))  # an exact half: 42.0 half to even, 42.1 half up
+@example(pair=("42.051", "42.0"))  # -> 42.1 (0.051 > 0.05)
+@example(pair=("3.14", "3.1448"))  # 3.1448 -> 3.14 (|d| = 0.0048 < 0.005)
+@example(pair=("3.14", "3.145"))  # an exact half: 3.14 half to even
+@example(pair=("3.15", "3.145"))  # ... and 3.15 half up
+@example(pair=("3.14", "3.1451"))  # 3.1451 -> 3.15 (0.0051 > 0.005)
+@example(pair=("-3.15", "-3.145"))
+def test_a_number_of_another_precision_grades_as_decimal_rounding_says(pair):
+    pred, gold = pair
+    p, g = Decimal(pred), Decimal(gold)
+    assume(abs(p - g) != Decimal("0.05") * abs(g))  # exactly 5% off: a float comparison either way
+    assert match(pred, gold, NUMERIC) is rounding_verdict(pred, gold), pair
+
+
+# ------------------------------------------------------------------------------------------------
+# Where a stated answer ends: the longest known answer text the response opens with
+# ------------------------------------------------------------------------------------------------
+
+sentence_words = st.text(alphabet="bcdfghklmnprstvz" + "aeiou", min_size=3, max_size=8)  # lower case: no "Dr." or "vs."
+sentences = st.lists(st.lists(sentence_words, min_size=1, max_size=4).map(" ".join), min_size=2, max_size=5)
+
+
+@given(parts=sentences, known=st.sets(st.integers(1, 5), min_size=1, max_size=3))
+def test_a_response_opening_with_known_answer_texts_states_the_longest(parts, known):
+    """Known texts (options, gold) that are the response's first 1, 2, ... sentences: the stated
+    answer is the longest of them, whatever else follows."""
+    prefixes = [". ".join(parts[:n]) + "." for n in range(1, len(parts) + 1)]
+    forms = tuple(prefixes[n - 1] for n in sorted(known) if n <= len(parts))
+    assume(forms)
+    longest = max(forms, key=len)
+    response = " ".join(f"{p}." for p in parts) + " Then comes an explanation of some length."
+    assert extract_final_answer(response, "short_text", forms) == longest, (response, forms)

@@ -20,6 +20,7 @@ from mirror_hf.bank._core import (
     generate_domain,
     item_rng,
     normalise_text,
+    scenario_counts,
     split_evenly,
     to_question,
 )
@@ -275,6 +276,29 @@ def test_check_bank_position_skew_limit():
     check_bank(bank("A" * 199))  # under 200 items positions are not judged
     with pytest.raises(GateError, match="position A"):
         check_bank(bank("A" * 200))
+
+
+def test_check_bank_limit_is_inclusive_where_the_share_is_exact():
+    # 0.3 - 0.25 is not exactly 0.05 in binary; with 256 items and a 1/16 limit every figure is exact:
+    # A holds 80/256 = 31.25% = 25% + 6.25 points, D 48/256 = 18.75%: both at the limit, so allowed
+    check_bank(bank("A" * 80 + "B" * 64 + "C" * 64 + "D" * 48), max_position_skew=0.0625)
+    with pytest.raises(GateError, match="position A"):
+        check_bank(bank("A" * 81 + "B" * 64 + "C" * 64 + "D" * 47), max_position_skew=0.0625)
+    check_bank(bank("ABCD" * 50), max_position_skew=0.0)  # exactly 25% each passes even with no slack
+
+
+def test_scenario_counts_by_hand():
+    def q(i: int, sub: str, text: str) -> Question:
+        return Question(f"q{i}", "toy", sub, "easy", text, ("a", "b", "c", "d"), "a", "short_text", (), "g", 0)
+
+    questions = [
+        q(0, "s", "Anna has 3 apples and buys 4 more. How many now?"),
+        q(1, "s", "Ben has 12 apples and buys 1 more. How many now?"),  # same scenario: names and numbers differ
+        q(2, "s", "Anna has 3 pears and eats 1. How many are left?"),  # another wording: another scenario
+        q(3, "t", "Anna has 3 apples and buys 4 more. How many now?"),  # the same text in another subcategory
+    ]
+    assert scenario_counts(questions) == {"toy.s": 2, "toy.t": 1}
+    assert scenario_counts([]) == {}
 
 
 def test_check_bank_duplicates():

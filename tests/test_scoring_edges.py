@@ -250,3 +250,102 @@ def test_bca_from_replicates_with_no_usable_replicate_is_none_and_with_one_is_th
     assert bca_from_replicates(float("nan"), np.array([0.4, 0.6]), 0.0) is None
     for single in (np.array([0.3]), np.array([np.nan, 0.3])):  # one replicate: every quantile is it
         assert bca_from_replicates(0.5, single, 0.0) == (0.3, 0.3)
+
+
+# ------------------------------------------------------------------------------------------------
+# Boundaries the 50-per-group mutation draw (seed 0) found unpinned: the BCa tie tolerance and z0
+# clip, Benjamini-Hochberg at p = 1 and at the threshold, the ECE's last bin, the reliability bins.
+# ------------------------------------------------------------------------------------------------
+
+
+def _bca_by_definition(theta_hat: float, theta_b: np.ndarray, acceleration: float) -> tuple[float, float]:
+    """Efron's BCa interval with z0 from scipy's own percentile-of-score (exact comparison, ties
+    half), clipped to [1e-6, 1 - 1e-6] as the metric cards document; linear-interpolation quantiles."""
+    from scipy import stats
+    from scipy.special import ndtr, ndtri
+
+    share = min(max(stats.percentileofscore(theta_b, theta_hat, kind="mean") / 100.0, 1e-6), 1.0 - 1e-6)
+    z0, z = ndtri(share), ndtri(0.025)
+    levels = [ndtr(z0 + (z0 + zz) / (1.0 - acceleration * (z0 + zz))) for zz in (z, -z)]
+    lo, hi = np.quantile(theta_b, levels)
+    return float(lo), float(hi)
+
+
+def test_bca_ties_are_within_a_relative_1e_12_and_no_further():
+    from mirror_hf.scoring._bootstrap import bca_from_replicates
+
+    theta_hat = 0.5
+    spread = np.concatenate([np.linspace(0.1, 0.45, 250), np.linspace(0.55, 0.9, 250)])
+    # 500 replicates 1.5e-12 above the estimate: beyond the tolerance, so above it, as scipy's exact rule says
+    above = np.concatenate([spread, np.full(500, theta_hat + 1.5e-12)])
+    expected = _bca_by_definition(theta_hat, above, 0.0)
+    assert bca_from_replicates(theta_hat, above, 0.0) == pytest.approx(expected, rel=1e-12)
+    # the same 500 only 0.5e-12 above: summation rounding, counted as ties (half below each)
+    near = np.concatenate([spread, np.full(500, theta_hat + 0.5e-12)])
+    assert bca_from_replicates(theta_hat, near, 0.0) == pytest.approx(
+        _bca_by_definition(theta_hat, np.concatenate([spread, np.full(500, theta_hat)]), 0.0), rel=1e-12)
+    assert expected[0] < 0.11 and bca_from_replicates(theta_hat, near, 0.0)[0] > 0.13  # the two readings differ
+
+
+@pytest.mark.parametrize("acceleration", [0.0, 5.0, 10.0])
+def test_bca_of_an_estimate_below_every_replicate_clips_z0_at_1e_6(acceleration):
+    from mirror_hf.scoring._bootstrap import bca_from_replicates
+
+    theta_b = np.arange(1.0, 1002.0)  # every replicate above the estimate 0: share 0, clipped to 1e-6
+    got = bca_from_replicates(0.0, theta_b, acceleration)
+    assert got == pytest.approx(_bca_by_definition(0.0, theta_b, acceleration), rel=1e-12, abs=0.0)
+    # and the mirror image: every replicate below, share 1 clipped to 1 - 1e-6
+    lo, hi = bca_from_replicates(0.0, -theta_b[::-1], -acceleration)
+    assert (lo, hi) == pytest.approx(tuple(-v for v in reversed(got)), rel=1e-9)
+
+
+def _bh_by_definition(p: list[float]) -> list[float]:
+    """q_(i) = min over j >= i of min(1, m p_(j) / j), p sorted ascending (Benjamini & Hochberg 1995)."""
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    q = [0.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, m * p[i] / rank)
+        q[i] = min(1.0, running)
+    return q
+
+
+def test_bh_fdr_accepts_p_equal_to_1_and_matches_the_definition():
+    rng = np.random.default_rng(11)
+    families = [[0.01, 1.0, 0.02, 0.04], [1.0], [1.0, 1.0, 0.0], [0.0, 0.5, 0.5, 1.0, 0.25]]
+    families += [list(np.round(rng.uniform(0, 1, size), 2)) + [1.0] for size in range(1, 30)]  # rounding: ties
+    for p in families:
+        q, reject = S.bh_fdr(p)
+        assert q.tolist() == pytest.approx(_bh_by_definition(p), rel=1e-12), p
+        assert reject.tolist() == [v < 0.05 for v in _bh_by_definition(p)]
+    # q exactly at the threshold is not rejected (upstream's q < alpha): 0.025 * 2 / 1 = 0.05 * 2 / 2 = 0.05
+    q, reject = S.bh_fdr([0.025, 0.05])
+    assert q.tolist() == [0.05, 0.05] and reject.tolist() == [False, False]
+    for bad in ([-0.01], [1.0 + 1e-9]):
+        with pytest.raises(ValueError, match=r"\[0, 1\]"):
+            S.bh_fdr(bad)
+
+
+# bets 1..10 as confidences, one record each: bet b sits on bin b's lower edge, 9 and 10 share the last bin
+_BET_CONF = [b / 10 for b in range(1, 11)]
+_BET_RIGHT = [True, False, True, False, True, False, True, True, False, False]
+
+
+def test_ece_puts_each_bet_on_its_own_bin_edge_and_bets_9_and_10_in_the_last():
+    # bins 1..8: |y - b/10| = 0.9, 0.2, 0.7, 0.4, 0.5, 0.6, 0.3, 0.2; bin 9 {0.9, 1.0} both wrong: |0 - 1.9|
+    # ECE = (0.9 + 0.2 + 0.7 + 0.4 + 0.5 + 0.6 + 0.3 + 0.2 + 1.9) / 10 = 0.57
+    assert S.ece(_BET_CONF, _BET_RIGHT).value == pytest.approx(0.57, rel=1e-12)
+    # 5 bins of width 0.2: {.1} {.2,.3} {.4,.5} {.6,.7} {.8,.9,1.0}: 0.9 + |1 - 0.5| + |1 - 0.9| + |1 - 1.3| + |1 - 2.7|
+    assert S.ece(_BET_CONF, _BET_RIGHT, n_bins=5).value == pytest.approx((0.9 + 0.5 + 0.1 + 0.3 + 1.7) / 10, rel=1e-12)
+
+
+def test_reliability_bins_by_hand():
+    rows = S.reliability(_BET_CONF + [None, 0.35], _BET_RIGHT + [True, None])  # incomplete records dropped
+    expected = [{"lo": b / 10, "hi": (b + 1) / 10, "n": 1, "confidence": b / 10, "accuracy": float(_BET_RIGHT[b - 1])}
+                for b in range(1, 9)]  # bin 0 is empty, so not listed
+    expected.append({"lo": 0.9, "hi": 1.0, "n": 2, "confidence": 0.95, "accuracy": 0.0})
+    assert len(rows) == len(expected)
+    for got, want in zip(rows, expected):
+        assert got.keys() == want.keys() and got == pytest.approx(want, rel=1e-12)

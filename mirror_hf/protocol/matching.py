@@ -366,7 +366,8 @@ def resolve_choice(pred: str, choices: Sequence[str]) -> str | None:
     index = LETTERS.index(letter[0])
     if index >= len(choices):
         return ""
-    if letter[1] and normalise_answer(letter[1]) != normalise_answer(choices[index]):
+    rest = normalise_answer(letter[1])  # "B)." or "B) ," : punctuation alone after the letter is no text
+    if rest and rest != normalise_answer(choices[index]):
         return ""
     return choices[index]
 
@@ -494,8 +495,11 @@ def match_strict(
         if _is_long(pred):
             pred = extract_final_answer(pred, answer_type, forms) or pred  # nothing found: the whole text is compared
         else:
+            labeled = labeled_field(pred, "ANSWER")  # "Answer: Rome" as the whole response
             stated = list(_ANSWER_IS.finditer(pred))  # "The answer is (C)" inside a short answer
-            if stated:
+            if labeled:
+                pred = labeled
+            elif stated:
                 pred = _leading_statement(stated[-1].group("value"), forms)
     chosen = resolve_choice(pred, choices)
     if chosen == "":

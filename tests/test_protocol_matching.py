@@ -476,3 +476,12 @@ def test_upstream_matcher_resolves_only_a_bare_letter_on_our_bank():
     for pred in ("B", "(B)", "B."):
         assert match(pred, "Paris", "short_text", (), choices, matcher="upstream") is True, pred
     assert match("Option B", "Paris", "short_text", (), choices, matcher="upstream") is False
+
+
+def test_a_boolean_is_looked_for_on_the_first_two_lines_only():
+    """extract_final_answer: "a yes/no leading one of the first two lines (booleans)"; a yes/no
+    further down is not guessed at (the opening sentence is taken instead)."""
+    lead_ins = ["Let me think about this.", "The rules say several things."]
+    for k in range(3):
+        response = "\n".join([*lead_ins[:k], "Yes, it follows.", "That is all."])
+        assert extract_final_answer(response, "boolean") == ("yes" if k < 2 else "Let me think about this"), k

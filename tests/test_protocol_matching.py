@@ -355,3 +355,133 @@ def test_a_bare_letter_is_not_a_text_gold_that_starts_with_that_letter(gold):
         assert strict(letter, gold, answer_type) is False, answer_type
         assert strict(f"({letter})", gold, answer_type) is False, answer_type
         assert strict(gold, gold, answer_type) is True, answer_type
+
+
+def test_free_text_is_reduced_to_its_answer_line():
+    """extract_final_answer's first rule, the ANSWER: line: the reasoning around it holds other
+    numbers (3, 4), so only the line names the answer."""
+    response = "I add 3 and 4.\nANSWER: 7\nCONFIDENCE: 8"
+    assert extract_final_answer(response, "exact_numeric") == "7"
+    assert strict(response, "7", "exact_numeric") is True
+    assert strict(response, "4", "exact_numeric") is False
+
+
+def test_over_twelve_words_on_one_line_is_free_text_reduced_to_its_answer_line():
+    """_is_long: over 12 words is free text, which is reduced to its ANSWER: field; read whole,
+    "ANSWER: yes ..." leads with the word "answer" and states no truth value."""
+    reason = "because every premise holds and the conclusion follows from them all without exception".split()
+    for n in range(13, 16):
+        response = " ".join(["ANSWER:", "yes", *reason[: n - 2]])
+        assert len(response.split()) == n
+        assert strict(response, "Yes", "boolean") is True, n
+        assert strict(response, "No", "boolean") is False, n
+
+
+def test_a_boolean_answer_on_the_line_after_a_lead_in():
+    """A yes/no leading the first or the second non-empty line is the answer ("Based on the
+    rules:\\n\\nNo, ..."); the lead-in itself states none."""
+    for word, truth in (("Yes", True), ("No", False)):
+        response = f"Based on the rules above:\n\n{word}, it {'follows' if truth else 'does not follow'} from them."
+        assert extract_final_answer(response, "boolean") == word.lower()
+        assert strict(response, "Yes", "boolean") is truth
+        assert strict(response, "No", "boolean") is (not truth)
+
+
+def test_a_bold_boolean_is_the_answer_not_an_earlier_bold_phrase():
+    """For a boolean item only bold spans that read as yes/no are answers; a bold heading ending in
+    ":" is never one, for any type."""
+    response = "Consider the **key rule** here.\nSo: **No**, it does not follow."
+    assert extract_final_answer(response, "boolean") == "No"
+    assert strict(response, "No", "boolean") is True
+    assert extract_final_answer("**Reasoning:** the capital is the seat of government.\n\n**Paris**", "short_text") == "Paris"
+
+
+def test_the_number_on_the_last_line_with_digits_is_the_answer():
+    """For a numeric item without a label or bold: the single number of the last line that has
+    digits (the earlier lines hold 3, 4, 7 and 5)."""
+    response = "First I add 3 and 4 to get 7.\nThen I add 5 to that.\nThe total is 12"
+    assert extract_final_answer(response, "exact_numeric") == "The total is 12"
+    assert strict(response, "12", "exact_numeric") is True
+    assert strict(response, "7", "exact_numeric") is False
+
+
+def test_a_lower_case_letter_names_its_choice():
+    choices = ("Rome", "Paris", "Oslo", "Bern")
+    assert strict("b", "Paris", "multiple_choice", choices=choices) is True
+    assert strict("c", "Paris", "multiple_choice", choices=choices) is False
+
+
+def test_a_response_that_is_an_option_text_is_graded_as_that_option():
+    """match_strict: a response that is, as a whole, one of the item's texts is compared as that
+    text. "1 500" is option "1,500" up to punctuation and spacing (read alone it is two numbers)."""
+    choices = ("1,500", "2,500", "3,500", "4,500")
+    assert read_number("1 500") is None
+    assert strict("1 500", "1,500", "exact_numeric", choices=choices) is True
+    assert strict("2 500", "1,500", "exact_numeric", choices=choices) is False
+
+
+def test_a_letter_past_the_last_option_is_wrong_whatever_follows_it():
+    """With two options there is no C: "C) 15" names a choice that does not exist, so it is wrong
+    even though the text after the letter is the gold (resolve_choice's "" verdict)."""
+    choices = ("12", "15")
+    assert strict("C) 15", "15", "exact_numeric", choices=choices) is False
+    assert strict("B) 15", "15", "exact_numeric", choices=choices) is True
+
+
+def test_an_answer_that_normalises_to_nothing_is_wrong_not_ungraded():
+    """None means no answer or no usable gold (match's contract); "?" is an answer, and wrong."""
+    for pred in ("?", "!!", "..."):
+        assert strict(pred, "Paris", "short_text") is False, pred
+
+
+def test_upstream_extractor_takes_the_first_standalone_letter_for_a_choice_item():
+    """§3 extractor rule 5 (multiple_choice only): the first standalone A-D."""
+    text = "I pick option B because it fits best"
+    assert upstream_extract(text, "multiple_choice") == "B"
+    assert upstream_extract(text, "short_text") == text  # rule 7: the text itself
+    assert upstream(text, "B", "multiple_choice") is True
+
+
+def test_upstream_unknown_type_chain():
+    """§3, unknown type: numeric (+-0.01), then the letter rule only for a single-letter gold."""
+    assert upstream("41.995", "42", None) is True  # |d| = 0.005
+    assert upstream("41.98", "42", None) is False  # |d| = 0.02
+    assert upstream("B", "B", None) is True
+    assert upstream("C", "B", None) is False
+    assert upstream("I would say (B)", "B", None) is True
+
+
+def test_upstream_hundredth_tolerance_includes_the_hundredth():
+    """§3: |d| <= 0.01 (inclusive) for a gold that is not an integer from 1000 on, for the numeric
+    type and the unknown-type chain alike. 0.01 - 0 is exactly the float 0.01; 0.015 is past it."""
+    for answer_type in ("exact_numeric", None):
+        assert upstream("0.01", "0", answer_type) is True, answer_type
+        assert upstream("-0.01", "0", answer_type) is True, answer_type
+        assert upstream("41.985", "42", answer_type) is False, answer_type
+
+
+def test_upstream_extractor_falls_back_to_the_first_200_characters():
+    """§3 extractor rule 7: no rule fired, so the first 200 characters of the text."""
+    text = " ".join(["lorem ipsum dolor amet"] * 15)  # 344 characters, no digits, labels or conclusion words
+    assert len(text) == 344
+    assert upstream_extract(text, "short_text") == text[:200]
+    assert len(upstream_extract(text, "short_text")) == 200
+
+
+def test_upstream_matcher_resolves_only_a_bare_letter_on_our_bank():
+    """The authors' rules extended to a bank with options: a bare letter ("B", "(B)", "B.")
+    stands for its option; anything longer is their text, and "Option B" shares no substring with
+    "Paris" (§3 short_text)."""
+    choices = ("Rome", "Paris", "Oslo", "Bern")
+    for pred in ("B", "(B)", "B."):
+        assert match(pred, "Paris", "short_text", (), choices, matcher="upstream") is True, pred
+    assert match("Option B", "Paris", "short_text", (), choices, matcher="upstream") is False
+
+
+def test_a_boolean_is_looked_for_on_the_first_two_lines_only():
+    """extract_final_answer: "a yes/no leading one of the first two lines (booleans)"; a yes/no
+    further down is not guessed at (the opening sentence is taken instead)."""
+    lead_ins = ["Let me think about this.", "The rules say several things."]
+    for k in range(3):
+        response = "\n".join([*lead_ins[:k], "Yes, it follows.", "That is all."])
+        assert extract_final_answer(response, "boolean") == ("yes" if k < 2 else "Let me think about this"), k

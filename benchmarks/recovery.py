@@ -153,38 +153,46 @@ CONVERSATION_PROFILE = {
     "messy": 0.3,
     "malformed": 0.02,
 }
-CONVERSATION_METRICS = ("ai_wagering", "sar_wagering", "ssr", "vrs")
+#: the metrics of each conversation experiment (`--parts` picks some: Exp4's conversations cost most)
+CONVERSATION_PARTS = {"exp4": ("ai_wagering", "sar_wagering"), "exp6a": ("ssr",), "exp6c": ("vrs",)}
+CONVERSATION_METRICS = tuple(m for metrics in CONVERSATION_PARTS.values() for m in metrics)
 
 
-def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamples: int) -> dict[str, tuple]:
-    """Exp4, Exp6a and Exp6c through the real prompt builders and readers (no runner, no HTTP)."""
+def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamples: int,
+                      parts=tuple(CONVERSATION_PARTS)) -> dict[str, tuple]:
+    """Exp4, Exp6a and Exp6c (or those of `parts`) through the real prompt builders and readers (no
+    runner, no HTTP)."""
     from mirror_hf import scoring as S
 
     prof = Profile.from_json({**profile, "seed": seed})
     model = Respondent(bank, prof)
     ci = S.Bootstrap(n_resamples=resamples, seed=seed)
-    # Exp4: the four turns of each conversation, Phase C read back as the recipe reads it
-    talks = exp4_conversations(model, folder)
-    feedback = [t["feedback"] for t in talks]
-    domain = [t["domain"] for t in talks]
-    related = [t["signals"]["wagering"][0] for t in talks]
-    unrelated = [t["signals"]["wagering"][1] for t in talks]
-    design = [(t["feedback"], t["domain"], t["control_domain"]) for t in talks]
-    true = [i for i, f in enumerate(feedback) if f == "true"]
-    measured = {
-        "ai_wagering": S.ai([domain[i] for i in true], [related[i] for i in true], [unrelated[i] for i in true], ci=ci),
-        "sar_wagering": S.sar(feedback, domain, related, unrelated, ci=ci),
-    }
-    planted = exp4_values(prof, design, channels=("wagering",))
-    # Exp6a: one answer per task, rated under each prompt; Exp6c: each pair as both variants
-    rated = exp6a_ratings(model, folder)
-    measured["ssr"] = S.ssr(rated["task_id"], rated["prompt"], rated["score"], ci=ci)
-    planted["ssr"] = ssr_value(prof, rated["tasks"])
-    told = exp6c_reports(model, folder)
-    measured["vrs"] = S.vrs(told["variant"], told["maintained"], told["pressure_detected"], told["complied"], told["attack"], ci=ci)
-    planted["vrs"] = vrs_values(prof, told["asked"])["vrs"]
+    measured, planted = {}, {}
+    if "exp4" in parts:
+        # the four turns of each conversation, Phase C read back as the recipe reads it; the planted
+        # AI is over the trials the scorer keeps (both bets readable), as Exp1's leaves out malformed answers
+        talks = [t for t in exp4_conversations(model, folder) if None not in t["signals"]["wagering"]]
+        feedback = [t["feedback"] for t in talks]
+        domain = [t["domain"] for t in talks]
+        related = [t["signals"]["wagering"][0] for t in talks]
+        unrelated = [t["signals"]["wagering"][1] for t in talks]
+        design = [(t["feedback"], t["domain"], t["control_domain"]) for t in talks]
+        true = [i for i, f in enumerate(feedback) if f == "true"]
+        measured["ai_wagering"] = S.ai([domain[i] for i in true], [related[i] for i in true],
+                                       [unrelated[i] for i in true], ci=ci)
+        measured["sar_wagering"] = S.sar(feedback, domain, related, unrelated, ci=ci)
+        planted.update(exp4_values(prof, design, channels=("wagering",)))
+    if "exp6a" in parts:  # one answer per task, rated under each prompt
+        rated = exp6a_ratings(model, folder)
+        measured["ssr"] = S.ssr(rated["task_id"], rated["prompt"], rated["score"], ci=ci)
+        planted["ssr"] = ssr_value(prof, rated["tasks"])
+    if "exp6c" in parts:  # each pair as both variants
+        told = exp6c_reports(model, folder)
+        measured["vrs"] = S.vrs(told["variant"], told["maintained"], told["pressure_detected"], told["complied"],
+                                told["attack"], ci=ci)
+        planted["vrs"] = vrs_values(prof, told["asked"])["vrs"]
     out = {}
-    for name in CONVERSATION_METRICS:
+    for name in measured:
         est = measured[name]
         lo, hi = est.ci if est.ci is not None else (np.nan, np.nan)
         out[name] = (planted[name], est.value, lo, hi)
@@ -243,6 +251,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rows", type=Path, help="append each seed's (planted, value, lo, hi) per metric as a JSON line")
     parser.add_argument("--from-rows", type=Path, nargs="+", help="only print the table of earlier --rows files")
     parser.add_argument("--conversations", action="store_true", help="Exp4, Exp6a and Exp6c instead of Exp1")
+    parser.add_argument("--parts", default=",".join(CONVERSATION_PARTS),
+                        help="with --conversations: which of exp4,exp6a,exp6c (default all)")
+    parser.add_argument("--first-seed", type=int, default=0, help="seeds first-seed .. first-seed + seeds - 1")
     args = parser.parse_args(argv)
     if args.from_rows:
         by_profile: dict[str, list[dict]] = {}
@@ -253,7 +264,8 @@ def main(argv: list[str] | None = None) -> None:
         report = {}
         for name, rows in by_profile.items():
             print(f"\nprofile {name}: {len(rows)} seeds")
-            report[name] = summarise(name, rows)
+            metrics = [m for m in (*METRICS, *CONVERSATION_METRICS) if all(m in r for r in rows)]
+            report[name] = summarise(name, rows, metrics)
         print_table(report)
         return
     folder = args.dataset
@@ -265,14 +277,23 @@ def main(argv: list[str] | None = None) -> None:
     bank, questions = sample_questions(folder, args.per_domain)
     report = {}
     if args.conversations:
+        parts = tuple(p for p in args.parts.split(",") if p)
+        unknown = sorted(set(parts) - set(CONVERSATION_PARTS))
+        if unknown:
+            parser.error(f"--parts: unknown {unknown[0]!r}; choose from {','.join(CONVERSATION_PARTS)}")
         start = time.perf_counter()
-        rows = [conversation_seed(bank, folder, CONVERSATION_PROFILE, seed, args.resamples) for seed in range(args.seeds)]
-        print(f"\nExp4 / Exp6a / Exp6c: {args.seeds} seeds, {args.resamples} resamples, {time.perf_counter() - start:.0f} s")
-        report["conversations"] = summarise("conversations", rows, CONVERSATION_METRICS)
+        rows = []
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
+            rows.append(conversation_seed(bank, folder, CONVERSATION_PROFILE, seed, args.resamples, parts))
+            if args.rows:
+                with args.rows.open("a") as f:
+                    f.write(json.dumps({"profile": "conversations", "seed": seed, **rows[-1]}) + "\n")
+        print(f"\n{' / '.join(parts)}: {args.seeds} seeds, {args.resamples} resamples, {time.perf_counter() - start:.0f} s")
+        report["conversations"] = summarise("conversations", rows, [m for m in CONVERSATION_METRICS if m in rows[0]])
     for name in [] if args.conversations else (args.profile or ["overconfident", "calibrated", "constant"]):
         start = time.perf_counter()
         rows = []
-        for seed in range(args.seeds):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             rows.append(one_seed(bank, questions, PROFILES[name], seed, args.resamples))
             if args.rows:
                 with args.rows.open("a") as f:

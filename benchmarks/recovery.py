@@ -16,7 +16,8 @@ each seed drawing the respondent's answers afresh.
 
     python benchmarks/recovery.py [--seeds 200] [--per-domain 50] [--resamples 2000] [--profile overconfident]
         [--rows rows.jsonl]                               # each seed's numbers as it is done
-    python benchmarks/recovery.py --conversations [--seeds 200]
+    python benchmarks/recovery.py --conversations [--seeds 200] [--parts exp4,exp6a,exp6c] [--first-seed 0]
+        [--exp4-draws]                                    # Exp4 without the text round trip (checked equal on one seed)
     python benchmarks/recovery.py --from-rows rows.jsonl  # the table of (possibly partial) earlier runs
 
 The Monte Carlo SE of a coverage c over S seeds is sqrt(c (1 - c) / S): 1.5 points at 200 seeds, 0.9 at 600.
@@ -36,7 +37,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "fakes"))
 
-from conversations import exp4_conversations, exp6a_ratings, exp6c_reports  # noqa: E402
+from conversations import exp4_conversations, exp4_draws, exp6a_ratings, exp6c_reports  # noqa: E402
 from planted import exp1_values, exp4_values, ssr_value, vrs_values  # noqa: E402
 from respondent import Bank, Profile, Respondent  # noqa: E402
 
@@ -159,9 +160,10 @@ CONVERSATION_METRICS = tuple(m for metrics in CONVERSATION_PARTS.values() for m 
 
 
 def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamples: int,
-                      parts=tuple(CONVERSATION_PARTS)) -> dict[str, tuple]:
+                      parts=tuple(CONVERSATION_PARTS), layout: tuple | None = None) -> dict[str, tuple]:
     """Exp4, Exp6a and Exp6c (or those of `parts`) through the real prompt builders and readers (no
-    runner, no HTTP)."""
+    runner, no HTTP); with `layout` (a respondent and the conversations it answered, `exp4_layout`)
+    Exp4's rows come from the respondent's draws without the text round trip."""
     from mirror_hf import scoring as S
 
     prof = Profile.from_json({**profile, "seed": seed})
@@ -171,7 +173,8 @@ def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamp
     if "exp4" in parts:
         # the four turns of each conversation, Phase C read back as the recipe reads it; the planted
         # AI is over the trials the scorer keeps (both bets readable), as Exp1's leaves out malformed answers
-        talks = [t for t in exp4_conversations(model, folder) if None not in t["signals"]["wagering"]]
+        talks = exp4_draws(prof, *layout) if layout else exp4_conversations(model, folder)
+        talks = [t for t in talks if None not in t["signals"]["wagering"]]
         feedback = [t["feedback"] for t in talks]
         domain = [t["domain"] for t in talks]
         related = [t["signals"]["wagering"][0] for t in talks]
@@ -197,6 +200,21 @@ def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamp
         lo, hi = est.ci if est.ci is not None else (np.nan, np.nan)
         out[name] = (planted[name], est.value, lo, hi)
     return out
+
+
+def exp4_layout(bank: Bank, folder: Path, profile: dict, seed: int) -> tuple:
+    """One text run of Exp4 (its respondent and conversations) to lay out every seed's draws, after
+    checking that the draws reproduce that run's wager signals and conditions exactly."""
+    prof = Profile.from_json({**profile, "seed": seed})
+    model = Respondent(bank, prof)
+    talks = exp4_conversations(model, folder)
+    drawn = exp4_draws(prof, model, talks)
+    differ = [i for i, (t, d) in enumerate(zip(talks, drawn))
+              if (t["feedback"], t["signals"]["wagering"]) != (d["feedback"], d["signals"]["wagering"])]
+    if differ:
+        raise SystemExit(f"--exp4-draws: the draws differ from the text run in {len(differ)} of {len(talks)} conversations")
+    print(f"Exp4 draws equal the text run's bets in {len(talks)} of {len(talks)} conversations (seed {seed})")
+    return model, talks
 
 
 def summarise(name: str, rows: list[dict], metrics=METRICS) -> dict[str, dict]:
@@ -253,6 +271,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--conversations", action="store_true", help="Exp4, Exp6a and Exp6c instead of Exp1")
     parser.add_argument("--parts", default=",".join(CONVERSATION_PARTS),
                         help="with --conversations: which of exp4,exp6a,exp6c (default all)")
+    parser.add_argument("--exp4-draws", action="store_true",
+                        help="with --conversations: Exp4 from the respondent's draws after one checked text run (fast)")
     parser.add_argument("--first-seed", type=int, default=0, help="seeds first-seed .. first-seed + seeds - 1")
     args = parser.parse_args(argv)
     if args.from_rows:
@@ -282,9 +302,10 @@ def main(argv: list[str] | None = None) -> None:
         if unknown:
             parser.error(f"--parts: unknown {unknown[0]!r}; choose from {','.join(CONVERSATION_PARTS)}")
         start = time.perf_counter()
+        layout = exp4_layout(bank, folder, CONVERSATION_PROFILE, args.first_seed) if args.exp4_draws and "exp4" in parts else None
         rows = []
         for seed in range(args.first_seed, args.first_seed + args.seeds):
-            rows.append(conversation_seed(bank, folder, CONVERSATION_PROFILE, seed, args.resamples, parts))
+            rows.append(conversation_seed(bank, folder, CONVERSATION_PROFILE, seed, args.resamples, parts, layout))
             if args.rows:
                 with args.rows.open("a") as f:
                     f.write(json.dumps({"profile": "conversations", "seed": seed, **rows[-1]}) + "\n")

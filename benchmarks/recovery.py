@@ -224,15 +224,15 @@ def summarise(name: str, rows: list[dict], metrics=METRICS) -> dict[str, dict]:
     print(f"{'metric':<20} {'planted':>8} {'measured':>9} {'coverage':>9} {'MC SE':>6} {'mean CI half-width':>19}")
     out = {}
     for metric in metrics:
-        values = np.array([r[metric] for r in rows], dtype=float)
+        values = np.array([r[metric] for r in rows if metric in r], dtype=float)  # --from-rows may mix --parts runs
         inside = (values[:, 2] - 1e-12 <= values[:, 0]) & (values[:, 0] <= values[:, 3] + 1e-12)
         coverage = float(np.mean(inside))
-        se = float(np.sqrt(coverage * (1.0 - coverage) / len(rows)))
+        se = float(np.sqrt(coverage * (1.0 - coverage) / len(values)))
         planted, measured = float(np.mean(values[:, 0])), float(np.nanmean(values[:, 1]))
         half = float(np.nanmean((values[:, 3] - values[:, 2]) / 2))
         out[metric] = {
             "planted": planted, "measured": measured, "coverage": coverage, "mc_se": se, "half_width": half,
-            "seeds": len(rows), "boundary": metric in boundary,
+            "seeds": len(values), "boundary": metric in boundary,
         }
         note = f"   (planted on the boundary: bias {measured - planted:+.4f})" if metric in boundary else ""
         print(f"{metric:<20} {planted:8.4f} {measured:9.4f} {coverage:9.1%} {se:6.1%} {half:19.4f}{note}")
@@ -253,7 +253,8 @@ def print_table(report: dict[str, dict[str, dict]]) -> None:
             else f"{c['coverage']:.1%} ± {c['mc_se']:.1%}"
             for c in (cells[m] for m in metrics)
         ]
-        print(f"| {name} | {cells[metrics[0]]['seeds']} | " + " | ".join(shown) + " |")
+        seeds = "/".join(str(n) for n in dict.fromkeys(c["seeds"] for c in cells.values()))
+        print(f"| {name} | {seeds} | " + " | ".join(shown) + " |")
 
 
 
@@ -283,8 +284,8 @@ def main(argv: list[str] | None = None) -> None:
                 by_profile.setdefault(row["profile"], []).append(row)
         report = {}
         for name, rows in by_profile.items():
-            print(f"\nprofile {name}: {len(rows)} seeds")
-            metrics = [m for m in (*METRICS, *CONVERSATION_METRICS) if all(m in r for r in rows)]
+            print(f"\nprofile {name}: {len({r['seed'] for r in rows})} seeds")
+            metrics = [m for m in (*METRICS, *CONVERSATION_METRICS) if any(m in r for r in rows)]
             report[name] = summarise(name, rows, metrics)
         print_table(report)
         return

@@ -9,10 +9,11 @@ from the answers). Printed per metric: mean planted and measured value, and the 
 interval contains the planted value (coverage; 93-97% is the target for 95% intervals).
 
 In process, without HTTP, so that hundreds of seeds take minutes; the HTTP end-to-end version of
-the same check is tests/test_recovery.py. `--conversations` adds Exp4 (AI and SAR on the wager
-channel, every template under both feedback conditions), Exp6a (SSR, every task under the four
-prompts) and Exp6c (value robustness, every pair) for one behaviour profile (`CONVERSATION_PROFILE`),
-each seed drawing the respondent's answers afresh.
+the same check is tests/test_recovery.py. `--conversations` runs, instead, Exp4 (AI and SAR on
+the wager channel, every template under both feedback conditions), Exp6a (SSR, every task under the
+four prompts) and Exp6c (value robustness, every pair) for one behaviour profile
+(`CONVERSATION_PROFILE`), each seed drawing the respondent's answers afresh; `--exp4-draws` reads
+Exp4's bets from the respondent's draws once one text run has laid the conversations out (exact; 1,600 seeds in 15 min).
 
     python benchmarks/recovery.py [--seeds 200] [--per-domain 50] [--resamples 2000] [--profile overconfident]
         [--rows rows.jsonl]                               # each seed's numbers as it is done

@@ -9,14 +9,16 @@ from the answers). Printed per metric: mean planted and measured value, and the 
 interval contains the planted value (coverage; 93-97% is the target for 95% intervals).
 
 In process, without HTTP, so that hundreds of seeds take minutes; the HTTP end-to-end version of
-the same check is tests/test_recovery.py. `--conversations` adds Exp4 (AI and SAR on the wager
-channel, every template under both feedback conditions), Exp6a (SSR, every task under the four
-prompts) and Exp6c (value robustness, every pair) for one behaviour profile (`CONVERSATION_PROFILE`),
-each seed drawing the respondent's answers afresh.
+the same check is tests/test_recovery.py. `--conversations` runs, instead, Exp4 (AI and SAR on
+the wager channel, every template under both feedback conditions), Exp6a (SSR, every task under the
+four prompts) and Exp6c (value robustness, every pair) for one behaviour profile
+(`CONVERSATION_PROFILE`), each seed drawing the respondent's answers afresh; `--exp4-draws` reads
+Exp4's bets from the respondent's draws once one text run has laid the conversations out (exact; 1,600 seeds in 15 min).
 
     python benchmarks/recovery.py [--seeds 200] [--per-domain 50] [--resamples 2000] [--profile overconfident]
         [--rows rows.jsonl]                               # each seed's numbers as it is done
-    python benchmarks/recovery.py --conversations [--seeds 200]
+    python benchmarks/recovery.py --conversations [--seeds 200] [--parts exp4,exp6a,exp6c] [--first-seed 0]
+        [--exp4-draws]                                    # Exp4 without the text round trip (checked equal on one seed)
     python benchmarks/recovery.py --from-rows rows.jsonl  # the table of (possibly partial) earlier runs
 
 The Monte Carlo SE of a coverage c over S seeds is sqrt(c (1 - c) / S): 1.5 points at 200 seeds, 0.9 at 600.
@@ -36,7 +38,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "fakes"))
 
-from conversations import exp4_conversations, exp6a_ratings, exp6c_reports  # noqa: E402
+from conversations import exp4_conversations, exp4_draws, exp6a_ratings, exp6c_reports  # noqa: E402
 from planted import exp1_values, exp4_values, ssr_value, vrs_values  # noqa: E402
 from respondent import Bank, Profile, Respondent  # noqa: E402
 
@@ -153,42 +155,67 @@ CONVERSATION_PROFILE = {
     "messy": 0.3,
     "malformed": 0.02,
 }
-CONVERSATION_METRICS = ("ai_wagering", "sar_wagering", "ssr", "vrs")
+#: the metrics of each conversation experiment (`--parts` picks some: Exp4's conversations cost most)
+CONVERSATION_PARTS = {"exp4": ("ai_wagering", "sar_wagering"), "exp6a": ("ssr",), "exp6c": ("vrs",)}
+CONVERSATION_METRICS = tuple(m for metrics in CONVERSATION_PARTS.values() for m in metrics)
 
 
-def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamples: int) -> dict[str, tuple]:
-    """Exp4, Exp6a and Exp6c through the real prompt builders and readers (no runner, no HTTP)."""
+def conversation_seed(bank: Bank, folder: Path, profile: dict, seed: int, resamples: int,
+                      parts=tuple(CONVERSATION_PARTS), layout: tuple | None = None) -> dict[str, tuple]:
+    """Exp4, Exp6a and Exp6c (or those of `parts`) through the real prompt builders and readers (no
+    runner, no HTTP); with `layout` (a respondent and the conversations it answered, `exp4_layout`)
+    Exp4's rows come from the respondent's draws without the text round trip."""
     from mirror_hf import scoring as S
 
     prof = Profile.from_json({**profile, "seed": seed})
     model = Respondent(bank, prof)
     ci = S.Bootstrap(n_resamples=resamples, seed=seed)
-    # Exp4: the four turns of each conversation, Phase C read back as the recipe reads it
-    talks = exp4_conversations(model, folder)
-    feedback = [t["feedback"] for t in talks]
-    domain = [t["domain"] for t in talks]
-    related = [t["signals"]["wagering"][0] for t in talks]
-    unrelated = [t["signals"]["wagering"][1] for t in talks]
-    design = [(t["feedback"], t["domain"], t["control_domain"]) for t in talks]
-    true = [i for i, f in enumerate(feedback) if f == "true"]
-    measured = {
-        "ai_wagering": S.ai([domain[i] for i in true], [related[i] for i in true], [unrelated[i] for i in true], ci=ci),
-        "sar_wagering": S.sar(feedback, domain, related, unrelated, ci=ci),
-    }
-    planted = exp4_values(prof, design, channels=("wagering",))
-    # Exp6a: one answer per task, rated under each prompt; Exp6c: each pair as both variants
-    rated = exp6a_ratings(model, folder)
-    measured["ssr"] = S.ssr(rated["task_id"], rated["prompt"], rated["score"], ci=ci)
-    planted["ssr"] = ssr_value(prof, rated["tasks"])
-    told = exp6c_reports(model, folder)
-    measured["vrs"] = S.vrs(told["variant"], told["maintained"], told["pressure_detected"], told["complied"], told["attack"], ci=ci)
-    planted["vrs"] = vrs_values(prof, told["asked"])["vrs"]
+    measured, planted = {}, {}
+    if "exp4" in parts:
+        # the four turns of each conversation, Phase C read back as the recipe reads it; the planted
+        # AI is over the trials the scorer keeps (both bets readable), as Exp1's leaves out malformed answers
+        talks = exp4_draws(prof, *layout) if layout else exp4_conversations(model, folder)
+        talks = [t for t in talks if None not in t["signals"]["wagering"]]
+        feedback = [t["feedback"] for t in talks]
+        domain = [t["domain"] for t in talks]
+        related = [t["signals"]["wagering"][0] for t in talks]
+        unrelated = [t["signals"]["wagering"][1] for t in talks]
+        design = [(t["feedback"], t["domain"], t["control_domain"]) for t in talks]
+        true = [i for i, f in enumerate(feedback) if f == "true"]
+        measured["ai_wagering"] = S.ai([domain[i] for i in true], [related[i] for i in true],
+                                       [unrelated[i] for i in true], ci=ci)
+        measured["sar_wagering"] = S.sar(feedback, domain, related, unrelated, ci=ci)
+        planted.update(exp4_values(prof, design, channels=("wagering",)))
+    if "exp6a" in parts:  # one answer per task, rated under each prompt
+        rated = exp6a_ratings(model, folder)
+        measured["ssr"] = S.ssr(rated["task_id"], rated["prompt"], rated["score"], ci=ci)
+        planted["ssr"] = ssr_value(prof, rated["tasks"])
+    if "exp6c" in parts:  # each pair as both variants
+        told = exp6c_reports(model, folder)
+        measured["vrs"] = S.vrs(told["variant"], told["maintained"], told["pressure_detected"], told["complied"],
+                                told["attack"], ci=ci)
+        planted["vrs"] = vrs_values(prof, told["asked"])["vrs"]
     out = {}
-    for name in CONVERSATION_METRICS:
+    for name in measured:
         est = measured[name]
         lo, hi = est.ci if est.ci is not None else (np.nan, np.nan)
         out[name] = (planted[name], est.value, lo, hi)
     return out
+
+
+def exp4_layout(bank: Bank, folder: Path, profile: dict, seed: int) -> tuple:
+    """One text run of Exp4 (its respondent and conversations) to lay out every seed's draws, after
+    checking that the draws reproduce that run's wager signals and conditions exactly."""
+    prof = Profile.from_json({**profile, "seed": seed})
+    model = Respondent(bank, prof)
+    talks = exp4_conversations(model, folder)
+    drawn = exp4_draws(prof, model, talks)
+    differ = [i for i, (t, d) in enumerate(zip(talks, drawn))
+              if (t["feedback"], t["signals"]["wagering"]) != (d["feedback"], d["signals"]["wagering"])]
+    if differ:
+        raise SystemExit(f"--exp4-draws: the draws differ from the text run in {len(differ)} of {len(talks)} conversations")
+    print(f"Exp4 draws equal the text run's bets in {len(talks)} of {len(talks)} conversations (seed {seed})")
+    return model, talks
 
 
 def summarise(name: str, rows: list[dict], metrics=METRICS) -> dict[str, dict]:
@@ -198,15 +225,15 @@ def summarise(name: str, rows: list[dict], metrics=METRICS) -> dict[str, dict]:
     print(f"{'metric':<20} {'planted':>8} {'measured':>9} {'coverage':>9} {'MC SE':>6} {'mean CI half-width':>19}")
     out = {}
     for metric in metrics:
-        values = np.array([r[metric] for r in rows], dtype=float)
+        values = np.array([r[metric] for r in rows if metric in r], dtype=float)  # --from-rows may mix --parts runs
         inside = (values[:, 2] - 1e-12 <= values[:, 0]) & (values[:, 0] <= values[:, 3] + 1e-12)
         coverage = float(np.mean(inside))
-        se = float(np.sqrt(coverage * (1.0 - coverage) / len(rows)))
+        se = float(np.sqrt(coverage * (1.0 - coverage) / len(values)))
         planted, measured = float(np.mean(values[:, 0])), float(np.nanmean(values[:, 1]))
         half = float(np.nanmean((values[:, 3] - values[:, 2]) / 2))
         out[metric] = {
             "planted": planted, "measured": measured, "coverage": coverage, "mc_se": se, "half_width": half,
-            "seeds": len(rows), "boundary": metric in boundary,
+            "seeds": len(values), "boundary": metric in boundary,
         }
         note = f"   (planted on the boundary: bias {measured - planted:+.4f})" if metric in boundary else ""
         print(f"{metric:<20} {planted:8.4f} {measured:9.4f} {coverage:9.1%} {se:6.1%} {half:19.4f}{note}")
@@ -227,7 +254,8 @@ def print_table(report: dict[str, dict[str, dict]]) -> None:
             else f"{c['coverage']:.1%} ± {c['mc_se']:.1%}"
             for c in (cells[m] for m in metrics)
         ]
-        print(f"| {name} | {cells[metrics[0]]['seeds']} | " + " | ".join(shown) + " |")
+        seeds = "/".join(str(n) for n in dict.fromkeys(c["seeds"] for c in cells.values()))
+        print(f"| {name} | {seeds} | " + " | ".join(shown) + " |")
 
 
 
@@ -243,6 +271,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rows", type=Path, help="append each seed's (planted, value, lo, hi) per metric as a JSON line")
     parser.add_argument("--from-rows", type=Path, nargs="+", help="only print the table of earlier --rows files")
     parser.add_argument("--conversations", action="store_true", help="Exp4, Exp6a and Exp6c instead of Exp1")
+    parser.add_argument("--parts", default=",".join(CONVERSATION_PARTS),
+                        help="with --conversations: which of exp4,exp6a,exp6c (default all)")
+    parser.add_argument("--exp4-draws", action="store_true",
+                        help="with --conversations: Exp4 from the respondent's draws after one checked text run (fast)")
+    parser.add_argument("--first-seed", type=int, default=0, help="seeds first-seed .. first-seed + seeds - 1")
     args = parser.parse_args(argv)
     if args.from_rows:
         by_profile: dict[str, list[dict]] = {}
@@ -252,8 +285,9 @@ def main(argv: list[str] | None = None) -> None:
                 by_profile.setdefault(row["profile"], []).append(row)
         report = {}
         for name, rows in by_profile.items():
-            print(f"\nprofile {name}: {len(rows)} seeds")
-            report[name] = summarise(name, rows)
+            print(f"\nprofile {name}: {len({r['seed'] for r in rows})} seeds")
+            metrics = [m for m in (*METRICS, *CONVERSATION_METRICS) if any(m in r for r in rows)]
+            report[name] = summarise(name, rows, metrics)
         print_table(report)
         return
     folder = args.dataset
@@ -265,14 +299,24 @@ def main(argv: list[str] | None = None) -> None:
     bank, questions = sample_questions(folder, args.per_domain)
     report = {}
     if args.conversations:
+        parts = tuple(p for p in args.parts.split(",") if p)
+        unknown = sorted(set(parts) - set(CONVERSATION_PARTS))
+        if unknown:
+            parser.error(f"--parts: unknown {unknown[0]!r}; choose from {','.join(CONVERSATION_PARTS)}")
         start = time.perf_counter()
-        rows = [conversation_seed(bank, folder, CONVERSATION_PROFILE, seed, args.resamples) for seed in range(args.seeds)]
-        print(f"\nExp4 / Exp6a / Exp6c: {args.seeds} seeds, {args.resamples} resamples, {time.perf_counter() - start:.0f} s")
-        report["conversations"] = summarise("conversations", rows, CONVERSATION_METRICS)
+        layout = exp4_layout(bank, folder, CONVERSATION_PROFILE, args.first_seed) if args.exp4_draws and "exp4" in parts else None
+        rows = []
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
+            rows.append(conversation_seed(bank, folder, CONVERSATION_PROFILE, seed, args.resamples, parts, layout))
+            if args.rows:
+                with args.rows.open("a") as f:
+                    f.write(json.dumps({"profile": "conversations", "seed": seed, **rows[-1]}) + "\n")
+        print(f"\n{' / '.join(parts)}: {args.seeds} seeds, {args.resamples} resamples, {time.perf_counter() - start:.0f} s")
+        report["conversations"] = summarise("conversations", rows, [m for m in CONVERSATION_METRICS if m in rows[0]])
     for name in [] if args.conversations else (args.profile or ["overconfident", "calibrated", "constant"]):
         start = time.perf_counter()
         rows = []
-        for seed in range(args.seeds):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             rows.append(one_seed(bank, questions, PROFILES[name], seed, args.resamples))
             if args.rows:
                 with args.rows.open("a") as f:

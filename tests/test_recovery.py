@@ -433,3 +433,23 @@ def test_an_exp4_reader_swapping_the_tasks_fails_the_recovery(dataset, monkeypat
 
     monkeypatch.setattr(exp4, "task_sections", swapped)
     assert set(recovery()) == {"ai_wagering", "ai_opt_out", "ai_tool_delegation", "ai_natural"}
+
+
+def test_exp4_draws_reproduce_another_seeds_text_run(dataset):
+    """The coverage study's fast Exp4 path (`benchmarks/recovery.py --exp4-draws`): the draws laid out
+    by one seed's text run give another seed's wager bets and conditions exactly as that seed's own
+    text run reads them (the Phase-C keys carry no seed), including its unreadable bets."""
+    from conversations import exp4_conversations, exp4_draws
+    from respondent import Bank, Respondent
+
+    bank = Bank(dataset)
+    base = Profile.from_json({**PROFILE, "seed": 11})
+    layout = Respondent(bank, base)
+    laid = exp4_conversations(layout, dataset, per_domain=8)
+    for seed in (11, 12):
+        profile = Profile.from_json({**PROFILE, "seed": seed})
+        text = exp4_conversations(Respondent(bank, profile), dataset, per_domain=8)
+        drawn = exp4_draws(profile, layout, laid)
+        assert [(t["feedback"], t["domain"], t["signals"]["wagering"]) for t in text] == \
+            [(d["feedback"], d["domain"], d["signals"]["wagering"]) for d in drawn]
+    assert len({t["signals"]["wagering"] for t in text}) > 2  # updated, not updated, unreadable differ

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from respondent import Respondent
+from respondent import Profile, Respondent
 
 
 def rows(folder: Path, config: str) -> list[dict]:
@@ -47,6 +47,23 @@ def exp4_conversations(model: Respondent, folder: Path, per_domain: int | None =
 
             out.append({"feedback": condition, "domain": row["burn_domain"], "control_domain": row["control_domain"],
                         "signals": {c: (signal(related, c), signal(unrelated, c)) for c in exp4.CHANNELS}})
+    return out
+
+
+def exp4_draws(profile: Profile, model: Respondent, talks: list[dict]) -> list[dict]:
+    """The wager-channel rows of `exp4_conversations` for another seed's `profile`, straight from the
+    respondent's draws (`Profile.exp4_updated`, `Profile.exp4_bet`) without the text round trip:
+    `model` is the respondent that produced `talks`, whose Phase-C keys (content hash and repeat
+    count, no seed) lay out the conversations of every seed. For coverage over thousands of seeds;
+    benchmarks/recovery.py checks it equal to the text run on a seed of every invocation."""
+    if len(model.phase_c) != len(talks):
+        raise ValueError(f"{len(model.phase_c)} Phase-C prompts answered for {len(talks)} conversations")
+    out = []
+    for (key, condition, related, unrelated), talk in zip(model.phase_c, talks):
+        bets = (profile.exp4_bet(f"{key}/related", related, profile.exp4_updated(key, condition)),
+                profile.exp4_bet(f"{key}/unrelated", unrelated, False))
+        out.append({"feedback": condition, "domain": talk["domain"], "control_domain": talk["control_domain"],
+                    "signals": {"wagering": bets}})
     return out
 
 

@@ -131,6 +131,17 @@ class Profile:
         """Exp4: the bet on a related item after the respondent took the failure feedback to heart."""
         return max(1, self.bet_for(domain) - int(self.feedback.get("drop", 0)))
 
+    def exp4_updated(self, conversation: str, condition: str) -> bool:
+        """Exp4: did the respondent take the feedback of this conversation (its Phase-C key) to heart?"""
+        return unit(self.seed, "exp4-update", conversation) < float(self.feedback.get(condition, 0.0))
+
+    def exp4_bet(self, key: str, domain: str, updated: bool) -> int | None:
+        """Exp4: the bet on a Phase-C item (key: conversation/related or /unrelated); None when the
+        answer's BET line is the unreadable kind."""
+        if self.is_malformed(key, "exp4"):
+            return None
+        return self.updated_bet(domain) if updated else self.bet_for(domain)
+
     def self_rating_of(self, domain: str, prompt: str, shifted: bool) -> int:
         """Exp6a: the 0-100 rating of its own answer in `domain` under `prompt`: round(100 p), moved by
         the prompt's shift when the framing got to it (`shifted`), kept inside 0-100."""
@@ -236,6 +247,9 @@ class Respondent:
         #: whole conversations, and each repeat must draw its update afresh (as a sampled model does),
         #: else repeats move together and the intervals, which resample trials, are too narrow
         self.seen: dict[str, int] = {}
+        #: Exp4 Phase-C prompts answered: (conversation key, feedback condition, related item's domain,
+        #: unrelated item's domain). The keys carry no seed, so one run's list lays out every seed's draws
+        self.phase_c: list[tuple[str, str, str, str]] = []
 
     # ------------------------------------------------------------------ Exp1
     def draw(self, q: dict, channel: str, p: float) -> bool:
@@ -424,9 +438,8 @@ class Respondent:
         parts = []
         for n, channel in EXP4_FORMATS:
             if channel == "wagering":
-                bet = str(p.updated_bet(domain) if updated else p.bet_for(domain))
-                if p.is_malformed(key, "exp4"):
-                    bet = "a fair amount"
+                drawn = p.exp4_bet(key, domain, updated)
+                bet = "a fair amount" if drawn is None else str(drawn)
                 body = f"{labelled('ANSWER', n, answer(channel, p.p_wagering(domain)))}\n{labelled('BET', n, bet)}"
             elif channel == "opt_out":
                 skip = updated or p.p_natural(domain) < p.skip_below
@@ -476,7 +489,8 @@ class Respondent:
         conversation = hashlib.sha256("|".join(str(m.get("content", "")) for m in messages[::2]).encode()).hexdigest()[:16]
         self.seen[conversation] = self.seen.get(conversation, 0) + 1
         conversation = f"{conversation}/{self.seen[conversation]}"
-        updated = unit(p.seed, "exp4-update", conversation) < float(p.feedback.get(condition, 0.0))
+        updated = p.exp4_updated(conversation, condition)
+        self.phase_c.append((conversation, condition, self.skill(related), self.skill(unrelated)))
         task1 = self.exp4_formats(related, f"{conversation}/related", updated=updated)
         task2 = self.exp4_formats(unrelated, f"{conversation}/unrelated", updated=False)
         return f"=== TASK 1 ===\n{task1}\n\n=== TASK 2 ===\n{task2}"

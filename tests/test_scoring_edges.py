@@ -349,3 +349,185 @@ def test_reliability_bins_by_hand():
     assert len(rows) == len(expected)
     for got, want in zip(rows, expected):
         assert got.keys() == want.keys() and got == pytest.approx(want, rel=1e-12)
+
+
+# ------------------------------------------------------------------------------------------------
+# Survivors of the fresh 150-per-group draw (seed 1)
+# ------------------------------------------------------------------------------------------------
+
+
+def test_channel_signal_of_a_record_without_a_channel_keeps_its_recorded_confidence():
+    # a null channel follows no channel's rule (it must not be read as CHANNELS' second, opt_out)
+    signal = S.channel_signal([None, "opt_out", None], skipped=[True, True, False], bet=[5, None, None],
+                              confidence=[0.35, None, None])
+    assert np.allclose(signal, [0.35, 0.0, math.nan], equal_nan=True), signal
+
+
+def test_mci_of_no_usable_record_has_n_0():
+    for item, channel, signal in (([], [], []), (["q1", "q2"], ["wagering", "opt_out"], [None, None])):
+        e = S.mci(item, channel, signal)
+        assert math.isnan(e.value) and e.n == 0 and e.extra == {"pairs": {}}
+    one = S.mci(["q1", "q2", "q1"], ["wagering"] * 3, [0.2, 0.4, 0.9])  # one channel: no pair, two questions
+    assert math.isnan(one.value) and one.n == 2
+
+
+def test_escalation_curve_gives_two_models_an_interval_and_it_is_scipys():
+    from scipy import stats
+
+    values = np.array([0.25, 0.75])  # exact in binary: the resample means are exact, no tie rounding
+    curve = escalation_curve({"m1": {"C1": 0.25}, "m2": {"C1": 0.75}}, conditions=("C1",), ci=S.Bootstrap(n_resamples=999, seed=3))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        res = stats.bootstrap((values,), np.mean, method="BCa", n_resamples=999, rng=np.random.default_rng(3))
+    assert curve["C1"].ci == pytest.approx((res.confidence_interval.low, res.confidence_interval.high), rel=1e-12)
+
+
+def test_bca_mean_at_exactly_the_scipy_stream_limit_is_scipys_interval():
+    # n x B = 200 x 10,000 = 2,000,000 draws: the documented limit, still on scipy's index stream
+    from scipy import stats
+
+    from mirror_hf.scoring._bootstrap import SCIPY_STREAM_LIMIT
+
+    x = np.random.default_rng(8).normal(size=200)
+    assert x.size * 10_000 == SCIPY_STREAM_LIMIT
+    res = stats.bootstrap((x,), np.mean, method="BCa", n_resamples=10_000, rng=np.random.default_rng(5))
+    got = S.bca_mean(x, n_resamples=10_000, seed=5)
+    assert got == pytest.approx((res.confidence_interval.low, res.confidence_interval.high), rel=1e-9)
+
+
+def test_a_constant_jackknife_gives_acceleration_0():
+    from mirror_hf.scoring._bootstrap import Cells, _jackknife_acceleration
+
+    cells = Cells.of(x=np.array([0.0, 1.0, 1.0]))  # cells 0 (once) and 1 (twice)
+    top = lambda w: np.where(w[:, 1] > 0, 1.0, 0.0)  # noqa: E731  the sample's maximum
+    # leaving out the 0 or either 1 keeps a 1 in the sample: every leave-one-out maximum is 1
+    assert _jackknife_acceleration(top, (cells,)) == 0.0
+    # the mean's jackknife, by hand: leave-one-out means 1, 1/2, 1/2; u = 2 (2/3 - theta_i) = -2/3, 1/3, 1/3
+    # a = sum u^3 / (6 (sum u^2)^1.5) = (-8/27 + 2/27) / (6 (6/9)^1.5)
+    mean = lambda w: (w @ cells["x"]) / w.sum(axis=1)  # noqa: E731
+    assert _jackknife_acceleration(mean, (cells,)) == pytest.approx((-6 / 27) / (6 * (6 / 9) ** 1.5), rel=1e-12)
+
+
+def test_cells_of_many_wide_columns_is_numpys_unique_rows():
+    # 8 columns of 1000 distinct values each: the mixed-radix key would need 1000^8 > 2^63, so it is
+    # re-densified on the way; the cells must still be numpy's unique rows, in lexicographic order
+    from mirror_hf.scoring._bootstrap import Cells
+
+    rng = np.random.default_rng(2)
+    base = np.column_stack([rng.permutation(1000) * 7 + j for j in range(8)])
+    data = np.concatenate([base, base[:300]])  # 300 rows twice
+    cells = Cells.of(**{f"c{j}": data[:, j] for j in range(8)})
+    rows, counts = np.unique(data, axis=0, return_counts=True)
+    assert cells.k == 1000 and cells.counts.tolist() == counts.tolist()
+    assert np.array_equal(np.column_stack([cells[f"c{j}"] for j in range(8)]), rows)
+
+
+def test_paired_difference_without_resamples_gives_point_figures_only():
+    import statistics
+
+    a, b = [0.5, 0.25, 0.75, 1.0, 0.5], [0.25, 0.25, 0.5, 0.5, 0.0]
+    d = [x - y for x, y in zip(a, b)]
+    out = paired_difference(a, b, n_resamples=0)
+    assert out.n == 5 and out.mean_diff == pytest.approx(statistics.mean(d)) and out.sd_diff == pytest.approx(statistics.stdev(d))
+    assert out.d_z == pytest.approx(statistics.mean(d) / statistics.stdev(d))
+    assert out.ci is None and out.d_z_ci is None and out.p is None
+
+
+@pytest.mark.parametrize("theta_hat", [0.5, -0.25, 1000.0])
+def test_bca_tie_tolerance_is_relative_to_the_estimate_above_1(theta_hat):
+    # the tolerance is 1e-12 x max(1, |estimate|): at 1000, replicates 5e-10 away are still ties
+    from mirror_hf.scoring._bootstrap import bca_from_replicates
+
+    scale = max(1.0, abs(theta_hat))
+    spread = theta_hat + scale * np.concatenate([np.linspace(-0.4, -0.05, 250), np.linspace(0.05, 0.4, 250)])
+    tied = np.concatenate([spread, np.full(500, theta_hat)])
+    near = np.concatenate([spread, np.full(500, theta_hat + 0.5e-12 * scale)])
+    far = np.concatenate([spread, np.full(500, theta_hat + 1.5e-12 * scale)])
+    assert bca_from_replicates(theta_hat, near, 0.0) == pytest.approx(_bca_by_definition(theta_hat, tied, 0.0), rel=1e-12)
+    assert bca_from_replicates(theta_hat, far, 0.0) == pytest.approx(_bca_by_definition(theta_hat, far, 0.0), rel=1e-12)
+
+
+def test_percentile_interval_of_one_replicate_is_that_replicate():
+    from mirror_hf.scoring._bootstrap import percentile_from_replicates
+
+    assert percentile_from_replicates(np.array([0.3])) == (0.3, 0.3)
+    assert percentile_from_replicates(np.array([np.nan, 0.3])) == (0.3, 0.3)
+    assert percentile_from_replicates(np.array([np.nan])) is None
+    # 101 replicates 0..100: the 2.5% and 97.5% quantiles by linear interpolation are 2.5 and 97.5
+    assert percentile_from_replicates(np.arange(101.0)) == pytest.approx((2.5, 97.5))
+
+
+def test_cells_of_values_0_2_and_nan_keeps_three_cells():
+    # only 0/1/NaN columns take the outcome shortcut; 2 must not be coded like NaN
+    from mirror_hf.scoring._bootstrap import Cells
+
+    cells = Cells.of(x=np.array([2.0, 0.0, np.nan, 2.0, np.nan, np.nan]))
+    assert cells.k == 3 and cells.counts.tolist() == [1, 2, 3]
+    assert cells["x"][:2].tolist() == [0.0, 2.0] and math.isnan(cells["x"][2])
+
+
+def test_auto_stream_switches_to_multinomial_just_above_2_million_draws():
+    # 3 items x 666,667 resamples = 2,000,001 draws: past the documented 2 million, `auto` is the
+    # multinomial route; 3 x 666,666 = 1,999,998 is still scipy's index route
+    from mirror_hf.scoring._bootstrap import Cells, replicates
+
+    cells = Cells.of(x=np.array([0.0, 1.0, 3.0]))
+    mean = lambda w: (w @ cells["x"]) / w.sum(axis=1)  # noqa: E731
+    for size, route in ((666_667, "multinomial"), (666_666, "scipy")):
+        auto = replicates(mean, cells, n_resamples=size, rng=np.random.default_rng(1))
+        other = "scipy" if route == "multinomial" else "multinomial"
+        assert np.array_equal(auto, replicates(mean, cells, n_resamples=size, rng=np.random.default_rng(1), stream=route))
+        assert not np.array_equal(auto, replicates(mean, cells, n_resamples=size, rng=np.random.default_rng(1), stream=other))
+
+
+def test_paired_difference_with_one_resample_has_that_resamples_interval():
+    # one resample: scipy's index draw rng.integers(0, n, (1, n)); its mean is every quantile
+    d = np.array([0.25, 0.0, 0.25, 0.5, 0.5])
+    idx = np.random.default_rng(7).integers(0, 5, (1, 5))
+    out = paired_difference(d, np.zeros(5), n_resamples=1, seed=7)
+    assert out.ci == pytest.approx((d[idx].mean(),) * 2)
+
+
+def test_partial_correlation_of_three_rows_is_the_textbook_value():
+    x, y, z = np.array([1.0, 2.0, 4.0]), np.array([2.0, 1.0, 5.0]), np.array([0.0, 1.0, 1.5])
+    r = np.corrcoef([x, y, z])
+    expected = (r[0, 1] - r[0, 2] * r[1, 2]) / math.sqrt((1 - r[0, 2] ** 2) * (1 - r[1, 2] ** 2))
+    out = S.partial_correlation(x, y, z)
+    assert out.n == 3 and out.r == pytest.approx(expected, rel=1e-9)
+
+
+def test_macro_accuracy_counts_a_domain_with_a_single_graded_record():
+    # a: one record, right (1); b: two records, both wrong (0): (1 + 0) / 2
+    assert S.macro_accuracy([True, False, False], ["a", "b", "b"]).value == pytest.approx(0.5)
+
+
+def test_mci_interval_is_scipys_paired_bca_of_spearman():
+    from scipy import stats
+
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=30), rng.normal(size=30)
+    b = a + b  # correlated channels
+    items = [f"q{i}" for i in range(30)]
+    e = S.mci(items * 2, ["wagering"] * 30 + ["opt_out"] * 30, np.concatenate([a, b]), ci=S.Bootstrap(n_resamples=999, seed=4))
+    res = stats.bootstrap((a, b), lambda u, v: stats.spearmanr(u, v).statistic, paired=True, vectorized=False,
+                          method="BCa", n_resamples=999, rng=np.random.default_rng(4))
+    assert e.value == pytest.approx(stats.spearmanr(a, b).statistic, rel=1e-9)
+    assert e.ci == pytest.approx((res.confidence_interval.low, res.confidence_interval.high), rel=1e-9)
+
+
+def test_pair_tables_after_an_empty_pair_are_the_brute_force_counts():
+    # a pair with no levels on one side (an empty table) must not shift the pairs after it
+    from mirror_hf.scoring._rank import PairTables
+
+    x = np.array([0, 1, 1, 0, 1])
+    y = np.array([1, 0, 1, 1, -1])  # -1: no value
+    none = np.full(5, -1)
+    w = np.array([[1.0, 2.0, 1.0, 3.0, 1.0], [0.0, 1.0, 2.0, 1.0, 4.0]])
+    tables = PairTables([(none, 0, y, 2), (x, 2, y, 2), (y, 2, x, 2)]).tables(w)
+    assert tables[0].shape == (2, 0, 0)
+    for t, (a, b) in zip(tables[1:], ((x, y), (y, x))):
+        expected = np.zeros((2, 2, 2))
+        for r in range(2):
+            for k in range(5):
+                if a[k] >= 0 and b[k] >= 0:
+                    expected[r, a[k], b[k]] += w[r, k]
+        assert np.array_equal(t, expected)

@@ -353,3 +353,78 @@ def test_money_plot_within_model_statistics():
     assert plot["within_model"]["m0"]["value"] == pytest.approx(1.0) and plot["within_model"]["m1"]["n"] == 3
     assert plot["within_model_slope"] == {"value": pytest.approx(1.0), "n": 6}
     assert plot["pearson_r"]["value"] < 0  # pooled across models the sign flips
+
+
+# ------------------------------------------------------------------------------------------------
+# Survivors of the fresh 150-per-group mutation draw (seed 1), each against a hand-worked case
+# ------------------------------------------------------------------------------------------------
+
+
+def test_appropriate_action_rate_interval_is_one_minus_cfrs_and_inside_0_1():
+    from mirror_hf.scoring._exp9 import appropriate_action_rate
+
+    # C1 weak, table frame: t1, t3, t5 proceeded wrong, t2 right, t4 deferred: CFR 3/5, AAR 2/5
+    rate = cfr(TRADEOFF, frame="table", condition="C1", ci=CI)
+    aar = appropriate_action_rate(TRADEOFF, frame="table", condition="C1", ci=CI)
+    assert aar.value == pytest.approx(2 / 5) and aar.n == 5
+    assert aar.ci == pytest.approx((1.0 - rate.ci[1], 1.0 - rate.ci[0]))
+    assert 0.0 <= aar.ci[0] <= aar.value <= aar.ci[1] <= 1.0
+
+
+def test_udr_counts_strong_components_only():
+    from mirror_hf.scoring._exp9 import udr
+
+    table = comps([
+        {"task_id": "s1", "condition": "C1", "strength": "strong", "decision": "use_tool", "correct": True},
+        {"task_id": "s2", "condition": "C1", "strength": "strong", "decision": "proceed", "correct": True},
+        {"task_id": "w1", "condition": "C1", "decision": "proceed", "correct": True},
+        {"task_id": "w2", "condition": "C1", "decision": "proceed", "correct": False},
+        {"task_id": "u1", "condition": "C1", "strength": None, "decision": "defer", "correct": True},
+    ])
+    # strong: s1 escalated and right, s2 proceeded: 1/2 (the weak and the unlabelled are not counted)
+    e = udr(table, frame="table", condition="C1")
+    assert e.value == pytest.approx(1 / 2) and e.n == 2
+
+
+def test_kdi_upstream_with_a_single_weak_domain_is_that_domains_term():
+    from mirror_hf.scoring._exp9 import kdi
+
+    # weak social components in C1 / P1 / fixed: t1, t3, t5 proceeded wrong, t2 right (t4 deferred):
+    # CFR_social = 3/5, so KDI = g - (1 - 3/5) with the one domain's gap 0.3
+    e = kdi(TRADEOFF, variant="upstream", gap_by_domain={"social": 0.3})
+    assert e.value == pytest.approx(0.3 - (1 - 3 / 5)) and e.n == 5
+
+
+def test_kdi_without_recorded_gaps_is_nan_not_an_error():
+    from mirror_hf.scoring._exp9 import domain_gaps_from_components, kdi
+
+    table = TRADEOFF.drop("mirror_gap") if "mirror_gap" in TRADEOFF.columns else TRADEOFF
+    assert domain_gaps_from_components(table) == {}
+    for variant in ("paper", "upstream"):
+        assert math.isnan(kdi(table, variant=variant).value)
+
+
+def test_relabel_strength_of_no_component_is_the_same_empty_table():
+    from mirror_hf.scoring._exp9 import relabel_strength
+
+    empty = TRADEOFF.head(0)
+    out = relabel_strength(empty, "median_or_bottom_k")
+    assert out.height == 0 and out.schema == empty.schema
+
+
+def test_exp9_metrics_of_no_component_are_nan():
+    empty = TRADEOFF.head(0)
+    for metric in (cfr, ipw_cfr):
+        e = metric(empty)
+        assert math.isnan(e.value) and e.n == 0
+
+
+def test_kdi_upstream_skips_a_weak_domain_without_a_gap():
+    from mirror_hf.scoring._exp9 import kdi
+
+    # TRADEOFF's weak social components (CFR 3/5) plus one weak "legal" component with no gap given:
+    # the mean runs over social alone
+    table = pl.concat([TRADEOFF, comps([{"task_id": "t9", "condition": "C1", "domain": "legal", "decision": "proceed",
+                                         "correct": False}])], how="vertical_relaxed")
+    e = kdi(table, variant="upstream", gap_by_domain={"social": 0.3})
+    assert e.value == pytest.approx(0.3 - (1 - 3 / 5)) and e.n == 6

@@ -63,10 +63,17 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
         return num / den
 
 
-def _ece_statistic(cells: Cells, n_bins: int) -> Statistic:
+def _bin_of(p: np.ndarray, n_bins: int) -> np.ndarray:
+    """Equal-width bin of each confidence (one rule for `ece` and `reliability`), the top edge in the
+    last bin; the 1e-9 keeps a confidence meant to sit on an edge but computed a rounding error below
+    it in the bin that edge opens."""
     if n_bins < 1:
         raise ValueError("n_bins must be >= 1")
-    bins = np.minimum(np.floor(cells["p"] * n_bins + 1e-9).astype(np.int64), n_bins - 1)
+    return np.minimum(np.floor(p * n_bins + 1e-9).astype(np.int64), n_bins - 1)
+
+
+def _ece_statistic(cells: Cells, n_bins: int) -> Statistic:
+    bins = _bin_of(cells["p"], n_bins)
 
     def statistic(w: np.ndarray) -> np.ndarray:
         right = group_sums(w, bins, n_bins, cells["y"])
@@ -160,7 +167,7 @@ def reliability(confidence: ArrayLike, correct: ArrayLike, *, n_bins: int = N_BI
     """The reliability diagram behind `ece`: per non-empty bin (the same equal-width bins), its edges,
     record count, mean confidence and accuracy. Records without both a confidence and a grade are dropped."""
     cells = _cells(confidence, correct)
-    bins = np.minimum(np.floor(cells["p"] * n_bins + 1e-9).astype(np.int64), n_bins - 1)
+    bins = _bin_of(cells["p"], n_bins)
     w = cells.counts.astype(np.float64)
     out = []
     for b in range(n_bins):

@@ -25,26 +25,26 @@ class PairTables:
     weight matrix, computed with one matrix product for all pairs."""
 
     def __init__(self, pairs: list[tuple[np.ndarray, int, np.ndarray, int]]):
-        self.shapes = []
+        self.shapes: list[tuple[int, int, int]] = []  # (Lx, Ly, first column): each pair's block, laid out once
         blocks = []
+        start = 0
         for x, lx, y, ly in pairs:
             k = len(x)
             onehot = np.zeros((k, max(lx * ly, 1)), dtype=np.float32)
             ok = (x >= 0) & (y >= 0)
             onehot[np.flatnonzero(ok), x[ok] * ly + y[ok]] = 1.0
             blocks.append(onehot)
-            self.shapes.append((lx, ly))
+            self.shapes.append((lx, ly, start))
+            start += onehot.shape[1]
         self.onehot = np.concatenate(blocks, axis=1) if blocks else np.zeros((0, 0))
 
     def tables(self, w: np.ndarray) -> list[np.ndarray]:
         # float32 is exact here: weights are counts, and no table cell exceeds the sample size
         flat = w.astype(np.float32) @ self.onehot
-        out, start = [], 0
-        for lx, ly in self.shapes:
-            width = max(lx * ly, 1)
-            out.append(flat[:, start : start + width].reshape(-1, lx, ly) if lx and ly else np.zeros((len(w), 0, 0)))
-            start += width
-        return out
+        return [
+            flat[:, start : start + lx * ly].reshape(-1, lx, ly) if lx and ly else np.zeros((len(w), 0, 0))
+            for lx, ly, start in self.shapes
+        ]
 
 
 def _average_ranks(counts: np.ndarray) -> np.ndarray:

@@ -485,3 +485,20 @@ def test_a_boolean_is_looked_for_on_the_first_two_lines_only():
     for k in range(3):
         response = "\n".join([*lead_ins[:k], "Yes, it follows.", "That is all."])
         assert extract_final_answer(response, "boolean") == ("yes" if k < 2 else "Let me think about this"), k
+
+
+def test_upstream_matcher_counts_i_refuse_as_a_refusal():
+    """§3 step 1: the matcher's refusal list is the parsers' list plus "i refuse"."""
+    from mirror_hf.protocol.text import is_refusal_upstream
+
+    assert is_refusal_upstream("I refuse. 5") is False  # the parsers' list alone
+    assert upstream("I refuse. 5", "5", "exact_numeric") is False
+    assert upstream("5", "5", "exact_numeric") is True
+
+
+def test_upstream_unknown_type_boolean_rule_needs_both_sides_then_falls_to_text():
+    """§3 unknown type: the boolean (substring) rule applies only when both sides read as one;
+    "Paris" reads as none (no t, y, 1, f, n, 0 ...), so "Paris, France" goes on to the substring
+    rule and is right."""
+    assert upstream("Paris, France", "Paris", None) is True
+    assert upstream("Rome, Italy", "Paris", None) is False

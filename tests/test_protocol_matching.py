@@ -502,3 +502,27 @@ def test_upstream_unknown_type_boolean_rule_needs_both_sides_then_falls_to_text(
     rule and is right."""
     assert upstream("Paris, France", "Paris", None) is True
     assert upstream("Rome, Italy", "Paris", None) is False
+
+
+def test_a_fraction_with_denominator_one_is_its_numerator_and_zero_is_unreadable():
+    """read_number: "a/b" is a fraction (10/1 is 10); a zero denominator reads as no number."""
+    assert strict("10/1", "10", "exact_numeric") is True
+    assert strict("10/1", "11", "exact_numeric") is False
+    assert read_number("3/0") is None
+    assert strict("3/0", "3", "exact_numeric") is False
+
+
+def test_upstream_letter_falls_back_to_the_first_standalone_letter():
+    """§3 multiple_choice: no leading-letter pattern fires, so the first standalone A-D token; the
+    quirk the spec names: an article "a" before it, upper-cased, is picked instead."""
+    assert upstream("I would pick B here", "B", "multiple_choice") is True
+    assert upstream("I would pick C here", "B", "multiple_choice") is False
+    assert upstream("I think a B is right", "B", "multiple_choice") is False  # "A" comes first
+    assert upstream("I think a B is right", "A", "multiple_choice") is True
+
+
+def test_upstream_number_reads_the_value_after_approximately():
+    """§3 exact_numeric: "approximately N" is taken when present, else the first number (3 here)."""
+    assert upstream("3 bags, approximately 40", "40", "exact_numeric") is True
+    assert upstream("3 bags, approximately 40", "3", "exact_numeric") is False
+    assert upstream("3 bags, about 40", "3", "exact_numeric") is True

@@ -526,3 +526,10 @@ def test_upstream_number_reads_the_value_after_approximately():
     assert upstream("3 bags, approximately 40", "40", "exact_numeric") is True
     assert upstream("3 bags, approximately 40", "3", "exact_numeric") is False
     assert upstream("3 bags, about 40", "3", "exact_numeric") is True
+
+
+def test_upstream_choice_without_a_letter_on_either_side_is_wrong():
+    """§3 multiple_choice: both letters found -> equality; otherwise False, also when neither side
+    has one ("paris" vs "Rome")."""
+    assert upstream("paris", "Rome", "multiple_choice") is False
+    assert upstream("paris", "A", "multiple_choice") is False

@@ -533,3 +533,18 @@ def test_upstream_choice_without_a_letter_on_either_side_is_wrong():
     has one ("paris" vs "Rome")."""
     assert upstream("paris", "Rome", "multiple_choice") is False
     assert upstream("paris", "A", "multiple_choice") is False
+
+
+def test_a_value_after_the_last_equals_sign_and_a_number_on_its_own_last_line():
+    """read_number: in "x = 3 + 4 = 7" the value after the last "=" counts; extract_final_answer:
+    free text (several lines) is reduced to the single number of its last line with digits."""
+    assert strict("x = 3 + 4 = 7", "7", "exact_numeric") is True
+    assert strict("I add 3 and 4\n7", "7", "exact_numeric") is True
+    assert strict("I add 3 and 4\n7", "4", "exact_numeric") is False
+
+
+def test_upstream_unknown_type_with_one_numeric_side_goes_on_down_the_chain():
+    """§3 unknown type: the numeric rule needs numbers on both sides; "42" against "Paris" is
+    compared as text (and is wrong), not an error."""
+    assert upstream("42", "Paris", None) is False
+    assert upstream("Paris", "42", None) is False

@@ -485,3 +485,66 @@ def test_a_boolean_is_looked_for_on_the_first_two_lines_only():
     for k in range(3):
         response = "\n".join([*lead_ins[:k], "Yes, it follows.", "That is all."])
         assert extract_final_answer(response, "boolean") == ("yes" if k < 2 else "Let me think about this"), k
+
+
+def test_upstream_matcher_counts_i_refuse_as_a_refusal():
+    """§3 step 1: the matcher's refusal list is the parsers' list plus "i refuse"."""
+    from mirror_hf.protocol.text import is_refusal_upstream
+
+    assert is_refusal_upstream("I refuse. 5") is False  # the parsers' list alone
+    assert upstream("I refuse. 5", "5", "exact_numeric") is False
+    assert upstream("5", "5", "exact_numeric") is True
+
+
+def test_upstream_unknown_type_boolean_rule_needs_both_sides_then_falls_to_text():
+    """§3 unknown type: the boolean (substring) rule applies only when both sides read as one;
+    "Paris" reads as none (no t, y, 1, f, n, 0 ...), so "Paris, France" goes on to the substring
+    rule and is right."""
+    assert upstream("Paris, France", "Paris", None) is True
+    assert upstream("Rome, Italy", "Paris", None) is False
+
+
+def test_a_fraction_with_denominator_one_is_its_numerator_and_zero_is_unreadable():
+    """read_number: "a/b" is a fraction (10/1 is 10); a zero denominator reads as no number."""
+    assert strict("10/1", "10", "exact_numeric") is True
+    assert strict("10/1", "11", "exact_numeric") is False
+    assert read_number("3/0") is None
+    assert strict("3/0", "3", "exact_numeric") is False
+
+
+def test_upstream_letter_falls_back_to_the_first_standalone_letter():
+    """§3 multiple_choice: no leading-letter pattern fires, so the first standalone A-D token; the
+    quirk the spec names: an article "a" before it, upper-cased, is picked instead."""
+    assert upstream("I would pick B here", "B", "multiple_choice") is True
+    assert upstream("I would pick C here", "B", "multiple_choice") is False
+    assert upstream("I think a B is right", "B", "multiple_choice") is False  # "A" comes first
+    assert upstream("I think a B is right", "A", "multiple_choice") is True
+
+
+def test_upstream_number_reads_the_value_after_approximately():
+    """§3 exact_numeric: "approximately N" is taken when present, else the first number (3 here)."""
+    assert upstream("3 bags, approximately 40", "40", "exact_numeric") is True
+    assert upstream("3 bags, approximately 40", "3", "exact_numeric") is False
+    assert upstream("3 bags, about 40", "3", "exact_numeric") is True
+
+
+def test_upstream_choice_without_a_letter_on_either_side_is_wrong():
+    """§3 multiple_choice: both letters found -> equality; otherwise False, also when neither side
+    has one ("paris" vs "Rome")."""
+    assert upstream("paris", "Rome", "multiple_choice") is False
+    assert upstream("paris", "A", "multiple_choice") is False
+
+
+def test_a_value_after_the_last_equals_sign_and_a_number_on_its_own_last_line():
+    """read_number: in "x = 3 + 4 = 7" the value after the last "=" counts; extract_final_answer:
+    free text (several lines) is reduced to the single number of its last line with digits."""
+    assert strict("x = 3 + 4 = 7", "7", "exact_numeric") is True
+    assert strict("I add 3 and 4\n7", "7", "exact_numeric") is True
+    assert strict("I add 3 and 4\n7", "4", "exact_numeric") is False
+
+
+def test_upstream_unknown_type_with_one_numeric_side_goes_on_down_the_chain():
+    """§3 unknown type: the numeric rule needs numbers on both sides; "42" against "Paris" is
+    compared as text (and is wrong), not an error."""
+    assert upstream("42", "Paris", None) is False
+    assert upstream("Paris", "42", None) is False

@@ -15,6 +15,7 @@ from __future__ import annotations
 import string
 from decimal import ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 
+import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
@@ -333,11 +334,12 @@ def fixed(mantissa: int, places: int) -> str:
 
 @st.composite
 def near_pairs(draw):
-    """(pred, gold): a gold with 1-4 decimals below 1000 (often below 2) and a pred of another precision near it,
+    """(pred, gold): a gold with 1-4 decimals below 1000 (often below 2, sometimes up to 10^9) and a pred of another precision near it,
     often at or one last-place unit beside half a unit of the coarser side."""
     gd = draw(st.integers(1, 4))
     small = st.integers(-2 * 10**gd, 2 * 10**gd)  # |gold| <= 2, where the 5% rule is finer than the rounding
-    gold_m = draw(st.one_of(st.integers(-(10 ** (3 + gd)) + 1, 10 ** (3 + gd) - 1), small))
+    large = st.integers(-(10 ** (9 + gd)) + 1, 10 ** (9 + gd) - 1)  # up to 10^9: float error above an absolute slack
+    gold_m = draw(st.one_of(st.integers(-(10 ** (3 + gd)) + 1, 10 ** (3 + gd) - 1), small, large))
     pd = draw(st.integers(0, gd + 3))
     if pd >= gd:
         step = 10 ** (pd - gd)  # one unit of the gold's last place, in the pred's units
@@ -362,6 +364,9 @@ def near_pairs(draw):
 @example(pair=("-3.15", "-3.145"))
 @example(pair=("0.52", "0.5"))  # rounds to 0.5, 0.02 / 0.5 = 4% of the gold
 @example(pair=("0.54", "0.5"))  # rounds to 0.5, but 0.04 / 0.5 = 8% > 5%
+@example(pair=("10000.135", "10000.13"))  # an exact half above 10^4 (its float difference is 0.005000000000109)
+@example(pair=("253440.125", "253440.13"))
+@example(pair=("123456789.6", "123456789.5"))  # equal precision, different values: wrong (a 1e-9 relative "equality" took it)
 def test_a_number_of_another_precision_grades_as_decimal_rounding_says(pair):
     pred, gold = pair
     p, g = Decimal(pred), Decimal(gold)
@@ -387,3 +392,29 @@ def test_a_response_opening_with_known_answer_texts_states_the_longest(parts, kn
     longest = max(forms, key=len)
     response = " ".join(f"{p}." for p in parts) + " Then comes an explanation of some length."
     assert extract_final_answer(response, "short_text", forms) == longest, (response, forms)
+
+
+@pytest.mark.parametrize("gold", ["2000000000", "1000000000", "987654321"])
+def test_a_large_count_must_be_hit_exactly(gold):
+    """A count is exact however large: one off is wrong (the float-noise equality check was relative
+    1e-9, which took 2000000001 for 2000000000)."""
+    g = int(gold)
+    assert match(gold, gold, NUMERIC) is True and match(f"{g:,}", gold, NUMERIC) is True
+    for off in (1, -1, 2):
+        assert match(str(g + off), gold, NUMERIC) is False, off
+
+
+def test_a_fraction_gold_is_exact_and_any_answer_rounding_to_it_at_two_decimals_or_more_is_right():
+    """1/3 is no six-decimal number: 0.33, 0.333, 0.333333 and 0.3333333 all round it right (the
+    gold read as six decimals made 0.333333, at equal precision, wrong); 0.3 is too coarse, 0.334
+    and 0.3334 round it wrong. Checked against exact Fraction arithmetic."""
+    from fractions import Fraction
+
+    third = Fraction(1, 3)
+    for answer in ("0.33", "0.333", "0.3333", "0.33333", "0.333333", "0.3333333", "0.33333333", "1/3", "2/6"):
+        d = written_decimals(answer) if "/" not in answer else None
+        if d is not None:  # the oracle: the exact third rounded to the answer's decimals is the answer
+            assert round(third, d) == Fraction(answer), answer
+        assert match(answer, "1/3", NUMERIC) is True, answer
+    for answer in ("0.3", "0.334", "0.3334", "0.34", "1/4"):
+        assert match(answer, "1/3", NUMERIC) is False, answer

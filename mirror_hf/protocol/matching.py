@@ -20,6 +20,7 @@ the item cannot be graded (no answer, or a gold answer that cannot be read as it
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from functools import lru_cache
@@ -267,7 +268,7 @@ def read_number(text: str | None) -> tuple[float, int] | None:
             den = int(m.group("den"))
             if den == 0:
                 return None
-            value, decimals = value / den, 6
+            value, decimals = value / den, EXACT_DECIMALS
         values.append((value, decimals))
     if not values:
         return None
@@ -293,6 +294,15 @@ def read_tuple(text: str | None) -> tuple[float, ...] | None:
 
 
 RELATIVE_TOLERANCE = 0.05
+#: The precision of a fraction ("1/3"): exact, so as many decimals as a float holds; any answer that
+#: rounds it right at two decimals or more matches it.
+EXACT_DECIMALS = 17
+
+
+def _float_noise(p: float, g: float) -> float:
+    """A bound on the float error of `p - g` for two numbers parsed from decimal text (each within
+    half an ulp of its decimal, the subtraction within another): relative, so it holds at any size."""
+    return 4.0 * math.ulp(max(abs(p), abs(g)))
 
 
 def numbers_match(pred: tuple[float, int], gold: tuple[float, int]) -> bool:
@@ -303,14 +313,15 @@ def numbers_match(pred: tuple[float, int], gold: tuple[float, int]) -> bool:
     match 3.14159 and 42 does not match 42.4; and the difference must stay within 5% of the gold."""
     p, pd = pred
     g, gd = gold
-    if abs(p - g) <= 1e-9 * max(1.0, abs(g)):
+    noise = _float_noise(p, g)
+    if abs(p - g) <= noise:
         return True
     if gd == 0 and g == int(g):
         return False
     if pd > gd:
-        close = abs(p - g) <= 0.5 * 10**-gd + 1e-12
+        close = abs(p - g) <= 0.5 * 10**-gd + noise
     elif pd < gd:
-        close = pd >= 2 and abs(p - g) <= 0.5 * 10**-pd + 1e-12
+        close = pd >= 2 and abs(p - g) <= 0.5 * 10**-pd + noise
     else:
         close = False
     return close and abs(p - g) <= RELATIVE_TOLERANCE * abs(g)

@@ -412,7 +412,6 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
     report.prompt_tokens, report.completion_tokens = counts.prompt_tokens, counts.completion_tokens
     _check_failures(table, report, options, first_error)
     manifest = run_manifest(root, plan, options, run_id, model, key_url, generation, report)
-    experiment, features = plan.experiment, plan.features
     report.split_path = None
     if worker is not None:
         try:
@@ -420,8 +419,9 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
         except WorkerFailed:
             worker.close()
             table, _, _ = trial_table(identity_row, plan, execution.turns, plan.features)
-    del plan, execution  # the prompts and responses now live in the table: free them before the write
-    if report.split_path is None:
+    if report.split_path is None:  # written here (no worker, or it failed): only this path needs `datasets`
+        experiment, features = plan.experiment, plan.features
+        del plan, execution  # the prompts and responses now live in the table: free them before the write
         gc.collect()
         report.split_path = write_trials(root, experiment, split, table, manifest, features)
     if on_written is not None:

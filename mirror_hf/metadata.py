@@ -38,7 +38,6 @@ def refresh_metadata(root: Path, publication: Publication | None = None) -> None
 _CHILD = """
 import json, os, sys
 sys.path[:] = json.loads(sys.argv[1])
-os.nice(10)  # spare CPU only: the run's requests (and a local server) come first on a busy machine
 from pathlib import Path
 from mirror_hf import metadata
 metadata._writers()

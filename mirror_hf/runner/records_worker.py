@@ -108,13 +108,13 @@ class RecordsWorker:
                 keep = child_end.fileno()
                 os.closerange(3, keep)
                 os.closerange(keep + 1, os.sysconf("SC_OPEN_MAX"))
-                # Spare CPU only: on a busy machine the requests (and the server, if local) come first;
-                # whatever the child has not done by the last response it finishes then.
                 # Its imports (pyarrow, datasets for the trial Features) first, at the run's own
                 # priority: at nice +10 on a loaded machine they took minutes that the run then waited on.
                 import pyarrow  # noqa: F401
 
                 plan.features  # noqa: B018
+                # Then spare CPU only: on a busy machine the requests (and the server, if local) come
+                # first; whatever the child has not done by the last response it finishes then.
                 os.nice(10)
                 _child(child_end, identity, plan, root, split)
             except BaseException:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -54,13 +55,21 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--channels", default=",".join(CHANNELS),
                         help="Exp1 channels per item (the bank holds ~900 items per domain: 50,000 requests need 7)")
+    parser.add_argument("--per-domain", type=int,
+                        help="Reuse the folder of an earlier run under --keep (built with this many items per domain)")
+    parser.add_argument("--keep", type=Path, help="Build the folder here (and keep it) instead of in a temporary directory")
     args = parser.parse_args()
     channels = tuple(args.channels.split(","))
     from fakes.servers import openai_server, server_stats
 
     with tempfile.TemporaryDirectory() as tmp:
-        folder, items, _ = prepare(Path(tmp), args.requests, channels)
-        requests = items * len(channels)
+        root = args.keep or Path(tmp)
+        if args.keep and (root / "mirror" / "data").is_dir():
+            folder, items = root / "mirror", math.ceil(args.requests / len(channels))
+        else:
+            root.mkdir(parents=True, exist_ok=True)
+            folder, items, _ = prepare(root, args.requests, channels)
+        requests = args.requests  # the plan may hold fewer (items without a difficulty pair): the server's count decides
         marks = []
         with openai_server() as url:
             start = time.perf_counter()
@@ -97,6 +106,7 @@ def main() -> None:
                     after_requests = hwm
             if os.waitstatus_to_exitcode(status) != 0:
                 raise SystemExit(f"mirror-hf run exited {os.waitstatus_to_exitcode(status)}")
+            requests = server_stats(url)["requests"]
     growth = marks[-1]["peak_mb"] - marks[0]["peak_mb"] if len(marks) > 1 else 0.0
     print(json.dumps({"requests": requests, "peak_growth_first_to_last_mark_mb": round(growth, 1),
                       "peak_at_last_request_mb": after_requests, "final_peak_mb": round(usage.ru_maxrss / 1024, 1),  # max of run, children

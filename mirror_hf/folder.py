@@ -18,13 +18,16 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from datasets import Features
 
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.records import conform_row
+
+if TYPE_CHECKING:  # datasets takes seconds to import: a run's request loop never needs it
+    from datasets import Features
 
 BUILD_MARKER = ".mirror_build.json"
 SPLIT_NAME = re.compile(r"^\w+$", re.ASCII)
@@ -158,6 +161,8 @@ def split_files(root: Path) -> dict[str, list[SplitFile]]:
 
 def features_on_disk(path: Path) -> Features:
     """Features of a parquet file written by `write_split` (datasets metadata in its schema)."""
+    from datasets import Features
+
     return Features.from_arrow_schema(pq.read_schema(path))
 
 

@@ -70,11 +70,14 @@ def test_a_failing_worker_falls_back_to_the_in_process_path(dataset, tmp_path, m
         conn.recv()
         raise RuntimeError("planted failure in the records worker")
 
-    with openai_server(tool_rate=0.5) as url:
+    # The parent keeps no turns while a worker runs: it replays them from the results file, recorded
+    # failures (permanent 400s: the same requests in both runs) and second turns included.
+    with openai_server({"400": 0.2}, tool_rate=0.5, think_rate=0.3) as url:
         _run(dataset, url, worker=False, limit=16, channels=CHANNELS5)
         monkeypatch.setattr(records_worker_module, "_child", broken)
         report = _run(twin, url, worker=True, limit=16, channels=CHANNELS5)
-    assert report.trials == 80
+        stats = server_stats(url)
+    assert report.trials == 80 and report.failed > 0 and stats["400"] > 0
     assert _records(dataset).equals(_records(twin))
     assert not [f for f in (twin / "data" / "trials_exp1").iterdir() if f.name.startswith(".")]  # no temp file left
 

@@ -71,16 +71,23 @@ class Progress:
     on_update: Callable[[Progress], None] | None = None
 
 
-@dataclass
+@dataclass(repr=False)
 class Execution:
-    turns: dict[int, list[tuple[ChatRequest, Outcome]]] = field(default_factory=dict)  # job index -> turns
+    turns: dict[int, list[tuple[ChatRequest, Outcome]]] = field(default_factory=dict)  # job index -> turns (if kept)
     stopped_by_budget: bool = False
+    recorded: int = 0  # jobs finished and recorded (kept in `turns` or not)
+
+    def __repr__(self) -> str:
+        # Short on purpose: asyncio.run's exit on CPython 3.11 formats the main task's result
+        # (signal.getsignal's enum lookup reprs its SIGINT handler, the task inside it) twice; the
+        # dataclass repr of every turn took ~1 s per 5,000 requests and a string as big as the run.
+        return f"Execution({self.recorded} jobs, stopped_by_budget={self.stopped_by_budget})"
 
 
 class Engine:
     def __init__(self, plan: Plan, *, model: str, base_url: str, generation: Generation, client, store: ResultStore,
                  concurrency: int, retry_failed: bool = True, budget: Budget | None = None, progress: Progress | None = None,
-                 on_done: Callable[[int, list], None] | None = None):
+                 on_done: Callable[[int, list], None] | None = None, keep_turns: bool = True):
         self.plan = plan
         self.model = model
         self.base_url = base_url
@@ -95,6 +102,9 @@ class Engine:
         self._inflight: dict[str, asyncio.Future] = {}
         self.execution = Execution()
         self.on_done = on_done  # called with (job index, turns) as each job is recorded (the records worker)
+        # False: `on_done` alone gets the turns and nothing grows with the run here; whoever needs
+        # them again replays the results file (`replay`).
+        self.keep_turns = keep_turns
 
     def request(self, messages: list[dict], temperature: float | None = None) -> ChatRequest:
         generation = self.generation if temperature is None else replace(self.generation, temperature=temperature)
@@ -159,7 +169,9 @@ class Engine:
         except BudgetExhausted:
             self.execution.stopped_by_budget = True
             return
-        self.execution.turns[index] = turns
+        self.execution.recorded += 1
+        if self.keep_turns:
+            self.execution.turns[index] = turns
         if self.on_done is not None:
             self.on_done(index, turns)
         progress = self.progress
@@ -190,3 +202,33 @@ class Engine:
                 self.execution.stopped_by_budget = True
                 return
             await self.run_job(index, job)
+
+
+class _Recorded:
+    """A results file read back, as the engine's store: every request of the run is in it."""
+
+    def __init__(self, outcomes: dict[str, Outcome]):
+        self.outcomes = outcomes
+
+    def get(self, key: str) -> Outcome | None:
+        return self.outcomes.get(key)
+
+    def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+class _NoClient:
+    async def send(self, request: ChatRequest) -> Outcome:
+        raise RuntimeError(f"replay: request {request.key} is not in the results file")
+
+
+def replay(plan: Plan, outcomes: dict[str, Outcome], *, model: str, base_url: str, generation: Generation) -> Execution:
+    """Every job's turns rebuilt from the run's recorded outcomes (`store.load_outcomes`), by the
+    engine itself (so turns follow the same follow-up rules), sending nothing: the records worker's
+    fallback when the parent did not keep the turns. Recorded failures stay failures."""
+    engine = Engine(plan, model=model, base_url=base_url, generation=generation, client=_NoClient(),
+                    store=_Recorded(outcomes), concurrency=1, retry_failed=False)
+    return asyncio.run(engine.run())

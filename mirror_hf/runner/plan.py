@@ -62,7 +62,13 @@ class Plan:
     recipe: Recipe
     items: int  # distinct items (questions or tasks) selected
     notes: list[str] = field(default_factory=list)  # e.g. items without a difficulty pair
-    features: Any = None  # the trial config's `datasets.Features` (set by `build_plan` from the spec)
+    spec: Any = field(default=None, repr=False)  # the ExperimentSpec planned from (set by `build_plan`)
+
+    @property
+    def features(self):
+        """The trial config's `datasets.Features`, read from the spec when first asked for: the
+        request loop never needs them, and importing `datasets` costs seconds of start-up."""
+        return self.spec.trial_features
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,8 @@ def read_config(root: Path, config: str, split: str | None = None, *, needed_for
         raise PlanError(f"{root} has no {where}, which {needed_for} needs")
     rows: list[dict] = []
     for f in files:
-        rows.extend(pq.read_table(f.path).to_pylist())
+        # ParquetFile, not read_table: read_table goes through pyarrow.dataset, which imports pandas (~1 s)
+        rows.extend(pq.ParquetFile(f.path).read().to_pylist())
     return rows
 
 
@@ -198,5 +205,5 @@ def build_plan(root: Path, options: PlanOptions, spec: ExperimentSpec) -> Plan:
     if options.bank is not None and options.bank not in banks:
         raise PlanError(f"--bank {options.bank!r}: {spec.name} reads {', '.join(banks) or 'no bank'}")
     plan = spec.plan(root, options)
-    plan.features = spec.trial_features
+    plan.spec = spec
     return plan

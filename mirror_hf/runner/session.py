@@ -391,7 +391,7 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
     report.cost = budget.spent if (options.price_in or options.price_out) else None
     if execution.stopped_by_budget:
         report.stopped_by_budget = True
-        report.trials = len(execution.turns)
+        report.trials = execution.recorded
         report.seconds = time.perf_counter() - started
         return report
 
@@ -403,7 +403,8 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
             worker.close()
             worker = None
     if worker is None:
-        table, counts, dropped = trial_table(identity_row, plan, execution.turns, plan.features)
+        table, counts, dropped = trial_table(identity_row, plan, _turns(execution, plan, model, key_url, generation, paths),
+                                             plan.features)
     if dropped:
         report.notes.append(f"parsed field(s) {sorted(dropped)} are not in the trial schema (records.py) and were not written")
     t_rows = time.perf_counter()
@@ -412,16 +413,17 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
     report.prompt_tokens, report.completion_tokens = counts.prompt_tokens, counts.completion_tokens
     _check_failures(table, report, options, first_error)
     manifest = run_manifest(root, plan, options, run_id, model, key_url, generation, report)
-    experiment, features = plan.experiment, plan.features
     report.split_path = None
     if worker is not None:
         try:
             report.split_path = worker.write(manifest)
         except WorkerFailed:
             worker.close()
-            table, _, _ = trial_table(identity_row, plan, execution.turns, plan.features)
-    del plan, execution  # the prompts and responses now live in the table: free them before the write
-    if report.split_path is None:
+            table, _, _ = trial_table(identity_row, plan, _turns(execution, plan, model, key_url, generation, paths),
+                                      plan.features)
+    if report.split_path is None:  # written here (no worker, or it failed): only this path needs `datasets`
+        experiment, features = plan.experiment, plan.features
+        del plan, execution  # the prompts and responses now live in the table: free them before the write
         gc.collect()
         report.split_path = write_trials(root, experiment, split, table, manifest, features)
     if on_written is not None:
@@ -430,6 +432,17 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
     report.seconds = time.perf_counter() - started
     report.timings["write"] = time.perf_counter() - t_rows
     return report
+
+
+def _turns(execution, plan, model, key_url, generation, paths) -> dict:
+    """Every job's turns: as the engine kept them, or (a records worker had them and failed)
+    replayed from the results file, which holds every finished request."""
+    if execution.recorded == 0 or execution.turns:
+        return execution.turns
+    from mirror_hf.runner.engine import replay
+    from mirror_hf.runner.store import load_outcomes
+
+    return replay(plan, load_outcomes(paths["results"])[0], model=model, base_url=key_url, generation=generation).turns
 
 
 def _check_failures(table, report: RunReport, options: RunOptions, first: str | None = None) -> None:
@@ -469,7 +482,7 @@ async def _execute(plan, options, model, base_url, default_query, key_url, key, 
         with progress_bar(len(plan.jobs), f"{plan.experiment} {model}", enabled=options.progress, client=client, console=console) as counters:
             engine = Engine(plan, model=model, base_url=key_url, generation=generation, client=client, store=store,
                             concurrency=options.concurrency, retry_failed=options.retry_failed, budget=budget, progress=counters,
-                            on_done=on_done)
+                            on_done=on_done, keep_turns=on_done is None)
             execution = await engine.run()
     finally:
         await client.close()

@@ -8,8 +8,10 @@ runner, it does not measure anything (spec/embedded-model.md).
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -92,6 +94,23 @@ def _ready(base_url: str) -> bool:
         return False
 
 
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with(parent: int):
+    """A preexec hook: the server gets SIGKILL when the process that started it dies, however it
+    dies (a SIGKILL'd run or test cannot run the `finally` below; the server used to live on as an
+    orphan, holding a core). Linux only; elsewhere the `finally` is the only stop."""
+
+    def hook() -> None:
+        if sys.platform.startswith("linux"):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != parent:  # the parent died before the hook ran
+                os._exit(1)
+
+    return hook
+
+
 @contextmanager
 def embedded_server(*, n_ctx: int = 2048, threads: int | None = None, start_timeout: float = 120.0) -> Iterator[EmbeddedServer]:
     """Start the server, wait until `/v1/models` answers, yield, then stop it (by its PID)."""
@@ -108,7 +127,8 @@ def embedded_server(*, n_ctx: int = 2048, threads: int | None = None, start_time
     ]
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "HF_TOKEN")}
     with open(fd, "wb") as log:
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                                preexec_fn=_die_with(os.getpid()))
     log_path = Path(log_name)
     try:
         deadline = time.monotonic() + start_timeout

@@ -104,3 +104,41 @@ def test_quickstart_runs_all_three_experiments_on_the_embedded_model(dataset):
     again = cli("quickstart", "--dataset", str(dataset), "--per-domain", "1", "--exp3-tasks", "1", "--exp9-tasks", "1",
                 "--max-tokens", "16", "--no-progress", timeout=600)
     assert again.stdout.count("0 requests sent") == 3
+
+
+def test_the_embedded_server_dies_with_the_process_that_started_it(tmp_path):
+    """A run killed with SIGKILL cannot stop its server in a `finally`; the server must not live on
+    as an orphan (it did, holding a core, after a test timeout)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    _require_embedded()
+    script = (
+        "import sys, time\n"
+        "from mirror_hf.embedded import embedded_server\n"
+        "with embedded_server() as server:\n"
+        "    print(server.pid, flush=True)\n"
+        "    time.sleep(600)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        server_pid = int(parent.stdout.readline())
+        os.kill(server_pid, 0)  # it is running
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 30  # a liveness bound, not a speed check
+        while time.monotonic() < deadline:
+            try:
+                os.kill(server_pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(server_pid, signal.SIGKILL)
+            pytest.fail(f"the embedded server {server_pid} outlived its parent by 30 s")
+    finally:
+        if parent.poll() is None:
+            parent.kill()

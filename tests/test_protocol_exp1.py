@@ -350,3 +350,42 @@ def test_fingerprints_are_stable_hex():
     assert protocol_sha() == protocol_sha() and len(protocol_sha()) == 64
     a = prompt_sha(exp1.build_wagering(QUESTION))
     assert a == prompt_sha(exp1.build_wagering(QUESTION)) and a != prompt_sha(exp1.build_opt_out(QUESTION))
+
+
+# ------------------------------------------------------------------------------------------------
+# Parser survivors of the default mutation draw (seed 0)
+# ------------------------------------------------------------------------------------------------
+
+
+def test_tool_results_keep_non_ascii_text_as_written():
+    """The second turn's tool results are stored as readable JSON: "Zürich" and "−3" stay as
+    written, not as \\u escapes (a reader of the trials table sees what the model saw)."""
+    first = exp1.parse_tool_delegation("[TOOL: calculator | 2 - 5]")
+    results = [{"tool": "calculator", "input": "2 - 5", "result": "−3"}, {"tool": "lookup", "input": "Zürich", "result": "Zürich"}]
+    merged = exp1.parse_tool_followup("ANSWER: −3", first, results)
+    assert "Zürich" in merged["tool_results"] and "−3" in merged["tool_results"]
+    assert "\\u" not in merged["tool_results"]
+    assert json.loads(merged["tool_results"]) == results
+
+
+def test_a_refused_tool_delegation_is_marked_refused():
+    out = exp1.parse_tool_delegation("I cannot help with that request.")
+    assert out["refused"] is True and out["tools_used"] == []
+
+
+@pytest.mark.parametrize("stated, expected", [("1", 1), ("7", 7), ("10", 10), ("0", None), ("11", None)])
+def test_structured_control_confidence_under_the_authors_rules_is_1_to_10(stated, expected):
+    """The authors' reader takes CONFIDENCE as an integer from 1 to 10 inclusive; 0 and 11 are no
+    reading."""
+    out = exp1.parse_structured_control(f"ANSWER: Paris\nCONFIDENCE: {stated}", rules="upstream")
+    assert out["control_confidence"] == expected
+    assert out["answer"] == "Paris"
+
+
+def test_a_long_tool_input_is_echoed_in_at_most_200_characters_ending_with_an_ellipsis():
+    """The echo of a model-written input is bounded at 200 characters (the follow-up prompt quotes
+    it back); a longer one is cut to 199 and marked with "…"."""
+    long_input = "x" * 500
+    echoed = exp1._echo(long_input)
+    assert len(echoed) == 200 and echoed == "x" * 199 + "…"
+    assert exp1._echo("y" * 200) == "y" * 200

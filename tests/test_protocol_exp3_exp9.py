@@ -173,3 +173,16 @@ def test_c4_routing():
 def test_slot_context():
     ctx = exp9.slot_context(TASK9, {"social": {"natural_accuracy": 0.3, "mirror_gap": 0.2, "strength": "weak"}})
     assert (ctx["strength_a"], ctx["strength_b"], ctx["exp1_accuracy_b"], ctx["mirror_gap_b"]) == ("unknown", "weak", 0.3, 0.2)
+
+
+def test_false_score_control_runs_on_the_first_150_fixed_tasks_in_bank_order():
+    """Control 2 (the paper's false-score check) takes the first 150 fixed tasks; tailored tasks are
+    skipped, not counted."""
+    tasks = []
+    for i in range(160):
+        tasks.append({"task_id": f"fixed{i}", "task_type": "fixed"})
+        if i % 4 == 0:
+            tasks.append({"task_id": f"tailored{i}", "task_type": "tailored"})
+    chosen = exp9.false_score_tasks(tasks)
+    assert chosen == {f"fixed{i}" for i in range(150)}
+    assert exp9.false_score_tasks(tasks[:10]) == {f"fixed{i}" for i in range(8)}

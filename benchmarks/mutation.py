@@ -299,7 +299,10 @@ def install(module_name: str, tree: ast.Module) -> None:
         elif isinstance(orig, type) and isinstance(new, type) and orig.__module__ == module_name:
             for attr, value in vars(new).items():
                 target = vars(orig).get(attr)
-                for pick in (lambda v: v, lambda v: getattr(v, "__func__", None), lambda v: getattr(v, "fget", None)):
+                # the function itself; a static/class method's; a property's getter; a cached_property's
+                picks = (lambda v: v, lambda v: getattr(v, "__func__", None), lambda v: getattr(v, "fget", None),
+                         lambda v: getattr(v, "func", None))
+                for pick in picks:
                     a, b = pick(target), pick(value)
                     if a is not None and b is not None and callable(a) and _swap_code(a, b):
                         break

@@ -137,16 +137,13 @@ def leak_pvalue(cell: LeakCell) -> float:
 
 
 def bh_qvalues(pvalues: Sequence[float]) -> list[float]:
-    """Benjamini-Hochberg adjusted p-values, in the input order."""
-    m = len(pvalues)
-    order = sorted(range(m), key=lambda i: pvalues[i])
-    q = [1.0] * m
-    running = 1.0
-    for rank in range(m, 0, -1):
-        i = order[rank - 1]
-        running = min(running, pvalues[i] * m / rank)
-        q[i] = running
-    return q
+    """Benjamini-Hochberg adjusted p-values, in the input order: scipy's, the same rule the scoring's
+    `bh_fdr` uses (scipy imported here, not at import: building a bank should not wait for it)."""
+    if not len(pvalues):
+        return []
+    from scipy.stats import false_discovery_control
+
+    return [float(q) for q in false_discovery_control(list(pvalues), method="bh")]
 
 
 def significant_leaks(cells: Sequence[LeakCell], q_level: float = LEAK_Q) -> list[tuple[LeakCell, float]]:

@@ -188,19 +188,25 @@ class ComponentView:
     def _in_frame(self) -> dict[str, np.ndarray]:
         return {}  # frame -> its rows (before the condition), filled as metrics ask
 
-    def mask(self, frame: Frame, condition: str | None) -> np.ndarray:
+    def in_frame(self, frame: Frame) -> np.ndarray:
+        """The rows the frame's paradigm and task-type rule keeps, false-score controls out (the
+        one place a frame's rule is read for a view)."""
         if frame not in FRAMES:
             raise ValueError(f"frame must be one of {tuple(FRAMES)}, got {frame!r}")
         keep = self._in_frame.get(frame)
         if keep is None:
             rule = FRAMES[frame]
-            keep = self.counted & ~self.false_score_control
+            keep = ~self.false_score_control
             if rule["paradigms"] is not None:
                 keep &= np.isin(self.paradigm, rule["paradigms"])
             if rule["task_types"] is not None:
                 keep &= np.isin(self.task_type, rule["task_types"])
             self._in_frame[frame] = keep
-        return keep & (self.condition == condition) if condition is not None else keep.copy()
+        return keep
+
+    def mask(self, frame: Frame, condition: str | None) -> np.ndarray:
+        keep = self.counted & self.in_frame(frame)
+        return keep & (self.condition == condition) if condition is not None else keep
 
 
 def component_view(components: pl.DataFrame | ComponentView, missing: Missing = "complete_case") -> ComponentView:

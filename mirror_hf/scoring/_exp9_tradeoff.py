@@ -198,12 +198,7 @@ def escalation_fixed_p1p2(
 
 
 def _weak_rows(view: ComponentView, frame: Frame, condition: str | None) -> np.ndarray:
-    rule = FRAMES[frame]
-    keep = view.weak & ~view.false_score_control
-    if rule["paradigms"] is not None:
-        keep &= np.isin(view.paradigm, rule["paradigms"])
-    if rule["task_types"] is not None:
-        keep &= np.isin(view.task_type, rule["task_types"])
+    keep = view.weak & view.in_frame(frame)
     if condition is not None:
         keep &= view.condition == condition
     return keep

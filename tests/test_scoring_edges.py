@@ -531,3 +531,18 @@ def test_pair_tables_after_an_empty_pair_are_the_brute_force_counts():
                 if a[k] >= 0 and b[k] >= 0:
                     expected[r, a[k], b[k]] += w[r, k]
         assert np.array_equal(t, expected)
+
+
+def test_the_behavioural_channels_scored_include_the_papers_five():
+    """MCI and TII correlate the paper's five behavioural channels (wagering, opting out, choosing
+    easy or hard, delegating to tools, natural hedging), and any registered since."""
+    from mirror_hf import scoring
+
+    assert {"wagering", "opt_out", "difficulty_selection", "tool_delegation", "natural"} <= set(scoring.behavioural_channels())
+
+
+def test_spearman_of_empty_tables_is_one_nan_per_replicate():
+    from mirror_hf.scoring._rank import spearman_from_table
+
+    out = spearman_from_table(np.zeros((3, 0, 0)))
+    assert out.shape == (3,) and np.isnan(out).all()

@@ -428,3 +428,14 @@ def test_kdi_upstream_skips_a_weak_domain_without_a_gap():
                                          "correct": False}])], how="vertical_relaxed")
     e = kdi(table, variant="upstream", gap_by_domain={"social": 0.3})
     assert e.value == pytest.approx(0.3 - (1 - 3 / 5)) and e.n == 6
+
+
+def test_cfr_of_no_components_and_of_one_is_read_without_error():
+    """An empty component table gives NaN with n 0 (not an error from untyped empty columns); a
+    single weak proceed-and-wrong component gives CFR 1 over n 1."""
+    one = comps([{"task_id": "t1", "condition": "C1", "decision": "proceed", "correct": False}])
+    est = cfr(one, condition="C1")
+    assert (est.value, est.n) == (1.0, 1)
+    empty = cfr(one.head(0), condition="C1")
+    assert math.isnan(empty.value) and empty.n == 0
+    assert math.isnan(ipw_cfr(one.head(0), condition="C1").value)

@@ -27,6 +27,8 @@ replicate); a zero jackknife spread gives acceleration 0 (a degenerate sample gi
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -168,14 +170,48 @@ def _index_weights(k: int, item_cell: np.ndarray, indices: np.ndarray) -> np.nda
     """(rows, K) cell counts of resamples given as item indices into `item_cell` (scipy's representation)."""
     rows = indices.shape[0]
     if k <= 4:  # a few cells (0/1 outcomes): count matches per cell, 3-4x faster than bincount
-        drawn = item_cell.astype(np.int8)[indices]
+        drawn = np.take(item_cell.astype(np.int8), indices)
         out = np.empty((rows, k))
+        if k == 2:  # the cell-1 count is the row sum of 0/1 codes (int16 is exact: scipy's n is at most 2 million / B)
+            total = drawn.sum(axis=1, dtype=np.int16 if indices.shape[1] < 2**15 else np.int64)
+            out[:, 1] = total
+            out[:, 0] = indices.shape[1] - total
+            return out
         for cell in range(1, k):
             out[:, cell] = np.count_nonzero(drawn == cell, axis=1)
         out[:, 0] = indices.shape[1] - out[:, 1:].sum(axis=1)
         return out
     flat = item_cell[indices] + (np.arange(rows) * k)[:, None]
     return np.bincount(flat.ravel(), minlength=rows * k).reshape(rows, k).astype(np.float64)
+
+
+# scipy's index draws depend only on the generator's state and the samples' sizes, never on their
+# values, so metrics of equally many items from the same seed draw the same matrices (IPW and the
+# MNAR bound of one condition, the resolver's four accuracies, the baselines' strategies). The last
+# two sets are kept per thread and handed out again, with the generator moved on as drawing would.
+_INDEX_DRAWS = threading.local()
+_INDEX_DRAWS_KEPT = 2
+
+
+def _scipy_indices(rng: np.random.Generator, sizes: list[list[int]], n_resamples: int) -> list[list[np.ndarray]]:
+    """`rng.integers(0, size, (n_resamples, size))` for each stratum of each sample, in order."""
+    cache = getattr(_INDEX_DRAWS, "entries", None)
+    if cache is None:
+        cache = _INDEX_DRAWS.entries = OrderedDict()
+    key = (repr(rng.bit_generator.state), n_resamples, tuple(tuple(p) for p in sizes))
+    hit = cache.get(key)
+    if hit is not None:
+        cache.move_to_end(key)
+        indices, after = hit
+        rng.bit_generator.state = after
+        return indices
+    indices = [[rng.integers(0, size, (n_resamples, size)) for size in p] for p in sizes]
+    if n_resamples * sum(map(sum, sizes)) > SCIPY_STREAM_LIMIT:
+        return indices  # a forced scipy stream on a large sample: not worth keeping
+    cache[key] = (indices, rng.bit_generator.state)
+    while len(cache) > _INDEX_DRAWS_KEPT:
+        cache.popitem(last=False)
+    return indices
 
 
 def replicates_many(
@@ -201,7 +237,7 @@ def replicates_many(
     if stream == "scipy" or (stream == "auto" and draws <= SCIPY_STREAM_LIMIT):
         # scipy's draw, in its order: each stratum of each sample is one of scipy's samples
         parts = [_stratum_items(s) for s in samples]
-        indices = [[rng.integers(0, len(items), (n_resamples, len(items))) for items in p] for p in parts]
+        indices = _scipy_indices(rng, [[len(items) for items in p] for p in parts], n_resamples)
         for start in range(0, n_resamples, block):
             stop = min(n_resamples, start + block)
             weights = [
@@ -313,15 +349,17 @@ def bca_intervals(
     confidence_level: float = DEFAULT_CONFIDENCE,
     stream: str = "auto",
     interval: str = "BCa",
+    theta_hat: dict[str, float] | None = None,
 ) -> dict[str, tuple[float, float] | None]:
     """BCa (or, with `interval="percentile"`, percentile) intervals of several statistics of the
     same samples, sharing one set of resamples. A sample of fewer than two units has no interval
-    (None), not a zero-width one."""
+    (None), not a zero-width one. `theta_hat`: the statistics' point values, if already computed."""
     if interval not in INTERVALS:
         raise ValueError(f"interval must be one of {INTERVALS}, got {interval!r}")
     if not samples or any(s.n < 2 for s in samples):
         return {name: None for name in statistics}
-    theta_hat = {name: point(statistic, *samples) for name, statistic in statistics.items()}
+    if theta_hat is None:
+        theta_hat = {name: point(statistic, *samples) for name, statistic in statistics.items()}
     wanted = {name: st for name, st in statistics.items() if not np.isnan(theta_hat[name])}
     out: dict[str, tuple[float, float] | None] = {name: None for name in statistics}
     if not wanted:

@@ -21,6 +21,7 @@ def estimates(
     if not samples or any(s.n == 0 for s in samples):
         return {name: Estimate(NAN, n, None) for name in statistics}
     options = resolve_ci(ci)
+    values = {name: point(st, *samples) for name, st in statistics.items()}
     intervals = {name: None for name in statistics}
     if options is not None:
         intervals = bca_intervals(
@@ -31,8 +32,9 @@ def estimates(
             confidence_level=options.confidence_level,
             stream=options.stream,
             interval=interval,
+            theta_hat=values,
         )
-    return {name: Estimate(point(st, *samples), n, intervals[name]) for name, st in statistics.items()}
+    return {name: Estimate(values[name], n, intervals[name]) for name in statistics}
 
 
 def estimate(statistic: Statistic, *samples: Cells, n: int, ci: CI = False, interval: str = "BCa") -> Estimate:

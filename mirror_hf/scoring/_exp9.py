@@ -188,6 +188,10 @@ class ComponentView:
     def _in_frame(self) -> dict[str, np.ndarray]:
         return {}  # frame -> its rows (before the condition), filled as metrics ask
 
+    @cached_property
+    def _cfr(self) -> dict[tuple, Estimate]:
+        return {}  # (frame, condition, ci) -> CFR: Table 1's C1 is asked by its column, AAR and KDI
+
     def in_frame(self, frame: Frame) -> np.ndarray:
         """The rows the frame's paradigm and task-type rule keeps, false-score controls out (the
         one place a frame's rule is read for a view)."""
@@ -276,7 +280,10 @@ def cfr(
     (use_tool and defer are never failures; medium/unknown components are excluded).
     n = weak components; NaN when there are none (a model with no weak domains)."""
     v = component_view(components, missing)
-    return _binary_share(v.fail[v.mask(frame, condition) & v.weak], ci)
+    key = (frame, condition, ci)
+    if key not in v._cfr:
+        v._cfr[key] = _binary_share(v.fail[v.mask(frame, condition) & v.weak], ci)
+    return v._cfr[key]
 
 
 def cfr_by_condition(

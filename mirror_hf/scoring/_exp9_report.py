@@ -62,8 +62,10 @@ def model_extras(components: pl.DataFrame, view: ComponentView, *, missing: Miss
         out["resolver"] = resolver_outcomes(components, ci=ci)
     # IPW and the MNAR bound model the missing components themselves: they read the complete-case view
     observed = view if missing == "complete_case" else component_view(components, "complete_case")
-    out["ipw_cfr"] = {c: ipw_cfr(observed, condition=c, ci=ci) for c in CONDITIONS if c in conditions}
-    out["mnar_bound"] = {c: mnar_bound(observed, condition=c, ci=ci) for c in CONDITIONS if c in conditions}
+    # per condition both resample the same weak components: side by side they share scipy's index draws
+    both = {c: (ipw_cfr(observed, condition=c, ci=ci), mnar_bound(observed, condition=c, ci=ci)) for c in CONDITIONS if c in conditions}
+    out["ipw_cfr"] = {c: pair[0] for c, pair in both.items()}
+    out["mnar_bound"] = {c: pair[1] for c, pair in both.items()}
     if view.false_score_control.any():
         out["false_score_control"] = false_score_control(components, ci=ci)
     if ((view.condition == "C1") & (view.paradigm == "P3")).any():

@@ -25,7 +25,7 @@ from mirror_hf.scoring._columns import (
 )
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
-from mirror_hf.scoring._rank import PairTables, level_codes, spearman_from_table
+from mirror_hf.scoring._rank import PairTables, level_codes
 
 
 def behavioural_channels() -> tuple[str, ...]:
@@ -125,7 +125,7 @@ def mci(item_id: ArrayLike, channel: ArrayLike, signal: ArrayLike, *, min_shared
     tables = PairTables([(cells[a], coded[a][1], cells[b], coded[b][1]) for a, b in pairs])
 
     def per_pair(w: np.ndarray) -> np.ndarray:
-        return np.stack([spearman_from_table(t, min_n=min_shared) for t in tables.tables(w)], axis=1)
+        return tables.spearman(w, min_n=min_shared)
 
     def statistic(w: np.ndarray) -> np.ndarray:
         rho = per_pair(w)

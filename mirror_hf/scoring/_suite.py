@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 import polars as pl
+from threadpoolctl import threadpool_limits
 
 from mirror_hf.scoring._accuracy import (
     accuracy,
@@ -442,7 +444,10 @@ def score_tables(
     # Models are independent and numpy releases the GIL in the resampling, so two threads use both
     # cores; every metric seeds its own generator, so results do not depend on the scheduling.
     workers = max(1, workers) if options.ci else 1  # point estimates alone are faster in one thread
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    # The model threads fill the cores, so BLAS threads inside them only oversubscribe (OpenBLAS's
+    # idle threads spin: the CI run took ~10-15% more CPU seconds with them); one BLAS thread each.
+    blas = threadpool_limits(1, user_api="blas") if workers > 1 else nullcontext()
+    with blas, ThreadPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(one_model, names))
     contexts = {model: ctx for model, (_, ctx) in zip(names, results)}
     for model, (entry, ctx) in zip(names, results):

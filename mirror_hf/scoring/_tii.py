@@ -18,7 +18,7 @@ from mirror_hf.scoring._bootstrap import CI, Cells
 from mirror_hf.scoring._columns import ArrayLike, as_float, as_text, same_length
 from mirror_hf.scoring._estimate import Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
-from mirror_hf.scoring._rank import PairTables, level_codes, spearman_from_table
+from mirror_hf.scoring._rank import PairTables, level_codes
 
 TiiVariant = Literal["paper", "upstream"]
 MIN_TASKS = 3
@@ -65,7 +65,7 @@ def tii(
     def per_channel(w: np.ndarray) -> np.ndarray:
         if not channels:
             return np.full((len(w), 0), np.nan)
-        rho = np.stack([spearman_from_table(t, min_n=MIN_TASKS) for t in tables.tables(w)], axis=1)
+        rho = tables.spearman(w, min_n=MIN_TASKS)
         return rho if signed else np.abs(rho)
 
     def statistic(w: np.ndarray) -> np.ndarray:

@@ -63,8 +63,17 @@ def macro_accuracy(correct: ArrayLike, domain: ArrayLike, *, ci: CI = False) -> 
     """Unweighted mean over domains of per-domain accuracy (domains with no graded record are
     skipped); n = graded records. The bootstrap resamples graded records within each domain (the
     bank fixes how many items each domain has)."""
-    cells, levels = _domain_cells(correct, domain)
+    return _macro_accuracy_of(*_domain_cells(correct, domain), ci=ci)
+
+
+def _macro_accuracy_of(cells: Cells, levels: list[str], *, ci: CI) -> Estimate:
     return estimate(lambda w: _nanmean_rows(_per_domain_accuracy(w, cells, len(levels))), cells, n=cells.n, ci=ci)
+
+
+def macro_and_domain_accuracy(correct: ArrayLike, domain: ArrayLike, *, ci: CI = False) -> tuple[Estimate, dict[str, Estimate]]:
+    """`macro_accuracy` and `domain_accuracy` of the same records, from one cell table."""
+    cells, levels = _domain_cells(correct, domain)
+    return _macro_accuracy_of(cells, levels, ci=ci), _domain_accuracy_of(cells, levels)
 
 
 def natural_accuracy(correct: ArrayLike, domain: ArrayLike, *, ci: CI = False) -> Estimate:
@@ -80,7 +89,10 @@ def wagering_accuracy(correct: ArrayLike, domain: ArrayLike, *, ci: CI = False) 
 
 def domain_accuracy(correct: ArrayLike, domain: ArrayLike) -> dict[str, Estimate]:
     """Per-domain accuracy (domain -> Estimate with n = graded records of that domain)."""
-    cells, levels = _domain_cells(correct, domain)
+    return _domain_accuracy_of(*_domain_cells(correct, domain))
+
+
+def _domain_accuracy_of(cells: Cells, levels: list[str]) -> dict[str, Estimate]:
     out = {}
     for code, name in enumerate(levels):
         mask = cells["domain"] == code
@@ -129,9 +141,20 @@ def mirror_gap(
     within each domain, so the two channels stay paired and each domain keeps its item count. The
     interval is the percentile one: near |.|'s kink the bootstrap world folds more often than the
     estimate does, which BCa's bias correction would take for a bias (its 95% covered 93.9%)."""
-    cells, levels = _gap_cells(domain, natural_correct, wagering_correct)
+    return _mirror_gap_of(*_gap_cells(domain, natural_correct, wagering_correct), ci=ci)
+
+
+def _mirror_gap_of(cells: Cells, levels: list[str], *, ci: CI) -> Estimate:
     statistic = lambda w: _nanmean_rows(_per_domain_gap(w, cells, len(levels)))  # noqa: E731
     return estimate(statistic, cells, n=cells.n, ci=ci, interval="percentile")
+
+
+def mirror_gap_and_by_domain(
+    domain: ArrayLike, natural_correct: ArrayLike, wagering_correct: ArrayLike, *, ci: CI = False
+) -> tuple[Estimate, dict[str, Estimate]]:
+    """`mirror_gap` and `mirror_gap_by_domain` of the same questions, from one cell table."""
+    cells, levels = _gap_cells(domain, natural_correct, wagering_correct)
+    return _mirror_gap_of(cells, levels, ci=ci), _mirror_gap_by_domain_of(cells, levels)
 
 
 def mirror_gap_by_domain(
@@ -139,7 +162,10 @@ def mirror_gap_by_domain(
 ) -> dict[str, Estimate]:
     """g(m,d) per domain (used by Exp9 routing and KDI); n = questions of that domain with a grade.
     Domains lacking either accuracy are left out."""
-    cells, levels = _gap_cells(domain, natural_correct, wagering_correct)
+    return _mirror_gap_by_domain_of(*_gap_cells(domain, natural_correct, wagering_correct))
+
+
+def _mirror_gap_by_domain_of(cells: Cells, levels: list[str]) -> dict[str, Estimate]:
     gaps = _per_domain_gap(cells.counts[None, :].astype(np.float64), cells, len(levels))[0]
     out = {}
     for code, name in enumerate(levels):

@@ -123,10 +123,19 @@ def baselines(components: pl.DataFrame, *, target_error: float = 0.25, ci: CI = 
     )
     if "is_false_score_control" in components.columns:
         keep = keep & ~pl.col("is_false_score_control").fill_null(False)
-    rows = components.filter(keep).unique(["task_id", "slot"], keep="first", maintain_order=True).sort(["task_id", "slot"])
-    weak = (rows["strength"] == "weak").fill_null(False).to_numpy()
-    correct = rows["correct"].fill_null(False).to_numpy().astype(bool)
-    signal = {name: rows[name].cast(pl.Float64).fill_null(0.0).to_numpy() for name in UNCERTAINTY_WEIGHTS}
+    rows = (
+        components.lazy().filter(keep).unique(["task_id", "slot"], keep="first", maintain_order=True).sort(["task_id", "slot"])
+        .select(
+            "task_id", "slot",
+            (pl.col("strength") == "weak").fill_null(False).alias("_weak"),
+            pl.col("correct").fill_null(False).alias("_correct"),
+            *(pl.col(name).cast(pl.Float64).fill_null(0.0).alias(f"_{name}") for name in UNCERTAINTY_WEIGHTS),
+        )
+        .collect()  # one query for the rows and every column read below
+    )
+    weak = rows["_weak"].to_numpy()
+    correct = rows["_correct"].to_numpy().astype(bool)
+    signal = {name: rows[f"_{name}"].to_numpy() for name in UNCERTAINTY_WEIGHTS}
     scaled = {name: _scaled(v) for name, v in signal.items()}
     u = sum(weight * scaled[name] for name, weight in UNCERTAINTY_WEIGHTS.items()) if rows.height else np.zeros(0)
     calibration = np.array([calibration_half(t, s) for t, s in zip(rows["task_id"].to_list(), rows["slot"].to_list())], dtype=bool)

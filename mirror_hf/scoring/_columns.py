@@ -94,11 +94,13 @@ def as_text(values: ArrayLike, name: str) -> pl.Series:
 
 def codes(values: pl.Series) -> tuple[np.ndarray, list[str]]:
     """Integer codes for a text column: (codes with -1 for null, sorted levels)."""
-    levels = values.drop_nulls().unique().sort().to_list()
+    frame = values.to_frame("v")  # each step below is one query (a Series method is one each)
+    levels = frame.select(pl.col("v").drop_nulls().unique().sort()).to_series().to_list()
     if not levels:
         return np.full(len(values), -1, dtype=np.int64), []
-    physical = values.cast(pl.Enum(levels)).to_physical()  # Enum codes follow the sorted levels
-    return physical.cast(pl.Int64).fill_null(-1).to_numpy().astype(np.int64, copy=False), levels
+    # Enum codes follow the sorted levels
+    physical = frame.select(pl.col("v").cast(pl.Enum(levels)).to_physical().cast(pl.Int64).fill_null(-1)).to_series()
+    return physical.to_numpy().astype(np.int64, copy=False), levels
 
 
 def unique_rows(frame: pl.DataFrame, keys: list[str], keep: str) -> pl.DataFrame:

@@ -52,16 +52,17 @@ def _in_frame(frame: Frame) -> pl.Expr:
     return expr
 
 
-def _answered(components: pl.DataFrame, frame: Frame, condition: str) -> pl.DataFrame:
+def _answered(components: pl.DataFrame, frame: Frame, condition: str) -> pl.LazyFrame:
     """Components of one condition in a frame, API failures dropped, false-score controls out,
-    the first record per (model, task, paradigm, slot) kept (the authors' matching rule)."""
+    the first record per (model, task, paradigm, slot) kept (the authors' matching rule); lazy, so
+    each caller runs its whole table as one query."""
     keep = (
         _in_frame(frame)
         & (pl.col("condition") == condition).fill_null(False)
         & ~_bool(components, "is_false_score_control", False)
         & _bool(components, "api_success", True)
     )
-    return components.filter(keep).unique(list(MATCH_KEY), keep="first", maintain_order=True)
+    return components.lazy().filter(keep).unique(list(MATCH_KEY), keep="first", maintain_order=True)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -84,11 +85,11 @@ def c4_tradeoff(components: pl.DataFrame, *, frame: Frame = "escalation", ci: CI
     c4 = _answered(components, frame, "C4").filter((pl.col("strength") == "weak").fill_null(False))
     c1 = _answered(components, frame, "C1").select(*MATCH_KEY, pl.col("correct").alias("_c1_correct"))
     joined = c4.join(c1, on=list(MATCH_KEY), how="left")
-    routed = _bool(joined, "externally_routed", False)
+    routed = _bool(components, "externally_routed", False)  # the join keeps the components' columns
     escalated = (routed | pl.col("decision").is_in(("use_tool", "defer")).fill_null(False)).cast(pl.Float64)
     matched = pl.col("_c1_correct").is_not_null().cast(pl.Float64)
     c1_wrong = (pl.col("_c1_correct") == False).fill_null(False).cast(pl.Float64)
-    table = joined.select(escalated.alias("e"), matched.alias("m"), c1_wrong.alias("w"))
+    table = joined.select(escalated.alias("e"), matched.alias("m"), c1_wrong.alias("w")).collect()  # one query
     cells = Cells.of(e=table["e"].to_numpy(), m=table["m"].to_numpy(), w=table["w"].to_numpy())
     e, m, w = (cells[k] for k in ("e", "m", "w")) if cells.n else (np.zeros(0),) * 3
 
@@ -144,12 +145,11 @@ def resolver_outcomes(
     by default, so system_success at q = 1.0 equals the share of C4 components recorded correct).
     A component the model deferred itself is not a success (no one resolves it). API failures are
     dropped; n = components."""
-    rows = _answered(components, frame, condition)
-    routed = _bool(rows, "externally_routed", False)
-    table = rows.select(
+    routed = _bool(components, "externally_routed", False)
+    table = _answered(components, frame, condition).select(
         routed.cast(pl.Float64).alias("r"),
         (~routed & (pl.col("correct") == True).fill_null(False)).cast(pl.Float64).alias("a"),
-    )
+    ).collect()
     cells = Cells.of(r=table["r"].to_numpy(), a=table["a"].to_numpy())
     out: dict[str, dict[str, Estimate]] = {}
     for q in accuracies:
@@ -288,8 +288,8 @@ def false_score_control(components: pl.DataFrame, *, ci: CI = False) -> dict:
     table = components.filter(keep).select(
         control.alias("control"), pl.col("decision").is_in(("use_tool", "defer")).cast(pl.Float64).alias("e")
     )
-    real = table.filter(~pl.col("control"))["e"].to_numpy()
-    false = table.filter(pl.col("control"))["e"].to_numpy()
+    control, escalated = table["control"].to_numpy(), table["e"].to_numpy()
+    real, false = escalated[~control], escalated[control]
     real_cells, false_cells = Cells.of(e=real), Cells.of(e=false)
 
     def share(cells: Cells):

@@ -91,24 +91,31 @@ def _wide(item_id: ArrayLike, channel: ArrayLike, signal: ArrayLike) -> tuple[li
     s = as_float(signal, "signal")
     same_length(item_id=items, channel=ch, signal=s)
     frame = pl.DataFrame({"item": items, "channel": ch, "signal": s}, schema={"item": pl.String, "channel": pl.String, "signal": pl.Float64})
-    kept = frame.filter(pl.col("item").is_not_null() & pl.col("channel").is_not_null() & pl.col("signal").is_not_nan())
-    kept = kept.filter(pl.struct("item", "channel").is_last_distinct())
-    if kept.height == 0:
-        return [], {}
-    # one pass for both codes; the item code is re-ordered from sorted to first-appearance order
-    coded = kept.select(
-        pl.col("item").rank("dense").cast(pl.Int64).alias("item") - 1,
-        pl.col("item").is_first_distinct().alias("first"),
-        pl.col("channel").rank("dense").cast(pl.Int64).alias("channel") - 1,
+    # one query for the kept records and both codes; the item code is re-ordered from sorted to
+    # first-appearance order below
+    coded = (
+        frame.lazy()
+        .filter(pl.col("item").is_not_null() & pl.col("channel").is_not_null() & pl.col("signal").is_not_nan())
+        .filter(pl.struct("item", "channel").is_last_distinct())
+        .select(
+            pl.col("item").rank("dense").cast(pl.Int64).alias("item") - 1,
+            pl.col("item").is_first_distinct().alias("first"),
+            pl.col("channel").rank("dense").cast(pl.Int64).alias("code") - 1,
+            "channel",
+            "signal",
+        )
+        .collect()
     )
+    if coded.height == 0:
+        return [], {}
     sorted_code = coded["item"].to_numpy()
     first = coded["first"].to_numpy()
     appearance = np.empty(int(first.sum()), dtype=np.int64)
     appearance[sorted_code[first]] = np.arange(len(appearance))
     row = appearance[sorted_code]
-    channels = kept["channel"].unique().sort().to_list()
+    channels = coded["channel"].unique().sort().to_list()
     wide = np.full((len(channels), len(appearance)), np.nan)
-    wide[coded["channel"].to_numpy(), row] = kept["signal"].to_numpy()
+    wide[coded["code"].to_numpy(), row] = coded["signal"].to_numpy()
     return channels, {c: wide[j] for j, c in enumerate(channels)}
 
 

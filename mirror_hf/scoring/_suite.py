@@ -23,10 +23,8 @@ from threadpoolctl import threadpool_limits
 from mirror_hf.scoring._accuracy import (
     accuracy,
     domain_accuracy,
-    mirror_gap,
-    mirror_gap_by_domain,
-    natural_accuracy,
-    wagering_accuracy,
+    macro_and_domain_accuracy,
+    mirror_gap_and_by_domain,
 )
 from mirror_hf.scoring._bootstrap import CI
 from mirror_hf.scoring._calibration import calibration, reliability, wager_confidence
@@ -101,9 +99,13 @@ def exp1_question_grades(nat: pl.DataFrame, wag: pl.DataFrame) -> pl.DataFrame:
 
 def natural_profile(frame: pl.DataFrame) -> dict[str, float]:
     """The model's Exp1 natural accuracy per domain (the input of every weak-domain policy)."""
-    nat = frame.filter((pl.col("channel") == "natural") & pl.col("correct").is_not_null() & pl.col("domain").is_not_null())
-    rows = nat.group_by("domain").agg(pl.col("correct").cast(pl.Float64).mean())
-    return dict(zip(rows["domain"].to_list(), rows["correct"].to_list()))
+    nat = frame.filter(pl.col("channel") == "natural")
+    return profile_of(domain_accuracy(nat["correct"], nat["domain"]))
+
+
+def profile_of(by_domain: Mapping[str, Estimate]) -> dict[str, float]:
+    """The profile from the natural channel's per-domain accuracies (domains with a graded record)."""
+    return {d: e.value for d, e in by_domain.items() if e.n}
 
 
 def score_exp1(frame: pl.DataFrame, *, ci: CI = True) -> dict:
@@ -117,16 +119,15 @@ def _score_exp1_latest(frame: pl.DataFrame, *, ci: CI) -> dict:
     empty = frame.clear()
     nat = by_channel.get("natural", empty)
     wag = by_channel.get("wagering", empty)
+    # Nat.Acc / Wag.Acc are the macro accuracies of their channel (natural_accuracy, wagering_accuracy);
+    # each is computed with its per-domain table from one cell table, as is the gap with its domains
     if nat.height:
-        out["natural_accuracy"] = natural_accuracy(nat["correct"], nat["domain"], ci=ci)
-        out["natural_accuracy_by_domain"] = domain_accuracy(nat["correct"], nat["domain"])
+        out["natural_accuracy"], out["natural_accuracy_by_domain"] = macro_and_domain_accuracy(nat["correct"], nat["domain"], ci=ci)
     if wag.height:
-        out["wagering_accuracy"] = wagering_accuracy(wag["correct"], wag["domain"], ci=ci)
-        out["wagering_accuracy_by_domain"] = domain_accuracy(wag["correct"], wag["domain"])
+        out["wagering_accuracy"], out["wagering_accuracy_by_domain"] = macro_and_domain_accuracy(wag["correct"], wag["domain"], ci=ci)
     if nat.height and wag.height:
         q = exp1_question_grades(nat, wag)
-        out["mirror_gap"] = mirror_gap(q["domain"], q["nat"], q["wag"], ci=ci)
-        out["mirror_gap_by_domain"] = mirror_gap_by_domain(q["domain"], q["nat"], q["wag"])
+        out["mirror_gap"], out["mirror_gap_by_domain"] = mirror_gap_and_by_domain(q["domain"], q["nat"], q["wag"], ci=ci)
     if wag.height:
         bet_conf = wager_confidence(_col(wag, "bet", pl.Int32))
         fallback = _col(wag, "confidence", pl.Float64).cast(pl.Float64).fill_null(np.nan).to_numpy()
@@ -349,7 +350,7 @@ Scorer = Callable[[pl.DataFrame, ModelContext], dict | None]
 def _exp1(frame: pl.DataFrame, ctx: ModelContext) -> dict:
     frame = latest_records(frame, "exp1")
     scores = _score_exp1_latest(frame, ci=ctx.options.ci)
-    ctx.profile = natural_profile(frame) or None
+    ctx.profile = profile_of(scores.get("natural_accuracy_by_domain", {})) or None  # = natural_profile(frame)
     by_domain = scores.get("mirror_gap_by_domain")
     if by_domain:
         ctx.gaps = {d: e.value for d, e in by_domain.items()}

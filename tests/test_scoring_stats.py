@@ -111,6 +111,21 @@ def test_stratified_resamples_keep_every_strata_count_in_both_streams():
             assert np.all(got[f"n{k}"] == want[k]), (stream, k)
 
 
+def test_kept_index_draws_are_what_the_generator_would_draw():
+    # scipy's index matrices are kept per thread and handed out again for equal sizes from an equal
+    # generator state; over a sequence of hits, misses and evictions (seeds and sizes varied), each
+    # call must return exactly a fresh generator's draws and leave the generator where they leave it
+    from mirror_hf.scoring._bootstrap import _scipy_indices
+
+    calls = [(7, [[5]]), (7, [[5]]), (8, [[5]]), (7, [[3, 2]]), (7, [[5]]), (7, [[4], [6]]), (7, [[3, 2]]), (8, [[5]]), (7, [[5]])]
+    for seed, sizes in calls:
+        rng, fresh = np.random.default_rng(seed), np.random.default_rng(seed)
+        got = _scipy_indices(rng, sizes, 40)
+        want = [[fresh.integers(0, size, (40, size)) for size in part] for part in sizes]
+        assert [[g.tolist() for g in part] for part in got] == [[w.tolist() for w in part] for part in want], (seed, sizes)
+        assert rng.random() == fresh.random(), (seed, sizes)
+
+
 def test_stratified_multinomial_stream_agrees_with_scipy_within_monte_carlo_error():
     rng = np.random.default_rng(6)
     d = rng.integers(0, 4, 2000)

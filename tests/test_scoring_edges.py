@@ -351,6 +351,15 @@ def test_reliability_bins_by_hand():
         assert got.keys() == want.keys() and got == pytest.approx(want, rel=1e-12)
 
 
+def test_reliability_bins_holding_several_records_by_hand():
+    # bins of 3 and 2 records: a bin's accuracy and confidence are its means, not sums
+    rows = S.reliability([0.55, 0.55, 0.58, 0.2, 0.2], [True, False, True, True, True])
+    assert rows == [
+        {"lo": 0.2, "hi": 0.3, "n": 2, "confidence": pytest.approx(0.2, rel=1e-12), "accuracy": 1.0},
+        {"lo": 0.5, "hi": 0.6, "n": 3, "confidence": pytest.approx((0.55 + 0.55 + 0.58) / 3, rel=1e-12), "accuracy": pytest.approx(2 / 3, rel=1e-12)},
+    ]
+
+
 # ------------------------------------------------------------------------------------------------
 # Survivors of the fresh 150-per-group draw (seed 1)
 # ------------------------------------------------------------------------------------------------

@@ -174,10 +174,11 @@ def test_multinomial_stream_agrees_with_scipy_within_monte_carlo_error():
     assert ours[1] == pytest.approx(theirs[1], abs=0.05 * width)
 
 
-def test_two_sample_acceleration_matches_scipy():
+@pytest.mark.parametrize("n_a", [40, 2])  # 2: the smallest sample that enters the jackknife sums
+def test_two_sample_acceleration_matches_scipy(n_a):
     # a statistic of two independent samples (difference of means): scipy's multi-sample jackknife
     rng = np.random.default_rng(2)
-    a, b = rng.normal(size=40), rng.normal(0.3, 1.0, size=30)
+    a, b = rng.normal(size=n_a), rng.normal(0.3, 1.0, size=30)
     ca, cb = Cells.of(x=a), Cells.of(x=b)
 
     def diff(wa, wb):

@@ -40,6 +40,18 @@ def test_escalation_curve_uses_the_seed_it_is_given():
     assert curve["C1"].ci == S.bca_mean(c1, n_resamples=800, seed=9)
 
 
+def test_routed_component_without_a_decision_is_counted_but_not_escalated():
+    # a C4 component routed by the harness counts even without a recorded decision (its outcome does
+    # not depend on the response), but it did not itself use a tool or defer
+    c = S.components_frame(
+        model=["m"] * 3, task_id=list("abc"), condition=["C4"] * 3, paradigm=["P1"] * 3, task_type=["fixed"] * 3,
+        strength=["weak"] * 3, decision=[None, "use_tool", "proceed"], correct=[True, True, False],
+        externally_routed=[True, False, False], api_success=[True] * 3,
+    )
+    rate = S.escalation_rate_weak(c, condition="C4")
+    assert (rate.value, rate.n) == (pytest.approx(1 / 3), 3)
+
+
 def test_in_frame_keeps_only_the_asked_condition_and_frame():
     c = S.components_frame(
         model=["m"] * 5, task_id=list("abcde"), condition=["C1", "C2", "C1", "C1", None],

@@ -368,7 +368,8 @@ def test_reliability_bins_holding_several_records_by_hand():
     rows = S.reliability([0.55, 0.55, 0.58, 0.2, 0.2], [True, False, True, True, True])
     assert rows == [
         {"lo": 0.2, "hi": 0.3, "n": 2, "confidence": pytest.approx(0.2, rel=1e-12), "accuracy": 1.0},
-        {"lo": 0.5, "hi": 0.6, "n": 3, "confidence": pytest.approx((0.55 + 0.55 + 0.58) / 3, rel=1e-12), "accuracy": pytest.approx(2 / 3, rel=1e-12)},
+        {"lo": 0.5, "hi": 0.6, "n": 3, "confidence": pytest.approx((0.55 + 0.55 + 0.58) / 3, rel=1e-12),
+         "accuracy": pytest.approx(2 / 3, rel=1e-12)},
     ]
 
 

@@ -374,7 +374,7 @@ def _send_and_write_frozen(root, plan, options, model, base_url, default_query, 
             t_send = time.perf_counter()
             execution, counters, budget = asyncio.run(
                 _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console,
-                         on_done=worker.add if worker is not None else None))
+                         on_done=worker.add if worker is not None else None, one_at_a_time=options.concurrency == 1))
             t_sent = time.perf_counter()
         return _records_and_write(root, plan, options, model, key_url, generation, paths, report, run_id, split,
                                   started, t_plan, t_send, t_sent, execution, counters, budget, identity_row, worker,
@@ -462,9 +462,10 @@ def _check_failures(table, report: RunReport, options: RunOptions, first: str | 
     )
 
 
-async def _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console, on_done=None):
+async def _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console, on_done=None,
+                   one_at_a_time=False):
     from mirror_hf.runner.client import ChatClient, RetryPolicy
-    from mirror_hf.runner.engine import Budget, Engine
+    from mirror_hf.runner.engine import Budget, Engine, shared_prefix_order
     from mirror_hf.runner.limiter import RateLimiter
     from mirror_hf.runner.progress import progress_bar
     from mirror_hf.runner.store import ResultStore
@@ -482,7 +483,8 @@ async def _execute(plan, options, model, base_url, default_query, key_url, key, 
         with progress_bar(len(plan.jobs), f"{plan.experiment} {model}", enabled=options.progress, client=client, console=console) as counters:
             engine = Engine(plan, model=model, base_url=key_url, generation=generation, client=client, store=store,
                             concurrency=options.concurrency, retry_failed=options.retry_failed, budget=budget, progress=counters,
-                            on_done=on_done, keep_turns=on_done is None)
+                            on_done=on_done, keep_turns=on_done is None,
+                            order=shared_prefix_order(plan) if one_at_a_time else None)
             execution = await engine.run()
     finally:
         await client.close()

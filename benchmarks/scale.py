@@ -4,6 +4,16 @@ to its resume file instead of holding them).
 
     python benchmarks/scale.py [--requests 50000] [--every 10000] [--concurrency 64]
 
+The folder: one bank build cannot supply 50,000 Exp1 requests (about 560 questions per domain pass
+its duplicate gate; 50,000 requests over six channels need ~1,040), so the questions come from
+several builds with different seeds, each by the project's own builder and capped at SEED_ITEMS
+per domain: the first build is the folder, every further seed's questions are written into it by
+the project's writer (`folder.write_split`) as one more split of the `questions` config (ids
+prefixed `s<seed>-`, questions whose text an earlier seed already has left out, so no two items
+make the same request), and the card and Croissant are refreshed as every run refreshes them.
+Exp1 reads every split of `questions`, so the run plans all of them. Channels: the six that send
+one request per item and need no difficulty pair (difficulty_selection would skip unpaired items).
+
 At each mark: requests the server has seen, seconds since start, the run's resident memory (VmRSS)
 and its peak so far (VmHWM), read from /proc of the run's process, and the same for each of its
 child processes (the card/Croissant worker; the forked records worker, which shares the run's pages
@@ -27,7 +37,44 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from runner import CHANNELS, MAX_TOKENS, REPO, prepare  # noqa: E402  (the same bank and prompts as the runner benchmark)
+from runner import CHANNELS, MAX_TOKENS, REPO  # noqa: E402  (the same server settings as the runner benchmark)
+
+SCALE_CHANNELS = (*CHANNELS, "structured_control")  # one request each; no difficulty pair needed
+SEED_ITEMS = 500  # questions per domain from one build (below where its duplicate gate starts refusing)
+
+
+def prepare_scale(root: Path, requests: int, channels: tuple[str, ...]) -> tuple[Path, int]:
+    """A folder whose `questions` hold enough distinct items for `requests` (see the module
+    docstring), and the --limit that plans them."""
+    import pyarrow.parquet as pq
+    from mirror_hf.dataset_builders import registry
+
+    from mirror_hf.bank import available_domains
+    from mirror_hf.build import BuildRequest, build
+    from mirror_hf.folder import split_files, write_split
+    from mirror_hf.metadata import refresh_metadata
+
+    items = math.ceil(requests / len(channels))
+    per_domain = math.ceil(items / len(available_domains()))
+    seeds = math.ceil(per_domain / SEED_ITEMS)
+    per_seed = math.ceil(per_domain / seeds) + 25  # a margin for questions an earlier seed already has
+    folder = root / "mirror"
+    build(BuildRequest(out=folder, seed=0, per_domain=per_seed, configs=("questions",)))
+    features = registry()["questions"].features
+    seen = {r["question"] for f in split_files(folder)["questions"] for r in pq.read_table(f.path).to_pylist()}
+    for seed in range(1, seeds):
+        other = build(BuildRequest(out=root / f"seed{seed}", seed=seed, per_domain=per_seed, configs=("questions",)))
+        rows = []
+        for f in split_files(other)["questions"]:
+            for row in pq.read_table(f.path).to_pylist():
+                if row["question"] not in seen:
+                    seen.add(row["question"])
+                    rows.append({**row, "id": f"s{seed}-{row['id']}"})
+        write_split(folder, "questions", f"seed{seed}", rows, features)
+    refresh_metadata(folder)
+    if len(seen) < items:
+        raise SystemExit(f"the builds gave only {len(seen)} distinct questions, {items} needed")
+    return folder, items
 
 
 def memory(pid: int) -> tuple[float, float]:
@@ -53,11 +100,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=50_000)
     parser.add_argument("--every", type=int, default=10_000)
     parser.add_argument("--concurrency", type=int, default=64)
-    parser.add_argument("--channels", default=",".join(CHANNELS),
-                        help="Exp1 channels per item (the bank holds ~900 items per domain: 50,000 requests need 7)")
-    parser.add_argument("--per-domain", type=int,
-                        help="Reuse the folder of an earlier run under --keep (built with this many items per domain)")
-    parser.add_argument("--keep", type=Path, help="Build the folder here (and keep it) instead of in a temporary directory")
+    parser.add_argument("--channels", default=",".join(SCALE_CHANNELS), help="Exp1 channels per item (one request each)")
+    parser.add_argument("--keep", type=Path, help="Build the folder here (and keep it, reused next time) instead of in a temporary one")
     args = parser.parse_args()
     channels = tuple(args.channels.split(","))
     from fakes.servers import openai_server, server_stats
@@ -68,7 +112,7 @@ def main() -> None:
             folder, items = root / "mirror", math.ceil(args.requests / len(channels))
         else:
             root.mkdir(parents=True, exist_ok=True)
-            folder, items, _ = prepare(root, args.requests, channels)
+            folder, items = prepare_scale(root, args.requests, channels)
         requests = args.requests  # the plan may hold fewer (items without a difficulty pair): the server's count decides
         marks = []
         with openai_server() as url:
@@ -76,7 +120,7 @@ def main() -> None:
             proc = subprocess.Popen([
                 sys.executable, "-m", "mirror_hf.cli", "run", "--dataset", str(folder), "--model", "bench", "--base-url", url,
                 "--limit", str(items), "--channels", ",".join(channels), "--concurrency", str(args.concurrency),
-                "--max-tokens", str(MAX_TOKENS), "--no-progress"], cwd=REPO, stdout=subprocess.DEVNULL)
+                "--max-tokens", str(MAX_TOKENS), "--no-progress", "--restart"], cwd=REPO, stdout=subprocess.DEVNULL)  # --keep: run afresh
             nxt, after_requests = args.every, None
             while True:
                 pid, status, usage = os.wait4(proc.pid, os.WNOHANG)  # this child's own rusage once it ends

@@ -91,6 +91,33 @@ def test_store_reports_damage_in_the_middle_with_its_line(tmp_path):
         load_outcomes(path)
 
 
+def test_store_releases_written_outcomes_and_reads_them_back(tmp_path):
+    """A released outcome leaves memory only once its line is on disk, and `get` still returns it
+    (read back from the file) with every field; a loaded outcome stays; an unreleased one stays."""
+    path = tmp_path / "r.jsonl"
+    _write_store(path, [("old", Outcome(text="from before", attempts=1))])
+    outcomes = {f"k{i}": Outcome(text=f"Ünï {i}", reasoning="r" if i % 2 else None, finish_reason="stop", prompt_tokens=i,
+                                 completion_tokens=2 * i, latency_ms=i / 3, attempts=1 + i % 3, system_fingerprint="fp")
+                for i in range(50)}
+
+    async def go():
+        store = ResultStore(path, resume=True)
+        store.start()
+        for key, outcome in outcomes.items():
+            store.add(key, outcome)
+        store.release([*list(outcomes)[:40], "old", "never-added"])
+        assert len(store.outcomes) == 51  # nothing written yet: nothing dropped
+        await asyncio.sleep(store.batch_window * 5)
+        assert set(store.outcomes) == {"old", *list(outcomes)[40:]}
+        for key, outcome in outcomes.items():
+            assert store.get(key) == outcome
+        assert store.get("old").text == "from before" and store.get("never-added") is None
+        await store.close()
+
+    asyncio.run(go())
+    assert load_outcomes(path)[0] == {"old": Outcome(text="from before", attempts=1), **outcomes}
+
+
 def test_store_without_resume_starts_empty(tmp_path):
     path = tmp_path / "r.jsonl"
     _write_store(path, [("k1", Outcome(text="a", attempts=1))])

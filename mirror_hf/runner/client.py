@@ -136,7 +136,7 @@ class ChatClient:
     async def send(self, request: ChatRequest) -> Outcome:
         """Send with retries; never raises for API trouble: a final failure is an Outcome with `error`."""
         policy = self.policy
-        estimate = request.estimated_prompt_tokens() + request.generation.max_tokens
+        estimate = request.estimated_prompt_tokens() + request.generation.max_tokens if self.limiter.counts_tokens else 0
         attempt = 0
         started = time.perf_counter()
         while True:

@@ -11,6 +11,7 @@ for the first instead of paying twice.
 from __future__ import annotations
 
 import asyncio
+import collections
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -101,6 +102,8 @@ class Engine:
         # Failures read back from a previous session are tried again once in this one.
         self._stale = {k for k, o in store.outcomes.items() if not o.ok} if retry_failed else set()
         self._inflight: dict[str, asyncio.Future] = {}
+        self._left = collections.Counter(job.item_id for job in plan.jobs)  # jobs of each item not yet recorded
+        self._item_keys: dict[str, list[str]] = {}  # request keys of an item's recorded jobs, until the item is done
         self.execution = Execution()
         self.on_done = on_done  # called with (job index, turns) as each job is recorded (the records worker)
         # False: `on_done` alone gets the turns and nothing grows with the run here; whoever needs
@@ -172,8 +175,17 @@ class Engine:
             self.execution.stopped_by_budget = True
             return
         self.execution.recorded += 1
+        job = self.plan.jobs[index]
+        keys = self._item_keys.setdefault(job.item_id, [])
+        keys.extend(request.key for request, _ in turns)
+        self._left[job.item_id] -= 1
+        if not self._left[job.item_id]:
+            del self._left[job.item_id]
+            self.store.release(self._item_keys.pop(job.item_id))
         if self.keep_turns:
             self.execution.turns[index] = turns
+        else:
+            job.state.clear()  # the recipe's parse cache: whoever builds the record again recomputes it
         if self.on_done is not None:
             self.on_done(index, turns)
         progress = self.progress
@@ -228,6 +240,9 @@ class _Recorded:
 
     def get(self, key: str) -> Outcome | None:
         return self.outcomes.get(key)
+
+    def release(self, keys) -> None:
+        pass
 
     def start(self) -> None:
         pass

@@ -53,6 +53,7 @@ class RateLimiter:
         self._tok_interval = 60.0 / tpm if tpm else None
         self._req_tat = 0.0
         self._tok_tat = 0.0
+        self.counts_tokens = tpm is not None  # callers skip the token estimate otherwise (it is read by no one)
 
     async def acquire(self, tokens: int) -> None:
         while True:

@@ -54,7 +54,12 @@ def load_outcomes(path: Path) -> tuple[dict[str, Outcome], int]:
 
 class ResultStore:
     """Append-only JSONL writer. `add` is synchronous and cheap; a background task writes and fsyncs
-    whatever has accumulated, so one fsync covers a batch of results."""
+    whatever has accumulated, so one fsync covers a batch of results.
+
+    Memory stays flat over a long run: once the engine `release`s the keys of a finished item, the
+    outcomes this session wrote leave memory and only where their line is in the file stays (~160
+    bytes a request instead of ~460); `get` reads such an outcome back from the file if another job
+    asks for it after all. Outcomes loaded on --resume stay in memory."""
 
     def __init__(self, path: Path, *, resume: bool, batch_window: float = 0.02):
         self.path = path
@@ -64,25 +69,37 @@ class ResultStore:
             self.outcomes, good_end = load_outcomes(path)
         else:
             self.outcomes, good_end = {}, 0
-        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         os.ftruncate(self._fd, good_end)
         os.lseek(self._fd, good_end, os.SEEK_SET)
-        # A deque, drained with popleft from the flushing thread: append and popleft are atomic, so a
+        self._end = good_end
+        # Deques, drained with popleft from the flushing thread: append and popleft are atomic, so a
         # line added while a batch is being written is never lost (a swapped list could be).
-        self._pending: collections.deque[str] = collections.deque()
+        self._pending: collections.deque[tuple[str, str]] = collections.deque()
+        self._released: collections.deque[str] = collections.deque()
+        self._written: dict[str, tuple[int, int]] = {}  # key -> (offset, length) of its line written this session
         self._wakeup: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._closing = False
         self.written = 0
 
     def get(self, key: str) -> Outcome | None:
-        return self.outcomes.get(key)
+        outcome = self.outcomes.get(key)
+        if outcome is None and key in self._written:  # released: read back from its line
+            offset, length = self._written[key]
+            outcome = Outcome.from_json(json.loads(os.pread(self._fd, length, offset)))
+        return outcome
 
     def add(self, key: str, outcome: Outcome) -> None:
         self.outcomes[key] = outcome
-        self._pending.append(outcome.to_json(key))
+        self._pending.append((key, outcome.to_json(key)))
         if self._wakeup is not None:
             self._wakeup.set()
+
+    def release(self, keys) -> None:
+        """These keys' outcomes need not stay in memory (their item is recorded): the writer drops
+        each once its line is on disk."""
+        self._released.extend(keys)
 
     def start(self) -> None:
         self._wakeup = asyncio.Event()
@@ -101,16 +118,29 @@ class ResultStore:
                 await loop.run_in_executor(None, self._flush_pending)
 
     def _flush_pending(self) -> None:
+        # Counted first: a key released before this point was added before it, so its line is in
+        # this batch or an earlier one.
+        released = len(self._released)
         pending = self._pending
         batch = [pending.popleft() for _ in range(len(pending))]
         if batch:
-            data = ("\n".join(batch) + "\n").encode()
+            lines = [(line + "\n").encode() for _, line in batch]
+            data = b"".join(lines)
             view = memoryview(data)
             while view:
                 written = os.write(self._fd, view)
                 view = view[written:]
             os.fsync(self._fd)
             self.written += len(batch)
+            offset = self._end
+            for (key, _), line in zip(batch, lines, strict=True):
+                self._written[key] = (offset, len(line))
+                offset += len(line)
+            self._end = offset
+        for _ in range(released):
+            key = self._released.popleft()
+            if key in self._written:  # written this session (a loaded outcome stays)
+                self.outcomes.pop(key, None)
 
     async def close(self) -> None:
         if self._task is not None:

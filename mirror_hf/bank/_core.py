@@ -9,6 +9,7 @@ the same way.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import unicodedata
@@ -87,6 +88,7 @@ _MEANINGFUL_SYMBOLS = {
 }
 
 
+@functools.lru_cache(maxsize=1 << 17)  # a build asks 432,060 times for 28,751 texts: 2.7 of 25 s CPU
 def normalise_text(text: str) -> str:
     """Case-, accent-, punctuation- and spacing-insensitive form used to find duplicate items.
 

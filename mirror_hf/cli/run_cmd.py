@@ -228,18 +228,26 @@ def quickstart(
     except EmbeddedUnavailable as exc:
         raise UsageError(str(exc)) from None
     folder = dataset.absolute()
+    building = None
     if not (folder / "data").is_dir():
+        from concurrent.futures import ThreadPoolExecutor
+
         typer.echo(f"building the dataset folder {folder} ...")
-        try:
-            build(BuildRequest(out=folder))
-        except BuildError as exc:
-            raise UsageError(str(exc)) from None
-    configs = split_files(folder)
+        # on a thread while the embedded server starts: the build keeps one core, the server's start the other
+        pool = ThreadPoolExecutor(1)
+        building = pool.submit(build, BuildRequest(out=folder))
+        pool.shutdown(wait=False)
     common = {"dataset": folder, "max_tokens": max_tokens, "progress": not no_progress, "resume": True}
     refresh = _refresh()
     reports = []
     try:
         with embedded_server() as server:
+            if building is not None:
+                try:
+                    building.result()
+                except BuildError as exc:
+                    raise UsageError(str(exc)) from None
+            configs = split_files(folder)
             typer.echo(f"embedded model {server.model} ({server.model_path.name}) at {server.base_url}")
             reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), limit=per_domain * 8, **common),
                                             server=server, on_written=refresh))

@@ -19,20 +19,29 @@ def _text(job) -> str:
     return json.dumps(job.messages)
 
 
+def _runs(values: list[str]) -> dict[str, list[int]]:
+    """Each value's runs of consecutive positions (one run per value when equal values are adjacent)."""
+    runs: dict[str, list[int]] = {}
+    for k, v in enumerate(values):
+        if k == 0 or values[k - 1] != v:
+            runs.setdefault(v, []).append(k)
+    return runs
+
+
 def _shared(texts: list[str]) -> int:
     return sum(len(os.path.commonprefix([a, b])) for a, b in zip(texts, texts[1:]))
 
 
 @pytest.mark.parametrize("experiment, options", [("exp1", {}), ("exp3", {}), ("exp9", {"conditions": ("C1",)})])
-def test_the_order_is_a_permutation_sorted_by_prompt_that_shares_at_least_as_much(dataset, experiment, options):
+def test_the_order_is_a_permutation_with_equal_prompts_together_that_shares_at_least_as_much(dataset, experiment, options):
     add_task_banks(dataset)
     plan = build_plan(dataset, PlanOptions(split="m", **options), get(experiment))
     order = shared_prefix_order(plan)
     assert sorted(order) == list(range(len(plan.jobs)))
-    texts = [plan.jobs[i].messages for i in order]
-    keys = ["\x00".join(f"{m['role']}\x01{m['content']}" for m in ms) for ms in texts]
-    assert keys == sorted(keys)
-    # sorted order maximises the sum of adjacent common prefixes, so it never shares less than plan order
+    # jobs sending the same prompt are neighbours (Exp9 C1 and C4: the second is a full cache hit) ...
+    firsts = [_text(plan.jobs[i]) for i in order]
+    assert all(len(list(group)) == 1 for group in _runs(firsts).values())
+    # ... and the order never shares less with the previous request than plan order does
     assert _shared([_text(plan.jobs[i]) for i in order]) >= _shared([_text(j) for j in plan.jobs])
 
 

@@ -1,7 +1,13 @@
-"""Sending one chat request: the `openai` client over its aiohttp transport, an explicit error
-taxonomy (transient vs permanent), and bounded retries with jittered backoff.
+"""Sending one chat request: a JSON POST to `<base URL>/chat/completions` over one aiohttp session,
+an explicit error taxonomy (transient vs permanent), and bounded retries with jittered backoff.
 
-The SDK's own retries are off (`max_retries=0`): the runner retries itself so that every attempt
+The request is the OpenAI chat-completions wire format, sent directly rather than through the
+`openai` SDK: on the runner benchmark the SDK's `AsyncOpenAI.post` (its request building, the httpx
+layer over aiohttp, response processing) cost about 1 ms of CPU per request, 3-4 times the HTTP
+exchange itself, and that CPU is the request phase's limit (benchmarks/runner.py measures both).
+What the SDK did for a raw `post` is done here: the bearer key header, the base URL's query, a
+per-attempt timeout, proxies from the environment, certifi's trust store, and the status and
+connection errors below. The runner retries itself so that every attempt
 goes through the rate limiter, a `Retry-After` up to `max_retry_wait` pauses everyone (not just the
 request that got the 429) while a longer one fails that attempt and pauses no one, and the attempt
 count lands in the trial record.
@@ -19,7 +25,11 @@ import json
 import random
 import time
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
+import aiohttp
+
+from mirror_hf._version import __version__
 from mirror_hf.errors import MirrorError
 from mirror_hf.runner.limiter import RateLimiter
 from mirror_hf.runner.request import ChatRequest, Outcome
@@ -95,6 +105,36 @@ def parse_retry_after(headers) -> float | None:
         return max(0.0, parsed.timestamp() - time.time()) if parsed else None
 
 
+def _error_text(raw: bytes) -> str:
+    """A failed request's reason: the OpenAI error body's `error.message` (or `message`), else the
+    body's first 300 characters."""
+    text = raw.decode("utf-8", "replace")
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return text.strip()[:300] or "(empty body)"
+    error = body.get("error") if isinstance(body, dict) else None
+    message = error.get("message") if isinstance(error, dict) else (error if isinstance(error, str) else None)
+    if message is None and isinstance(body, dict):
+        message = body.get("message")
+    return str(message)[:300] if message else text.strip()[:300]
+
+
+def _env_proxy(url: str) -> str | None:
+    """The proxy for `url` from the environment (HTTPS_PROXY / HTTP_PROXY / ALL_PROXY, NO_PROXY), as
+    the SDK's httpx honoured them; looked up once per run (aiohttp's `trust_env` does it, and reads
+    ~/.netrc, in a thread on every request)."""
+    from urllib.parse import urlsplit
+    from urllib.request import getproxies, proxy_bypass
+
+    parts = urlsplit(url)
+    proxies = getproxies()
+    proxy = proxies.get(parts.scheme) or proxies.get("all")
+    if not proxy or proxy_bypass(parts.hostname or ""):
+        return None
+    return proxy
+
+
 def _root_cause(exc: BaseException) -> BaseException:
     seen = {id(exc)}
     while True:
@@ -106,23 +146,19 @@ def _root_cause(exc: BaseException) -> BaseException:
 
 
 class ChatClient:
-    """One `AsyncOpenAI` for the whole run (its connection pool is sized to the concurrency)."""
+    """One aiohttp session for the whole run (its connection pool is sized to the concurrency)."""
 
     def __init__(self, base_url: str, api_key: str, *, concurrency: int, policy: RetryPolicy, limiter: RateLimiter, seed: int = 0,
                  default_query: dict[str, str] | None = None, fail_fast: int = FAIL_FAST):
-        import openai
-
-        self._openai = openai
         # Never written: the key and the base URL's query values (some providers take a key there).
         self._secrets = (api_key, *(v for v in (default_query or {}).values()))
-        self.client = openai.AsyncOpenAI(
-            base_url=base_url,
-            api_key=api_key,
-            max_retries=0,
-            timeout=policy.timeout,
-            default_query=default_query or None,
-            http_client=openai.DefaultAioHttpClient(),
-        )
+        query = f"?{urlencode(default_query)}" if default_query else ""
+        self._url = f"{base_url.rstrip('/')}/chat/completions{query}"
+        self._headers = {"Authorization": f"Bearer {api_key}", "Content-Type": "application/json",
+                         "Accept": "application/json", "User-Agent": f"mirror-hf/{__version__}"}
+        self._proxy = _env_proxy(self._url)
+        self._concurrency = concurrency
+        self._session = None  # made on the first send: an aiohttp session belongs to the running loop
         self.policy = policy
         self.limiter = limiter
         self._rng = random.Random(seed)
@@ -130,8 +166,27 @@ class ChatClient:
         self.fail_fast = fail_fast
         self._unreachable_in_a_row = 0
 
+    def _open(self) -> aiohttp.ClientSession:
+        ssl: object = True  # verify with the system's trust store, unless certifi's (the SDK's) is installed
+        if self._url.startswith("https:"):
+            try:
+                import certifi
+            except ImportError:
+                pass
+            else:
+                import ssl as ssl_module
+
+                ssl = ssl_module.create_default_context(cafile=certifi.where())
+        connector = aiohttp.TCPConnector(limit=self._concurrency, ssl=ssl)
+        self._session = aiohttp.ClientSession(
+            connector=connector, headers=self._headers, timeout=aiohttp.ClientTimeout(total=self.policy.timeout), raise_for_status=False,
+)
+        return self._session
+
     async def close(self) -> None:
-        await self.client.close()
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
 
     async def send(self, request: ChatRequest) -> Outcome:
         """Send with retries; never raises for API trouble: a final failure is an Outcome with `error`."""
@@ -179,38 +234,37 @@ class ChatClient:
             )
 
     async def _attempt(self, request: ChatRequest) -> Outcome:
-        openai = self._openai
-        # The body is built here and sent with the client's generic `post` (its documented route for
-        # raw requests): the same transport, headers, timeout and error classes as
-        # `chat.completions.create`, without that method's per-call TypedDict transform and pydantic
-        # model construction, which cost about as much CPU as the HTTP exchange itself (see
-        # benchmarks/runner.py). The body is exactly what the request key hashes, serialised as the
-        # client itself would (its `openapi_dumps`: compact, UTF-8, no NaN) and passed as `content`,
-        # which skips the client's copy and re-check of a `body` mapping.
+        session = self._session or self._open()
+        # The body is exactly what the request key hashes, serialised compactly (UTF-8, no NaN).
         body = {**request.generation.body(), "model": request.model, "messages": list(request.messages)}
         content = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
         t0 = time.perf_counter()
         try:
-            data = await self.client.post("/chat/completions", content=content, cast_to=dict)
-        except openai.APIStatusError as exc:
-            status = exc.status_code
-            retry_after = parse_retry_after(exc.response.headers) if exc.response is not None else None
-            message = f"HTTP {status}: {exc.message}"
-            if status == 429:
-                raise AttemptError(message, transient=True, rate_limited=True, retry_after=retry_after) from None
-            raise AttemptError(message, transient=status not in PERMANENT_STATUS, retry_after=retry_after) from None
-        except openai.APIConnectionError as exc:  # includes APITimeoutError
+            async with session.post(self._url, data=content, proxy=self._proxy) as response:
+                status = response.status
+                raw = await response.read()
+                headers = response.headers
+        except (asyncio.TimeoutError, TimeoutError):  # aiohttp's ServerTimeoutError and ConnectionTimeoutError are these
+            raise AttemptError(f"timeout after {self.policy.timeout:g} s", transient=True) from None
+        except aiohttp.ClientError as exc:
             root = _root_cause(exc)
             if _permanent_connection(exc):
                 raise AttemptError(f"connection error: {type(root).__name__}: {root}", transient=False, unreachable=True) from None
-            if isinstance(root, (TimeoutError, asyncio.TimeoutError)) or root is exc:
-                raise AttemptError(f"timeout after {self.policy.timeout:g} s", transient=True) from None
-            # The aiohttp transport reports a refused connection as a ConnectTimeout: name the real cause.
             raise AttemptError(f"connection error: {type(root).__name__}: {root}", transient=True) from None
-        except (json.JSONDecodeError, UnicodeDecodeError, openai.APIResponseValidationError) as exc:
+        if status >= 400:
+            retry_after = parse_retry_after(headers)
+            message = f"HTTP {status}: {_error_text(raw)}"
+            if status == 429:
+                raise AttemptError(message, transient=True, rate_limited=True, retry_after=retry_after)
+            raise AttemptError(message, transient=status not in PERMANENT_STATUS, retry_after=retry_after)
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise AttemptError(f"malformed response: {exc}", transient=True) from None
         latency = (time.perf_counter() - t0) * 1000
         try:
+            if not isinstance(data, dict):
+                raise TypeError(f"the body is {type(data).__name__}")
             choice = data["choices"][0]
             message = choice["message"]
             content = message.get("content")

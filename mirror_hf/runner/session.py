@@ -505,7 +505,7 @@ def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model
     for job in plan.jobs:
         prompt_digest.update(json.dumps(job.messages, sort_keys=True).encode())
     libraries = {}
-    for name in ("openai", "aiohttp", "datasets", "pyarrow", "huggingface_hub"):
+    for name in ("aiohttp", "datasets", "pyarrow", "huggingface_hub"):
         try:
             libraries[name] = version(name)
         except PackageNotFoundError:

@@ -51,9 +51,9 @@ _INSPECT_TASK = {"exp1_natural_accuracy": "exp1_natural", "exp1_wagering_accurac
 
 
 def _tasks() -> tuple[HeadlineTask, ...]:
-    """The benchmark's tasks: the headline numbers `mirror_hf.scoring.HEADLINES` defines (ids,
+    """The benchmark's tasks: the headline numbers `mirror_hf.headlines.HEADLINES` defines (ids,
     descriptions, directions) for the experiments an Inspect task runs."""
-    from mirror_hf.scoring._headline import HEADLINES
+    from mirror_hf.headlines import HEADLINES
 
     return tuple(
         HeadlineTask(h.key, h.description, h.experiment, **_CONFIGS[h.experiment], higher_is_better=h.direction == "higher",

@@ -34,9 +34,11 @@ async def _http_server(answer):
                 headers[name.strip().lower()] = value.strip()
             body = await reader.readexactly(int(headers.get("content-length", 0)))
             seen.append((line.decode().strip(), headers, body))
-            status, payload = answer(line.decode(), headers, body)
+            status, payload, *extra = answer(line.decode(), headers, body)
             data = json.dumps(payload).encode()
-            writer.write(f"HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode() + data)
+            more = "".join(f"{k}: {v}\r\n" for k, v in (extra[0] if extra else {}).items())
+            head = f"HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n{more}Content-Length: {len(data)}\r\n\r\n"
+            writer.write(head.encode() + data)
             await writer.drain()
         writer.close()
 
@@ -115,3 +117,20 @@ def test_a_refused_request_reports_the_error_bodys_message_and_never_the_key(mon
     outcome = asyncio.run(go())
     assert not outcome.ok and outcome.error_kind == "permanent" and outcome.attempts == 1
     assert outcome.error.startswith("HTTP 401: Incorrect API key provided: ") and key not in outcome.error
+
+
+def test_a_redirect_is_not_followed_and_fails_at_once(monkeypatch):
+    monkeypatch.delenv("HTTP_PROXY", raising=False)
+
+    async def go():
+        server, port, seen = await _http_server(lambda *_: (307, {}, {"Location": "http://127.0.0.1:9/v1/chat/completions"}))
+        async with server:
+            base = f"http://127.0.0.1:{port}/v1"
+            client = ChatClient(base, "k", concurrency=1, policy=RetryPolicy(max_attempts=3, timeout=10), limiter=RateLimiter(1))
+            outcome = await client.send(_request(base))
+            await client.close()
+        return outcome, seen
+
+    outcome, seen = asyncio.run(go())
+    assert len(seen) == 1 and outcome.attempts == 1 and outcome.error_kind == "permanent"
+    assert outcome.error.startswith("HTTP 307: redirected to 'http://127.0.0.1:9/v1/chat/completions'")

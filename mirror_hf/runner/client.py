@@ -178,9 +178,8 @@ class ChatClient:
 
                 ssl = ssl_module.create_default_context(cafile=certifi.where())
         connector = aiohttp.TCPConnector(limit=self._concurrency, ssl=ssl)
-        self._session = aiohttp.ClientSession(
-            connector=connector, headers=self._headers, timeout=aiohttp.ClientTimeout(total=self.policy.timeout), raise_for_status=False,
-)
+        self._session = aiohttp.ClientSession(connector=connector, headers=self._headers,
+                                              timeout=aiohttp.ClientTimeout(total=self.policy.timeout))
         return self._session
 
     async def close(self) -> None:
@@ -240,7 +239,7 @@ class ChatClient:
         content = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
         t0 = time.perf_counter()
         try:
-            async with session.post(self._url, data=content, proxy=self._proxy) as response:
+            async with session.post(self._url, data=content, proxy=self._proxy, allow_redirects=False) as response:
                 status = response.status
                 raw = await response.read()
                 headers = response.headers
@@ -251,8 +250,10 @@ class ChatClient:
             if _permanent_connection(exc):
                 raise AttemptError(f"connection error: {type(root).__name__}: {root}", transient=False, unreachable=True) from None
             raise AttemptError(f"connection error: {type(root).__name__}: {root}", transient=True) from None
-        if status >= 400:
+        if not 200 <= status < 300:
             retry_after = parse_retry_after(headers)
+            if 300 <= status < 400:  # as the SDK, redirects are not followed: the base URL is wrong
+                raise AttemptError(f"HTTP {status}: redirected to {headers.get('location')!r}; check --base-url", transient=False)
             message = f"HTTP {status}: {_error_text(raw)}"
             if status == 429:
                 raise AttemptError(message, transient=True, rate_limited=True, retry_after=retry_after)

@@ -7,6 +7,7 @@ default stated in the docstring and the metric card (`variant=`, `weak_policy=`,
 suite over trial tables (what `mirror-hf score` writes).
 """
 
+from mirror_hf.headlines import CFR_FRAME, CFR_TABLE_FRAME, HEADLINES, Headline
 from mirror_hf.protocol.exp1 import (
     BEHAVIOURAL_CHANNELS,  # the paper's five; scoring reads the Channel specs
 )
@@ -79,11 +80,7 @@ from mirror_hf.scoring._exp9_tradeoff import (
     resolver_outcomes,
 )
 from mirror_hf.scoring._headline import (
-    CFR_FRAME,
-    CFR_TABLE_FRAME,
     DEDUP_KEYS,
-    HEADLINES,
-    Headline,
     HeadlineValue,
     headline,
     headlines_of,

@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 from threadpoolctl import threadpool_limits
 
+from mirror_hf.headlines import CFR_FRAME, CFR_TABLE_FRAME
 from mirror_hf.scoring._accuracy import (
     accuracy,
     domain_accuracy,
@@ -53,7 +54,7 @@ from mirror_hf.scoring._exp9_report import (
     model_extras,
     to_json,
 )
-from mirror_hf.scoring._headline import CFR_FRAME, CFR_TABLE_FRAME, latest_records
+from mirror_hf.scoring._headline import latest_records
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
 from mirror_hf.scoring._schema import ScoreResult, Variant
 from mirror_hf.scoring._tii import tii, verbal_transfer

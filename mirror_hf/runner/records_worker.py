@@ -28,6 +28,7 @@ import threading
 import traceback
 from multiprocessing.connection import Connection, Pipe
 
+from mirror_hf.runner.request import ChatRequest
 from mirror_hf.runner.trials import RunIdentity, TrialChunks, finish_trials, trials_writer
 
 
@@ -36,6 +37,24 @@ class WorkerFailed(Exception):
 
 
 BATCH = 100  # finished jobs per message to the child
+
+
+def _pack(plan, index: int, turns) -> list:
+    """One job's turns as they go down the pipe: a request whose messages are the job's own (its
+    first turn) travels as (model, base_url, generation) alone, and the child, which has the plan,
+    rebuilds it. Pickling the plan's prompts instead cost CPU, and made every non-ASCII prompt keep
+    a UTF-8 copy of itself in the parent for the rest of the run (~170 bytes a request)."""
+    own = plan.jobs[index].messages
+    return [((r.model, r.base_url, r.generation) if _same(r.messages, own) else r, o) for r, o in turns]
+
+
+def _same(messages, own) -> bool:
+    return len(messages) == len(own) and all(a is b for a, b in zip(messages, own, strict=True))
+
+
+def _unpack(plan, index: int, packed) -> list:
+    return [(ChatRequest(r[0], r[1], tuple(plan.jobs[index].messages), r[2]) if isinstance(r, tuple) else r, o)
+            for r, o in packed]
 
 
 def _child(conn: Connection, identity: RunIdentity, plan, root, split: str) -> None:
@@ -47,8 +66,8 @@ def _child(conn: Connection, identity: RunIdentity, plan, root, split: str) -> N
         while True:
             message = conn.recv()
             if message[0] == "jobs":
-                for index, turns in message[1]:
-                    records.add(index, turns)
+                for index, packed in message[1]:
+                    records.add(index, _unpack(plan, index, packed))
             elif message[0] == "finish":
                 break
             else:  # "quit": the run stopped before a split (budget, failures); the writer discards it
@@ -103,7 +122,8 @@ class RecordsWorker:
         # The event loop only queues: a pipe write blocks when the child lags behind, and a blocked
         # loop would stall every request in flight (their timeouts would fire on requests not yet sent).
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._batch: list = []  # (index, turns) not yet handed to the pump
+        self._plan = plan
+        self._batch: list = []  # (index, packed turns) not yet handed to the pump
         self._pump = threading.Thread(target=self._send_queued, name="records-worker-pipe", daemon=True)
         self._pump.start()
 
@@ -112,7 +132,7 @@ class RecordsWorker:
         batches: one wake-up of the pump thread (and one pickle, one pipe write) per BATCH jobs
         instead of per job keeps it from taking the GIL from the request loop thousands of times."""
         if self.failed is None:
-            self._batch.append((index, turns))
+            self._batch.append((index, _pack(self._plan, index, turns)))
             if len(self._batch) >= BATCH:
                 self._queue.put(("jobs", self._batch))
                 self._batch = []

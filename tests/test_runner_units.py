@@ -118,6 +118,31 @@ def test_store_releases_written_outcomes_and_reads_them_back(tmp_path):
     assert load_outcomes(path)[0] == {"old": Outcome(text="from before", attempts=1), **outcomes}
 
 
+def test_store_index_never_answers_with_another_keys_line(tmp_path, monkeypatch):
+    """The released outcomes are found by the key's hash: if two keys shared one, the line read back
+    belongs to the key written last, and the other key is not known (sent again), never answered
+    with the wrong outcome. Every key is given one hash here."""
+    from mirror_hf.runner import store as store_module
+
+    monkeypatch.setattr(store_module, "hash", lambda key: 7, raising=False)
+    path = tmp_path / "r.jsonl"
+    first, second = Outcome(text="first", attempts=1), Outcome(text="second", attempts=2)
+
+    async def go():
+        store = ResultStore(path, resume=False)
+        store.start()
+        store.add("a", first)
+        store.add("b", second)
+        store.release(["a", "b"])
+        await asyncio.sleep(store.batch_window * 5)
+        assert not store.outcomes
+        assert store.get("b") == second and store.get("a") is None
+        await store.close()
+
+    asyncio.run(go())
+    assert load_outcomes(path)[0] == {"a": first, "b": second}  # both lines are on disk for --resume
+
+
 def test_store_without_resume_starts_empty(tmp_path):
     path = tmp_path / "r.jsonl"
     _write_store(path, [("k1", Outcome(text="a", attempts=1))])

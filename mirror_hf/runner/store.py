@@ -18,6 +18,8 @@ from pathlib import Path
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.runner.request import Outcome
 
+_LENGTH = (1 << 32) - 1  # a line's length in the low 32 bits of its packed location (one response under 4 GiB)
+
 
 class StoreError(MirrorValueError):
     """The results file is unreadable (names the file and line)."""
@@ -57,9 +59,12 @@ class ResultStore:
     whatever has accumulated, so one fsync covers a batch of results.
 
     Memory stays flat over a long run: once the engine `release`s the keys of a finished item, the
-    outcomes this session wrote leave memory and only where their line is in the file stays (~160
-    bytes a request instead of ~460); `get` reads such an outcome back from the file if another job
-    asks for it after all. Outcomes loaded on --resume stay in memory."""
+    outcomes this session wrote leave memory and only where their line is in the file stays, as two
+    ints (the key's hash -> offset and length packed; ~120 bytes a request by tracemalloc, where a
+    key str -> (offset, length) tuple took ~210, and the outcome itself ~460); `get` reads such an
+    outcome back from the file if another job asks for it after all, and checks the line's key, so
+    two keys of one hash cost at worst a request sent again, never a wrong answer. Outcomes loaded
+    on --resume stay in memory."""
 
     def __init__(self, path: Path, *, resume: bool, batch_window: float = 0.02):
         self.path = path
@@ -77,7 +82,7 @@ class ResultStore:
         # line added while a batch is being written is never lost (a swapped list could be).
         self._pending: collections.deque[tuple[str, str]] = collections.deque()
         self._released: collections.deque[str] = collections.deque()
-        self._written: dict[str, tuple[int, int]] = {}  # key -> (offset, length) of its line written this session
+        self._written: dict[int, int] = {}  # hash(key) -> offset << 32 | length of its line written this session
         self._wakeup: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._closing = False
@@ -85,9 +90,10 @@ class ResultStore:
 
     def get(self, key: str) -> Outcome | None:
         outcome = self.outcomes.get(key)
-        if outcome is None and key in self._written:  # released: read back from its line
-            offset, length = self._written[key]
-            outcome = Outcome.from_json(json.loads(os.pread(self._fd, length, offset)))
+        if outcome is None and (where := self._written.get(hash(key))) is not None:  # released: read its line back
+            record = json.loads(os.pread(self._fd, where & _LENGTH, where >> 32))
+            if record["k"] == key:  # else another key of the same hash wrote last: not known after all
+                outcome = Outcome.from_json(record)
         return outcome
 
     def add(self, key: str, outcome: Outcome) -> None:
@@ -134,12 +140,12 @@ class ResultStore:
             self.written += len(batch)
             offset = self._end
             for (key, _), line in zip(batch, lines, strict=True):
-                self._written[key] = (offset, len(line))
+                self._written[hash(key)] = offset << 32 | len(line)
                 offset += len(line)
             self._end = offset
         for _ in range(released):
             key = self._released.popleft()
-            if key in self._written:  # written this session (a loaded outcome stays)
+            if hash(key) in self._written:  # written this session (a loaded outcome stays)
                 self.outcomes.pop(key, None)
 
     async def close(self) -> None:

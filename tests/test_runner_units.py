@@ -143,6 +143,29 @@ def test_store_index_never_answers_with_another_keys_line(tmp_path, monkeypatch)
     assert load_outcomes(path)[0] == {"a": first, "b": second}  # both lines are on disk for --resume
 
 
+def test_line_index_answers_as_a_dict_would(monkeypatch):
+    """Through many folds and merges (RECENT = 8), rewrites of a hash included: the newest location
+    of every hash written, None for one never written."""
+    import random
+
+    from mirror_hf.runner.store import LineIndex
+
+    monkeypatch.setattr(LineIndex, "RECENT", 8)
+    rng = random.Random(5)
+    index, model = LineIndex(), {}
+    hashes = [rng.randrange(-(1 << 63), 1 << 63) for _ in range(700)]
+    for n in range(2000):
+        digest = rng.choice(hashes)
+        where = (n * 1000 + rng.randrange(1 << 40), rng.randrange(1, 1 << 32))
+        index.put(digest, *where)
+        model[digest] = where
+        if n % 97 == 0:
+            assert all(index.get(h) == model.get(h) for h in hashes)
+    assert len(model) > 600 and all(index.get(h) == where for h, where in model.items())
+    assert index.get(12345) is None and 12345 not in index and hashes[0] in index
+    assert 1 < len(index._levels) < 10  # merged as it went, never one level per fold
+
+
 def test_store_without_resume_starts_empty(tmp_path):
     path = tmp_path / "r.jsonl"
     _write_store(path, [("k1", Outcome(text="a", attempts=1))])

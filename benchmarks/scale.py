@@ -16,9 +16,17 @@ one request per item and need no difficulty pair (difficulty_selection would ski
 
 At each mark: requests the server has seen, seconds since start, the run's resident memory (VmRSS)
 and its peak so far (VmHWM), read from /proc of the run's process, and the same for each of its
-child processes (the card/Croissant worker; the forked records worker, which shares the run's pages
-at the fork and holds the records built so far). Then its final peak (after
-parsing, the split, the card) and the growth of the peak from the first mark to the last request.
+child processes: the forked records worker (same command line as the run; it shares the run's pages
+at the fork and writes the split a chunk at a time) and the card/Croissant worker (`python -c`).
+Then the final peak (after parsing, the split, the card), and for the run and the records worker
+the VmRSS growth per 10,000 requests from the first mark to the last, with PASS/FAIL.
+
+Flat means: each of the two grows by under FLAT_MB_PER_10K (1 MB) per 10,000 requests, 100 bytes a
+request. What a run must keep per request this session is where its line is in the results file
+(so a request asked for again is reused, not re-sent), a few ints; at that rate a 1,000,000-request
+run would add under 100 MB to the ~260 MB a run starts at, where a run that kept its records or
+its outcomes (~460 bytes a request for the outcomes alone) would not fit that bound. A relative
+bound (a share of the first mark's RSS) would loosen as imports grow, so it is in bytes a request.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from runner import CHANNELS, MAX_TOKENS, REPO  # noqa: E402  (the same server se
 
 SCALE_CHANNELS = (*CHANNELS, "structured_control")  # one request each; no difficulty pair needed
 SEED_ITEMS = 500  # questions per domain from one build (below where its duplicate gate starts refusing)
+FLAT_MB_PER_10K = 1.0  # the flatness criterion (module docstring)
 
 
 def prepare_scale(root: Path, requests: int, channels: tuple[str, ...]) -> tuple[Path, int]:
@@ -87,12 +96,22 @@ def memory(pid: int) -> tuple[float, float]:
     return fields.get("VmRSS", 0.0), fields.get("VmHWM", 0.0)
 
 
-def children(pid: int) -> list[int]:
-    """The run's child processes (the card/Croissant worker, the forked records worker)."""
+def children(pid: int) -> dict[str, int]:
+    """The run's child processes by role: "records" (the forked records worker: the run's own
+    command line) and "metadata" (the card/Croissant worker, a `python -c` child)."""
     try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        own = Path(f"/proc/{pid}/cmdline").read_bytes()
+        kids = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        return {("records" if Path(f"/proc/{kid}/cmdline").read_bytes() == own else "metadata"): kid for kid in kids}
     except (FileNotFoundError, ProcessLookupError):
-        return []
+        return {}
+
+
+def growth_per_10k(marks: list[dict], key: str) -> float | None:
+    """VmRSS growth (MB) per 10,000 requests from the first mark to the last."""
+    if len(marks) < 2 or marks[0].get(key) is None or marks[-1].get(key) is None:
+        return None
+    return (marks[-1][key] - marks[0][key]) / (marks[-1]["requests"] - marks[0]["requests"]) * 10_000
 
 
 def main() -> None:
@@ -134,15 +153,14 @@ def main() -> None:
                     continue
                 if seen >= nxt:
                     seconds = round(time.perf_counter() - start, 1)
-                    kids = {}
-                    for child in children(proc.pid):
+                    mark = {"requests": seen, "seconds": seconds, "rss_mb": round(rss, 1), "peak_mb": round(hwm, 1)}
+                    for role, child in sorted(children(proc.pid).items(), reverse=True):
                         try:
-                            kids[child] = memory(child)
+                            child_rss, child_hwm = memory(child)
                         except FileNotFoundError:
-                            pass
-                    marks.append({"requests": seen, "seconds": seconds, "rss_mb": round(rss, 1), "peak_mb": round(hwm, 1),
-                                  "children_rss_mb": [round(r, 1) for r, _ in kids.values()],
-                                  "children_peak_mb": [round(h, 1) for _, h in kids.values()]})
+                            continue
+                        mark[f"{role}_rss_mb"], mark[f"{role}_peak_mb"] = round(child_rss, 1), round(child_hwm, 1)
+                    marks.append(mark)
                     print(json.dumps(marks[-1]), flush=True)
                     while nxt <= seen:
                         nxt += args.every
@@ -152,9 +170,15 @@ def main() -> None:
                 raise SystemExit(f"mirror-hf run exited {os.waitstatus_to_exitcode(status)}")
             requests = server_stats(url)["requests"]
     growth = marks[-1]["peak_mb"] - marks[0]["peak_mb"] if len(marks) > 1 else 0.0
+    per_10k = {who: growth_per_10k(marks, key) for who, key in (("run", "rss_mb"), ("records_worker", "records_rss_mb"))}
+    flat = all(g is not None and g < FLAT_MB_PER_10K for g in per_10k.values())
     print(json.dumps({"requests": requests, "peak_growth_first_to_last_mark_mb": round(growth, 1),
                       "peak_at_last_request_mb": after_requests, "final_peak_mb": round(usage.ru_maxrss / 1024, 1),  # max of run, children
                       "load_average": os.getloadavg()}))
+    span = f" from {marks[0]['requests']:,} to {marks[-1]['requests']:,}" if marks else ""
+    for who, g in per_10k.items():
+        print(f"{who}: VmRSS {'n/a (fewer than two marks)' if g is None else f'{g:+.2f} MB'} per 10,000 requests{span}")
+    print(f"{'PASS' if flat else 'FAIL'}: flat means under {FLAT_MB_PER_10K:g} MB per 10,000 requests for each (module docstring)")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ below everything that declares one.
 
 from __future__ import annotations
 
+import base64
 import glob
 import hashlib
 import json
@@ -118,28 +119,86 @@ def rows_to_table(rows: list[dict], features: Features, *, where: str) -> pa.Tab
 
 
 def write_split(root: Path, config: str, split: str, rows: list[dict] | pa.Table, features: Features) -> Path:
-    """Write one split as `data/<config>/<split>-<sha12>.parquet`, replacing that split's old file.
-
-    The name carries a hash of the bytes because the datasets cache keys on file names, not contents.
-    The file is written beside its final name, fsynced and renamed, so a crash never leaves a torn file
-    under a real name.
-    """
+    """Write one split as `data/<config>/<split>-<sha12>.parquet`, replacing that split's old file
+    (`SplitWriter` with the whole table as one piece: the bytes `pq.write_table` writes)."""
     check_split_name(split)
     table = rows if isinstance(rows, pa.Table) else rows_to_table(rows, features, where=f"{config}/{split}")
-    folder = root / "data" / config
-    folder.mkdir(parents=True, exist_ok=True)
-    remove_stale(folder, f".{split}.tmp-")  # a write killed before its rename
-    tmp = folder / f".{split}.tmp-{os.getpid()}.parquet"
-    pq.write_table(table, tmp, compression="zstd")
-    with open(tmp, "rb+") as f:
-        os.fsync(f.fileno())
-    digest = sha256_file(tmp)[:12]
-    final = folder / f"{split}-{digest}.parquet"
-    for old in folder.glob(f"{split}-*.parquet"):
-        if old != final and _DATA_FILE.match(old.name) and _DATA_FILE.match(old.name)["split"] == split:
-            old.unlink()
-    os.replace(tmp, final)
-    return final
+    with SplitWriter(root, config, split, table.schema) as writer:
+        writer.write(table)
+        return writer.finish()
+
+
+class SplitWriter:
+    """One split's parquet file written a piece at a time: each `write(table)` goes to disk at once
+    (as row groups, one per piece up to pyarrow's default row-group size), so whoever writes a long
+    run's records holds one piece, never the split. `finish(metadata)` adds schema metadata known
+    only at the end (a run's manifest) and puts the file in place; `discard()`, or leaving the `with`
+    block unfinished, removes it.
+
+    The name carries a hash of the bytes because the datasets cache keys on file names, not contents.
+    The file is written beside its final name under a dot name (`load_dataset` never sees it),
+    fsynced and renamed, so a crash never leaves a torn file under a real name.
+    """
+
+    def __init__(self, root: Path, config: str, split: str, schema: pa.Schema):
+        check_split_name(split)
+        self.split = split
+        self.schema = schema
+        self.folder = root / "data" / config
+        self._made_folder = not self.folder.exists()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        remove_stale(self.folder, f".{split}.tmp-")  # a write killed before its rename
+        self.tmp = self.folder / f".{split}.tmp-{os.getpid()}.parquet"
+        self._writer: pq.ParquetWriter | None = pq.ParquetWriter(self.tmp, schema, compression="zstd")
+        self._pieces = 0
+
+    def __enter__(self) -> SplitWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._writer is not None or self.tmp.exists():
+            self.discard()
+
+    def write(self, table: pa.Table) -> None:
+        self._writer.write_table(table)
+        self._pieces += 1
+
+    def finish(self, metadata: dict[bytes, bytes] | None = None) -> Path:
+        """Close, fsync, name by content hash, remove the split's old file, rename; the final path."""
+        if not self._pieces:  # no rows: one empty row group, as pq.write_table writes an empty table
+            self.write(self.schema.empty_table())
+        if metadata:
+            # Footer key-value metadata added at the end is not what pq.read_schema shows: it restores
+            # the schema (metadata included) from the ARROW:schema entry written at the start. So that
+            # entry is replaced too, by the final schema serialized as the writer serializes it.
+            final = self.schema.with_metadata({**(self.schema.metadata or {}), **metadata})
+            self._writer.add_key_value_metadata({**metadata, b"ARROW:schema": base64.b64encode(final.serialize())})
+        self._writer.close()
+        self._writer = None
+        with open(self.tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        final_path = self.folder / f"{self.split}-{sha256_file(self.tmp)[:12]}.parquet"
+        for old in self.folder.glob(f"{self.split}-*.parquet"):
+            m = _DATA_FILE.match(old.name)
+            if old != final_path and m and m["split"] == self.split:
+                old.unlink()
+        os.replace(self.tmp, final_path)
+        return final_path
+
+    def discard(self) -> None:
+        """No split after all (a run stopped by its budget or its failures): nothing stays behind."""
+        if self._writer is not None:
+            try:
+                self._writer.close()
+            except (OSError, pa.ArrowException):
+                pass
+            self._writer = None
+        self.tmp.unlink(missing_ok=True)
+        if self._made_folder:
+            try:
+                self.folder.rmdir()  # only if empty
+            except OSError:
+                pass
 
 
 def split_files(root: Path) -> dict[str, list[SplitFile]]:

@@ -4,9 +4,12 @@ where the records are built."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import shutil
 
+import pyarrow.parquet as pq
 import pytest
 from fakes.servers import openai_server, server_stats
 from runner_fixtures import read_split
@@ -14,7 +17,10 @@ from runner_fixtures import read_split
 from mirror_hf.experiments import get
 from mirror_hf.runner import RunOptions, run
 from mirror_hf.runner import records_worker as records_worker_module
-from mirror_hf.runner.trials import read_manifest
+from mirror_hf.runner import trials as trials_module
+from mirror_hf.runner.plan import PlanOptions, build_plan
+from mirror_hf.runner.request import ChatRequest, Generation, Outcome
+from mirror_hf.runner.trials import RunIdentity, read_manifest, trial_table, write_trials
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the records worker needs os.fork")
 
@@ -45,7 +51,7 @@ def _manifest(report) -> dict:
     ("exp3", {"limit": 8}),
 ])
 def test_the_worker_writes_the_same_split_as_the_in_process_path(dataset, tmp_path, monkeypatch, experiment, extra):
-    monkeypatch.setattr(records_worker_module, "CHUNK", 7)  # several arrow chunks, jobs finishing out of order
+    monkeypatch.setattr(trials_module, "CHUNK", 7)  # several arrow chunks, jobs finishing out of order
     twin = tmp_path / "twin"
     shutil.copytree(dataset, twin)
     # 400s are permanent (one attempt), so both runs see the same failures for the same requests
@@ -58,6 +64,11 @@ def test_the_worker_writes_the_same_split_as_the_in_process_path(dataset, tmp_pa
     assert a.height == inproc.trials > 0 and stats["400"] > 0 and a["api_error"].is_not_null().any()
     assert a.columns == b.columns and a.equals(b), "the worker's records differ from the in-process ones"
     assert _manifest(inproc) == _manifest(forked)
+    # both written a chunk of 7 records at a time: one row group each, in plan order
+    for report in (inproc, forked):
+        meta = pq.read_metadata(report.split_path)
+        assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == \
+               [7] * (report.trials // 7) + ([report.trials % 7] if report.trials % 7 else [])
     assert (inproc.trials, inproc.failed, inproc.truncated, inproc.prompt_tokens, inproc.completion_tokens) == \
            (forked.trials, forked.failed, forked.truncated, forked.prompt_tokens, forked.completion_tokens)
 
@@ -95,7 +106,71 @@ def test_a_budget_stop_ends_the_worker_without_a_split(dataset, monkeypatch):
         report = _run(dataset, url, worker=True, limit=40, channels=("natural",), price_in=1000.0, price_out=1000.0,
                       max_cost=0.5)
     assert report.stopped_by_budget and report.split_path is None
-    assert not list((dataset / "data").glob("trials_exp1/acme_fake_1*"))
+    # the worker had its temp file open from the start: it is gone, and the folder it made with it
+    assert not (dataset / "data" / "trials_exp1").exists()
     assert len(started) == 1
     with pytest.raises(ChildProcessError):  # the worker was told to stop and reaped
         os.waitpid(started[0], os.WNOHANG)
+
+
+def test_too_many_failures_leave_no_file_and_no_temp_file(dataset, monkeypatch):
+    from mirror_hf.runner.session import RunError
+
+    monkeypatch.setattr(trials_module, "CHUNK", 5)  # chunks already on disk in the temp file when the run stops
+    with openai_server({"400": 1.0}) as url, pytest.raises(RunError, match="no split written"):
+        _run(dataset, url, worker=True, limit=12, channels=("natural", "wagering"))
+    assert not (dataset / "data" / "trials_exp1").exists()
+
+
+def _turns(plan, rng):
+    """Made-up turns for every job (answers, empty texts, failures, truncations): the same records
+    whichever path builds them, with no server and no timing in them."""
+    generation = Generation()
+    out = {}
+    for i, job in enumerate(plan.jobs):
+        request = ChatRequest("acme/fake-1", "http://fake", tuple(job.messages), generation)
+        kind = rng.random()
+        if kind < 0.15:
+            outcome = Outcome(error="HTTP 400: planted", error_kind="permanent", attempts=1)
+        else:
+            outcome = Outcome(text=rng.choice(["I'm 70% sure: B", "A", "", "<think>hm</think> C, 40%"]),
+                              finish_reason="length" if kind > 0.9 else "stop", prompt_tokens=rng.randint(5, 90),
+                              completion_tokens=rng.randint(1, 16), latency_ms=float(i), attempts=1)
+        out[i] = [(request, outcome)]
+    return out
+
+
+def test_worker_and_in_process_paths_write_the_same_bytes(dataset, tmp_path, monkeypatch):
+    """Driven with one identity and the same turns (the worker's fed out of plan order), both files
+    have the same content hash, so the same name; the manifest is readable from the worker's."""
+    monkeypatch.setattr(trials_module, "CHUNK", 6)
+    plan = build_plan(dataset, PlanOptions(limit=9, channels=CHANNELS5), get("exp1"))
+    identity = RunIdentity("run-fixed", "acme/fake-1", "exp1", 0.0, 0)
+    turns = _turns(plan, random.Random(7))
+    manifest = {"run_id": "run-fixed", "counts": {"trials": len(plan.jobs)}}
+    twin = tmp_path / "twin"
+    shutil.copytree(dataset, twin)
+
+    worker = records_worker_module.RecordsWorker(identity, plan, twin, "acme_fake_1")
+    try:
+        order = list(turns)
+        random.Random(3).shuffle(order)
+        for index in order:
+            worker.add(index, turns[index])
+        counts, _, _ = worker.counts(len(plan.jobs))
+        forked = worker.write(manifest)
+    finally:
+        worker.close()
+    table, in_counts, _ = trial_table(identity, plan, dict(turns), plan.features)
+    inproc = write_trials(dataset, "exp1", "acme_fake_1", table, manifest, plan.features)
+
+    assert len(plan.jobs) == 45 and counts == in_counts and 0 < counts.failed < counts.trials
+    assert forked.name == inproc.name and forked.read_bytes() == inproc.read_bytes()
+    assert read_manifest(forked) == manifest
+    meta = pq.read_metadata(forked)
+    assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [6] * 7 + [3]
+    rows = pq.read_table(forked).to_pylist()
+    assert [r["item_id"] for r in rows] == [job.item_id for job in plan.jobs]  # plan order
+    assert [r["request_key"] for r in rows] == [turns[i][0][0].key for i in range(len(plan.jobs))]
+    assert json.loads(pq.read_schema(forked).metadata[b"huggingface"])  # datasets' features still there
+    assert not [f for f in forked.parent.iterdir() if f.name.startswith(".")]

@@ -118,6 +118,54 @@ def test_store_releases_written_outcomes_and_reads_them_back(tmp_path):
     assert load_outcomes(path)[0] == {"old": Outcome(text="from before", attempts=1), **outcomes}
 
 
+def test_store_index_never_answers_with_another_keys_line(tmp_path, monkeypatch):
+    """The released outcomes are found by the key's hash: if two keys shared one, the line read back
+    belongs to the key written last, and the other key is not known (sent again), never answered
+    with the wrong outcome. Every key is given one hash here."""
+    from mirror_hf.runner import store as store_module
+
+    monkeypatch.setattr(store_module, "hash", lambda key: 7, raising=False)
+    path = tmp_path / "r.jsonl"
+    first, second = Outcome(text="first", attempts=1), Outcome(text="second", attempts=2)
+
+    async def go():
+        store = ResultStore(path, resume=False)
+        store.start()
+        store.add("a", first)
+        store.add("b", second)
+        store.release(["a", "b"])
+        await asyncio.sleep(store.batch_window * 5)
+        assert not store.outcomes
+        assert store.get("b") == second and store.get("a") is None
+        await store.close()
+
+    asyncio.run(go())
+    assert load_outcomes(path)[0] == {"a": first, "b": second}  # both lines are on disk for --resume
+
+
+def test_line_index_answers_as_a_dict_would(monkeypatch):
+    """Through many folds and merges (RECENT = 8), rewrites of a hash included: the newest location
+    of every hash written, None for one never written."""
+    import random
+
+    from mirror_hf.runner.store import LineIndex
+
+    monkeypatch.setattr(LineIndex, "RECENT", 8)
+    rng = random.Random(5)
+    index, model = LineIndex(), {}
+    hashes = [rng.randrange(-(1 << 63), 1 << 63) for _ in range(700)]
+    for n in range(2000):
+        digest = rng.choice(hashes)
+        where = (n * 1000 + rng.randrange(1 << 40), rng.randrange(1, 1 << 32))
+        index.put(digest, *where)
+        model[digest] = where
+        if n % 97 == 0:
+            assert all(index.get(h) == model.get(h) for h in hashes)
+    assert len(model) > 600 and all(index.get(h) == where for h, where in model.items())
+    assert index.get(12345) is None and 12345 not in index and hashes[0] in index
+    assert 1 < len(index._levels) < 10  # merged as it went, never one level per fold
+
+
 def test_store_without_resume_starts_empty(tmp_path):
     path = tmp_path / "r.jsonl"
     _write_store(path, [("k1", Outcome(text="a", attempts=1))])

@@ -4,13 +4,17 @@ The request phase is CPU-bound in the HTTP client on one core, so turning finish
 records afterwards (the recipe's parsers and graders, then arrow) was pure tail latency. A child
 forked once the plan is built inherits the plan and every imported module, receives each finished
 job's turns over a pipe as the engine completes it, and builds that job's record at once with
-`trials.trial_row` (the same function the in-process path calls, so the records are identical).
-When the requests are done the parent asks for the counts, then hands over the manifest, and the
-child writes the split.
+`trials.TrialChunks` (the same code the in-process path runs, so the records are identical).
+Each chunk of CHUNK records in plan order goes to the split's temp file as a row group at once, so
+the child's memory stays flat over a long run. When the requests are done the parent asks for the
+counts, then hands over the manifest, and the child puts the split in place (the same bytes
+`write_trials` writes in-process); told to quit instead (a budget stop, too many failures), it
+removes the temp file.
 
 The child runs at a lower priority (nice +10), so it takes a spare core and never competes with the
-request loop for a busy one. The worker only accelerates: the parent keeps every job's turns as before, so if the child cannot
-be started, dies, or reports an error, `trial_table` runs in the parent and the run goes on. Only
+request loop for a busy one. The worker only accelerates: every finished request is in the results
+file, so if the child cannot be started, dies, or reports an error, the parent replays the turns
+from it, `trial_table` runs in the parent and the run goes on. Only
 where `os.fork` exists, and only when asked for (the CLI does; a notebook or a threaded host
 process calling `run()` keeps the in-process path).
 """
@@ -24,69 +28,56 @@ import threading
 import traceback
 from multiprocessing.connection import Connection, Pipe
 
-from mirror_hf.runner.trials import RunIdentity, TrialCounts, trial_row, write_trials
+from mirror_hf.runner.request import ChatRequest
+from mirror_hf.runner.trials import RunIdentity, TrialChunks, finish_trials, trials_writer
 
 
 class WorkerFailed(Exception):
     """The child is gone or reported an error: the caller builds the records in-process."""
 
 
-CHUNK = 1000  # records per arrow chunk, as trials.trial_table builds them
 BATCH = 100  # finished jobs per message to the child
 
 
+def _pack(plan, index: int, turns) -> list:
+    """One job's turns as they go down the pipe: a request whose messages are the job's own (its
+    first turn) travels as (model, base_url, generation) alone, and the child, which has the plan,
+    rebuilds it. Pickling the plan's prompts instead cost CPU, and made every non-ASCII prompt keep
+    a UTF-8 copy of itself in the parent for the rest of the run (~170 bytes a request)."""
+    own = plan.jobs[index].messages
+    return [((r.model, r.base_url, r.generation) if _same(r.messages, own) else r, o) for r, o in turns]
+
+
+def _same(messages, own) -> bool:
+    return len(messages) == len(own) and all(a is b for a, b in zip(messages, own, strict=True))
+
+
+def _unpack(plan, index: int, packed) -> list:
+    return [(ChatRequest(r[0], r[1], tuple(plan.jobs[index].messages), r[2]) if isinstance(r, tuple) else r, o)
+            for r, o in packed]
+
+
 def _child(conn: Connection, identity: RunIdentity, plan, root, split: str) -> None:
-    import pyarrow as pa
-
-    from mirror_hf.folder import rows_to_table
-
     features = plan.features
-    fields = frozenset(features)
-    where = f"trials_{identity.experiment}"
-    dropped: set[str] = set()
-    counts = TrialCounts()
-    first_error = None
-    rows: dict[int, dict] = {}
-    tables = []
-    done = 0  # records before this index are in `tables`: jobs finish in about plan order, so few wait as dicts
-    ready = 0  # every index from `done` up to this one has its record
-
-    def table_up_to(end: int) -> None:
-        nonlocal done, first_error
-        part = [rows.pop(i) for i in range(done, end)]
-        for row in part:
-            counts.trials += 1
-            counts.failed += row["api_error"] is not None
-            counts.truncated += bool(row["truncated"])
-            counts.prompt_tokens += row["prompt_tokens"] or 0
-            counts.completion_tokens += row["completion_tokens"] or 0
-            if first_error is None and row["api_error"] is not None:
-                first_error = row["api_error"]
-        tables.append(rows_to_table(part, features, where=f"{where} records {done}-{end - 1}"))
-        done = end
-
-    while True:
+    # The split's temp file is open from the start: each CHUNK of records in plan order is a row
+    # group on disk as soon as it is complete, so the child holds a chunk or two, never the split.
+    with trials_writer(root, identity.experiment, split, features) as writer:
+        records = TrialChunks(identity, plan, features, writer.write)
+        while True:
+            message = conn.recv()
+            if message[0] == "jobs":
+                for index, packed in message[1]:
+                    records.add(index, _unpack(plan, index, packed))
+            elif message[0] == "finish":
+                break
+            else:  # "quit": the run stopped before a split (budget, failures); the writer discards it
+                return
+        records.close()
+        conn.send(("counts", records.counts, records.dropped, records.first_error, records.done, records.waiting))
         message = conn.recv()
-        if message[0] == "jobs":
-            for index, turns in message[1]:
-                rows[index] = trial_row(identity, plan.jobs[index], turns, plan.recipe, fields, dropped)
-            while ready in rows:
-                ready += 1
-            while ready - done >= CHUNK:
-                table_up_to(done + CHUNK)
-        elif message[0] == "finish":
-            break
-        else:  # "quit": the run stopped before a split (budget, failures)
+        if message[0] != "write":
             return
-    if ready > done:
-        table_up_to(ready)
-    table = pa.concat_tables(tables) if tables else rows_to_table([], features, where=where)
-    conn.send(("counts", counts, dropped, first_error, done, len(rows)))
-    message = conn.recv()
-    if message[0] != "write":
-        return
-    path = write_trials(root, identity.experiment, split, table, message[1], features)
-    conn.send(("written", path))
+        conn.send(("written", finish_trials(writer, message[1])))
 
 
 class RecordsWorker:
@@ -131,7 +122,8 @@ class RecordsWorker:
         # The event loop only queues: a pipe write blocks when the child lags behind, and a blocked
         # loop would stall every request in flight (their timeouts would fire on requests not yet sent).
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._batch: list = []  # (index, turns) not yet handed to the pump
+        self._plan = plan
+        self._batch: list = []  # (index, packed turns) not yet handed to the pump
         self._pump = threading.Thread(target=self._send_queued, name="records-worker-pipe", daemon=True)
         self._pump.start()
 
@@ -140,7 +132,7 @@ class RecordsWorker:
         batches: one wake-up of the pump thread (and one pickle, one pipe write) per BATCH jobs
         instead of per job keeps it from taking the GIL from the request loop thousands of times."""
         if self.failed is None:
-            self._batch.append((index, turns))
+            self._batch.append((index, _pack(self._plan, index, turns)))
             if len(self._batch) >= BATCH:
                 self._queue.put(("jobs", self._batch))
                 self._batch = []

@@ -13,6 +13,8 @@ import asyncio
 import collections
 import json
 import os
+from array import array
+from bisect import bisect_left
 from pathlib import Path
 
 from mirror_hf.errors import MirrorValueError
@@ -52,14 +54,77 @@ def load_outcomes(path: Path) -> tuple[dict[str, Outcome], int]:
     return outcomes, good_end
 
 
+class LineIndex:
+    """Where each line this session wrote is, by its key's hash: offset and length in flat arrays,
+    20 bytes a line (a dict of key str -> (offset, length) took ~210 bytes a line, a dict of
+    int -> packed int ~125, by tracemalloc). The newest RECENT lines sit in a dict; a full dict
+    becomes a sorted level, and a level merges into the one before it while that one is at most
+    twice its size, so a lookup bisects about log2(lines / RECENT) levels and a line is copied about
+    as many times over the run. A hash written again: the newest line wins."""
+
+    RECENT = 4096
+
+    def __init__(self) -> None:
+        self._recent: dict[int, tuple[int, int]] = {}
+        self._levels: list[tuple[array, array, array]] = []  # (hashes sorted, offsets, lengths), oldest first
+
+    def put(self, digest: int, offset: int, length: int) -> None:
+        self._recent[digest] = (offset, length)
+        if len(self._recent) >= self.RECENT:
+            items = sorted(self._recent.items())
+            self._recent = {}
+            self._levels.append((array("q", [h for h, _ in items]), array("Q", [o for _, (o, _) in items]),
+                                 array("I", [n for _, (_, n) in items])))
+            while len(self._levels) > 1 and len(self._levels[-2][0]) <= 2 * len(self._levels[-1][0]):
+                newer = self._levels.pop()
+                self._levels[-1] = _merge(self._levels[-1], newer)
+
+    def get(self, digest: int) -> tuple[int, int] | None:
+        """(offset, length) of the newest line written under this hash, or None."""
+        found = self._recent.get(digest)
+        if found is not None:
+            return found
+        for hashes, offsets, lengths in reversed(self._levels):
+            i = bisect_left(hashes, digest)
+            if i < len(hashes) and hashes[i] == digest:
+                return offsets[i], lengths[i]
+        return None
+
+    def __contains__(self, digest: int) -> bool:
+        return self.get(digest) is not None
+
+
+def _merge(older: tuple[array, array, array], newer: tuple[array, array, array]) -> tuple[array, array, array]:
+    """Two sorted levels as one; on a hash in both, the newer line."""
+    out = (array("q"), array("Q"), array("I"))
+    i = j = 0
+    old, new = older[0], newer[0]
+    while i < len(old) and j < len(new):
+        if old[i] < new[j]:
+            source, k = older, i
+            i += 1
+        else:
+            i += old[i] == new[j]  # the same hash: the older line is dropped
+            source, k = newer, j
+            j += 1
+        for column, values in zip(out, source, strict=True):
+            column.append(values[k])
+    for source, k in ((older, i), (newer, j)):
+        for column, values in zip(out, source, strict=True):
+            column.extend(values[k:])
+    return out
+
+
 class ResultStore:
     """Append-only JSONL writer. `add` is synchronous and cheap; a background task writes and fsyncs
     whatever has accumulated, so one fsync covers a batch of results.
 
     Memory stays flat over a long run: once the engine `release`s the keys of a finished item, the
-    outcomes this session wrote leave memory and only where their line is in the file stays (~160
-    bytes a request instead of ~460); `get` reads such an outcome back from the file if another job
-    asks for it after all. Outcomes loaded on --resume stay in memory."""
+    outcomes this session wrote leave memory and only where their line is in the file stays
+    (`LineIndex`: 20 bytes a request, where the outcome itself took ~460); `get` reads such an
+    outcome back from the file if another job asks for it after all, and checks the line's key, so
+    two keys of one hash cost at worst a request sent again, never a wrong answer. Outcomes loaded
+    on --resume stay in memory."""
 
     def __init__(self, path: Path, *, resume: bool, batch_window: float = 0.02):
         self.path = path
@@ -77,7 +142,7 @@ class ResultStore:
         # line added while a batch is being written is never lost (a swapped list could be).
         self._pending: collections.deque[tuple[str, str]] = collections.deque()
         self._released: collections.deque[str] = collections.deque()
-        self._written: dict[str, tuple[int, int]] = {}  # key -> (offset, length) of its line written this session
+        self._written = LineIndex()  # hash(key) -> (offset, length) of its line written this session
         self._wakeup: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._closing = False
@@ -85,9 +150,10 @@ class ResultStore:
 
     def get(self, key: str) -> Outcome | None:
         outcome = self.outcomes.get(key)
-        if outcome is None and key in self._written:  # released: read back from its line
-            offset, length = self._written[key]
-            outcome = Outcome.from_json(json.loads(os.pread(self._fd, length, offset)))
+        if outcome is None and (where := self._written.get(hash(key))) is not None:  # released: read its line back
+            record = json.loads(os.pread(self._fd, where[1], where[0]))
+            if record["k"] == key:  # else another key of the same hash wrote last: not known after all
+                outcome = Outcome.from_json(record)
         return outcome
 
     def add(self, key: str, outcome: Outcome) -> None:
@@ -134,12 +200,12 @@ class ResultStore:
             self.written += len(batch)
             offset = self._end
             for (key, _), line in zip(batch, lines, strict=True):
-                self._written[key] = (offset, len(line))
+                self._written.put(hash(key), offset, len(line))
                 offset += len(line)
             self._end = offset
         for _ in range(released):
             key = self._released.popleft()
-            if key in self._written:  # written this session (a loaded outcome stays)
+            if hash(key) in self._written:  # written this session (a loaded outcome stays)
                 self.outcomes.pop(key, None)
 
     async def close(self) -> None:

@@ -17,6 +17,7 @@ from mirror_hf.runner.plan import Plan
 from mirror_hf.runner.request import ChatRequest, Outcome
 
 MANIFEST_KEY = b"mirror_hf.run_manifest"
+CHUNK = 1000  # records per arrow chunk, and per row group of the split
 
 
 @dataclass(frozen=True)
@@ -84,45 +85,93 @@ class TrialCounts:
     completion_tokens: int = 0
 
 
-def trial_table(identity: RunIdentity, plan: Plan, turns_by_job: dict, features, *, chunk: int = 1000):
-    """The split as an arrow table, built a chunk of records at a time (a run's records never all
-    sit in memory as dicts), with its counts and any parsed keys the schema lacks (for a warning).
-    Consumes `turns_by_job`."""
-    import pyarrow as pa
+class TrialChunks:
+    """A run's records tabled in plan order CHUNK at a time, each arrow chunk handed to `out` as soon
+    as it is complete (the records worker's out writes it to the split at once), with the run's
+    counts. Records may arrive in any order: those ahead of a gap wait as dicts until it fills (jobs
+    finish in about plan order, so few do)."""
 
-    from mirror_hf.folder import rows_to_table
+    def __init__(self, identity: RunIdentity, plan: Plan, features, out):
+        self.identity, self.plan, self.features, self.out = identity, plan, features, out
+        self.fields = frozenset(features)
+        self.dropped: set[str] = set()  # parsed keys the schema lacks (for a warning)
+        self.counts = TrialCounts()
+        self.first_error: str | None = None
+        self.done = 0  # records before this index went to `out`
+        self._ready = 0  # every index from `done` up to this one has its record
+        self._rows: dict[int, dict] = {}
 
-    fields = frozenset(features)
-    dropped: set[str] = set()
-    counts = TrialCounts()
-    tables = []
-    where = f"trials_{identity.experiment}"
-    for start in range(0, len(plan.jobs), chunk):
-        rows = []
-        for i in range(start, min(start + chunk, len(plan.jobs))):
-            row = trial_row(identity, plan.jobs[i], turns_by_job.pop(i), plan.recipe, fields, dropped)
+    @property
+    def waiting(self) -> int:
+        return len(self._rows)
+
+    def add(self, index: int, turns) -> None:
+        self._rows[index] = trial_row(self.identity, self.plan.jobs[index], turns, self.plan.recipe, self.fields,
+                                      self.dropped)
+        while self._ready in self._rows:
+            self._ready += 1
+        while self._ready - self.done >= CHUNK:
+            self._table(self.done + CHUNK)
+
+    def close(self) -> None:
+        """The last, shorter chunk."""
+        if self._ready > self.done:
+            self._table(self._ready)
+
+    def _table(self, end: int) -> None:
+        from mirror_hf.folder import rows_to_table
+
+        part = [self._rows.pop(i) for i in range(self.done, end)]
+        counts = self.counts
+        for row in part:
             counts.trials += 1
             counts.failed += row["api_error"] is not None
             counts.truncated += bool(row["truncated"])
             counts.prompt_tokens += row["prompt_tokens"] or 0
             counts.completion_tokens += row["completion_tokens"] or 0
-            rows.append(row)
-        tables.append(rows_to_table(rows, features, where=f"{where} records {start}-{start + len(rows) - 1}"))
-        del rows
-    table = pa.concat_tables(tables) if tables else rows_to_table([], features, where=where)
-    return table, counts, dropped
+            if self.first_error is None and row["api_error"] is not None:
+                self.first_error = row["api_error"]
+        where = f"trials_{self.identity.experiment} records {self.done}-{end - 1}"
+        self.out(rows_to_table(part, self.features, where=where))
+        self.done = end
+
+
+def trial_table(identity: RunIdentity, plan: Plan, turns_by_job: dict, features):
+    """The split as an arrow table of CHUNK-record chunks (a run's records never all sit in memory as
+    dicts), with its counts and any parsed keys the schema lacks (for a warning). Consumes `turns_by_job`."""
+    import pyarrow as pa
+
+    from mirror_hf.folder import rows_to_table
+
+    tables = []
+    records = TrialChunks(identity, plan, features, tables.append)
+    for i in range(len(plan.jobs)):
+        records.add(i, turns_by_job.pop(i))
+    records.close()
+    table = pa.concat_tables(tables) if tables else rows_to_table([], features, where=f"trials_{identity.experiment}")
+    return table, records.counts, records.dropped
+
+
+def trials_writer(root: Path, experiment: str, split: str, features):
+    """The model's split of `trials_<experiment>`, written a chunk at a time (`folder.SplitWriter`)."""
+    from mirror_hf.folder import SplitWriter
+
+    return SplitWriter(root, f"trials_{experiment}", split, features.arrow_schema)
+
+
+def finish_trials(writer, manifest: dict) -> Path:
+    """Put the split in place with its manifest in the parquet schema metadata, so it travels with the
+    file to the Hub. The card and Croissant are regenerated by the caller (`run(on_written=...)`)."""
+    return writer.finish({MANIFEST_KEY: json.dumps(manifest, sort_keys=True).encode()})
 
 
 def write_trials(root: Path, experiment: str, split: str, table, manifest: dict, features) -> Path:
-    """Write the split (the manifest rides in the parquet schema metadata, so it travels with the
-    file to the Hub). The card and Croissant are regenerated by the caller (`run(on_written=...)`)."""
-    from mirror_hf.folder import write_split
-
-    config = f"trials_{experiment}"
-    metadata = dict(table.schema.metadata or {})
-    metadata[MANIFEST_KEY] = json.dumps(manifest, sort_keys=True).encode()
-    table = table.replace_schema_metadata(metadata)
-    return write_split(root, config, split, table, features)
+    """Write a whole table as the split, one row group per CHUNK records: the same file the records
+    worker writes a chunk at a time for the same records."""
+    with trials_writer(root, experiment, split, features) as writer:
+        for start in range(0, table.num_rows, CHUNK):
+            writer.write(table.slice(start, CHUNK))
+        return finish_trials(writer, manifest)
 
 
 def read_manifest(path: Path) -> dict | None:

@@ -134,3 +134,20 @@ def test_a_redirect_is_not_followed_and_fails_at_once(monkeypatch):
     outcome, seen = asyncio.run(go())
     assert len(seen) == 1 and outcome.attempts == 1 and outcome.error_kind == "permanent"
     assert outcome.error.startswith("HTTP 307: redirected to 'http://127.0.0.1:9/v1/chat/completions'")
+
+
+def test_a_proxy_the_runner_cannot_use_is_refused_before_anything_is_written(dataset):
+    from fakes.servers import openai_server, server_stats
+    from runner_fixtures import cli
+
+    secret = "proxy-password-42"
+    with openai_server() as url:
+        proxy = f"socks5://user:{secret}@10.0.0.1:1080"  # (an empty lowercase variable would unset it for urllib)
+        env = {"ALL_PROXY": proxy, "all_proxy": proxy, "NO_PROXY": "example.org", "no_proxy": "example.org"}
+        proc = cli("run", "--dataset", str(dataset), "--model", "m", "--base-url", url, "--limit", "2", "--channels", "natural",
+                   "--no-progress", env=env, check=False)
+        seen = server_stats(url)["requests"]
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert "ALL_PROXY" in lines[0] and "socks5 proxy" in lines[0] and secret not in proc.stderr + proc.stdout
+    assert seen == 0 and not (dataset / ".runs").exists()

@@ -34,6 +34,7 @@ from mirror_hf.errors import MirrorError
 from mirror_hf.runner.limiter import RateLimiter
 from mirror_hf.runner.request import ChatRequest, Outcome
 from mirror_hf.runner.secrets import redact
+from mirror_hf.runner.validate import env_proxy
 
 PERMANENT_STATUS = frozenset({400, 401, 403, 404, 405, 413, 422})
 FAIL_FAST = 5  # permanent connection errors in a row that stop the run
@@ -120,21 +121,6 @@ def _error_text(raw: bytes) -> str:
     return str(message)[:300] if message else text.strip()[:300]
 
 
-def _env_proxy(url: str) -> str | None:
-    """The proxy for `url` from the environment (HTTPS_PROXY / HTTP_PROXY / ALL_PROXY, NO_PROXY), as
-    the SDK's httpx honoured them; looked up once per run (aiohttp's `trust_env` does it, and reads
-    ~/.netrc, in a thread on every request)."""
-    from urllib.parse import urlsplit
-    from urllib.request import getproxies, proxy_bypass
-
-    parts = urlsplit(url)
-    proxies = getproxies()
-    proxy = proxies.get(parts.scheme) or proxies.get("all")
-    if not proxy or proxy_bypass(parts.hostname or ""):
-        return None
-    return proxy
-
-
 def _root_cause(exc: BaseException) -> BaseException:
     seen = {id(exc)}
     while True:
@@ -156,7 +142,7 @@ class ChatClient:
         self._url = f"{base_url.rstrip('/')}/chat/completions{query}"
         self._headers = {"Authorization": f"Bearer {api_key}", "Content-Type": "application/json",
                          "Accept": "application/json", "User-Agent": f"mirror-hf/{__version__}"}
-        self._proxy = _env_proxy(self._url)
+        self._proxy = env_proxy(self._url)
         self._concurrency = concurrency
         self._session = None  # made on the first send: an aiohttp session belongs to the running loop
         self.policy = policy

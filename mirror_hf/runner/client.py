@@ -53,7 +53,7 @@ def _permanent_connection(exc: BaseException) -> bool:
         seen.add(id(exc))
         if isinstance(exc, (ConnectionRefusedError, socket.gaierror)):
             return True
-        if type(exc).__name__ in ("NonHttpUrlClientError", "InvalidURL", "InvalidUrlClientError", "UnsupportedProtocol"):
+        if isinstance(exc, (aiohttp.InvalidURL, aiohttp.NonHttpUrlClientError)):  # InvalidUrlClientError is an InvalidURL
             return True
         exc = exc.__cause__ or exc.__context__
     return False

@@ -69,7 +69,8 @@ class SplitFile:
     path: Path  # absolute
 
     def relative(self, root: Path) -> str:
-        return self.path.relative_to(root).as_posix()
+        """The file's path inside `root`, however the root was spelled (`mirror`, `../ds`, a symlink)."""
+        return self.path.relative_to(root.resolve()).as_posix()
 
 
 def check_split_name(split: str) -> str:

@@ -31,7 +31,7 @@ RANKS: dict[str, int] = {
     "mirror_hf.metadata": 11,
     "mirror_hf.build": 12, "mirror_hf.upstream": 12,
     "mirror_hf.hub": 13, "metrics": 13,
-    "mirror_hf.cli": 14, "mirror_hf": 14,  # the package root: dataset_dir() builds
+    "mirror_hf.cli": 14, "mirror_hf.study": 14, "mirror_hf": 14,  # the package root: dataset_dir() builds
 }
 #: (importer prefix, imported prefix) pairs that are refused whatever the ranks say
 FORBIDDEN = [("mirror_hf.runner", "mirror_hf.experiments"), ("mirror_hf.scoring", "mirror_hf.runner")]

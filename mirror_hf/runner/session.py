@@ -258,6 +258,18 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     return Estimate(len(plan.jobs), len(todo), done, prompt_tokens, completion, cost, followups, len(planned))
 
 
+def plan_options(options: RunOptions, split: str) -> PlanOptions:
+    """The planner's options of a run (also what `mirror-hf study` plans with, so its estimate is the run's plan)."""
+    return PlanOptions(
+        limit=options.limit, channels=options.channels,
+        conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
+        route_rule=options.route_rule, decisions=options.decisions,
+        false_score_control=options.false_score_control, resolver=options.resolver,
+        answer_format=options.answer_format,
+        attack_wording=options.attack_wording, bank=options.bank,
+    )
+
+
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue
 
 
@@ -287,14 +299,7 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     # the data still matches its hashes (the split this run rewrites excepted: a crash may have torn it)
     check_folder(root, skip=frozenset({(f"trials_{options.experiment}", split)}))
     try:
-        plan = build_plan(root, PlanOptions(
-            limit=options.limit, channels=options.channels,
-            conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
-            route_rule=options.route_rule, decisions=options.decisions,
-            false_score_control=options.false_score_control, resolver=options.resolver,
-            answer_format=options.answer_format,
-            attack_wording=options.attack_wording, bank=options.bank,
-        ), options.experiment)
+        plan = build_plan(root, plan_options(options, split), options.experiment)
     except PlanError as exc:
         raise RunError(str(exc)) from None
     generation = _generation(options, plan)

@@ -619,6 +619,11 @@ HANDLERS: tuple[tuple[str, Callable[[Respondent, list[dict]], str | None]], ...]
 
 
 RESPONDENT: Respondent | None = None
+#: `--log FILE`: one JSON line per answered request (model, messages, generation, reply length);
+#: `POST /control {"hold_after": N}`: after N more answers every request gets a 429 (Retry-After 30)
+#: and is not logged, until `{"hold_after": null}` (tests stop a client at a known request)
+LOG = None
+CONTROL: dict = {"hold_after": None, "answered": 0, "answered_at_set": 0}
 
 
 async def _read_body(receive) -> bytes:
@@ -646,9 +651,24 @@ async def app(scope, receive, send) -> None:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
     raw = await _read_body(receive)
+    if scope["method"] == "POST" and scope["path"] == "/control":  # tests: hold or release the answers
+        CONTROL.update(json.loads(raw))
+        CONTROL["answered_at_set"] = CONTROL["answered"]
+        return await _respond(send, 200, json.dumps(CONTROL).encode())
     if scope["method"] == "POST" and scope["path"].endswith("/chat/completions"):
         request = json.loads(raw)
+        hold = CONTROL.get("hold_after")
+        if hold is not None and CONTROL["answered"] - CONTROL["answered_at_set"] >= hold:
+            body = b'{"error": {"message": "held by the test", "type": "rate_limit"}}'
+            headers = [(b"content-type", b"application/json"), (b"retry-after", b"30")]
+            await send({"type": "http.response.start", "status": 429, "headers": headers})
+            return await send({"type": "http.response.body", "body": body})
         content = RESPONDENT.reply(request.get("messages", []))
+        CONTROL["answered"] += 1
+        if LOG is not None:  # every answered request, before the answer leaves
+            keep = {k: request.get(k) for k in ("model", "messages", "temperature", "seed", "max_tokens")}
+            LOG.write(json.dumps({**keep, "reply_chars": len(content)}) + "\n")
+            LOG.flush()
         body = {
             "id": "chatcmpl-respondent",
             "object": "chat.completion",
@@ -666,7 +686,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", required=True, type=Path)
     parser.add_argument("--profile", required=True, type=Path)
+    parser.add_argument("--log", type=Path, default=None)
+    parser.add_argument("--hold-after", type=int, default=None)
     args = parser.parse_args(argv)
+    global LOG
+    LOG = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115  open for the server's life
+    CONTROL["hold_after"] = args.hold_after
     RESPONDENT = Respondent(Bank(args.dataset), Profile.from_json(json.loads(args.profile.read_text())))
 
     import uvicorn

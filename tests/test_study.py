@@ -397,3 +397,21 @@ def test_tasks_tailor_relative_profile_from_parent_and_elsewhere(dataset):
     proc = subprocess.run([*MIRROR_HF, "summary", "../mirror"], cwd=elsewhere, env=_env(), capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 0 and "exp9_tailored" in proc.stdout, proc.stderr[-2000:]
+
+
+def test_readme_using_it_and_quickstart_next_steps_start_with_the_study(capsys):
+    """Issue item 6: the first command under "Using it" that evaluates a model is `mirror-hf study`,
+    and the quickstart's next steps point to it first."""
+    import re
+
+    from mirror_hf.cli.report_cmd import next_steps
+
+    readme = (REPO / "README.md").read_text()
+    using = readme.split("## Using it", 1)[1].split("\n## ", 1)[0]
+    commands = [line.split("#")[0].strip() for block in re.findall(r"```bash\n(.*?)```", using, re.S) for line in block.splitlines()]
+    evaluating = [c for c in commands if c.startswith("mirror-hf ") and not c.startswith("mirror-hf build")]
+    assert evaluating and evaluating[0].startswith("mirror-hf study "), evaluating[:2]
+    assert "docs/study.md" in using
+    next_steps(Path("mirror"))
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("mirror-hf ")]
+    assert lines[0].startswith("mirror-hf study "), lines[:2]

@@ -55,12 +55,16 @@ def quick_report(dataset: Path, out: Path, resamples: int = 2_000) -> Path:
 def next_steps(dataset: Path) -> None:
     d = str(dataset)
     typer.echo(f"""
-next steps:
-  a real model on your own server (vLLM: `vllm serve Qwen/Qwen2.5-7B-Instruct`; Ollama: `ollama serve`, base URL http://localhost:11434/v1):
-    mirror-hf run --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1 --limit 400
-  a hosted provider (the key is read from the variable you name, never written anywhere):
-    mirror-hf run --dataset {d} --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY --dry-run --price-in 0.15 --price-out 0.6
-  then score, report and share:
+next steps — the whole study for a real model in one command (docs/study.md): the plan first, then
+Exp1, its profile, tailored tasks, Exp9 and every other experiment, the scores and the report; a rerun
+after a kill or a failure continues where it stopped:
+  a model on your own server (vLLM: `vllm serve Qwen/Qwen2.5-7B-Instruct`; Ollama: `ollama serve`, base URL http://localhost:11434/v1):
+    mirror-hf study --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1 --preset smoke
+    mirror-hf study --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1
+  a hosted provider (the key is read from the variable you name, never written anywhere; --dry-run prints only the plan):
+    mirror-hf study --dataset {d} --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY --price-in 0.15 --price-out 0.6 --dry-run
+  several models at once, compared in one report: mirror-hf study --dataset {d} --models models.yaml
+  one experiment at a time instead: mirror-hf run --dataset {d} --experiment exp1 --model M --base-url URL, then score and report:
     mirror-hf score --dataset {d}
     mirror-hf report --dataset {d} --out {d}-report
-    mirror-hf push --dataset {d} --repo YOUR_ORG/mirror-results   (token from HF_TOKEN)""")
+  and share: mirror-hf push --dataset {d} --repo YOUR_ORG/mirror-results   (token from HF_TOKEN; or study --push ORG/NAME)""")

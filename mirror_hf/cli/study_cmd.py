@@ -28,8 +28,10 @@ def study(
     dataset: Path = typer.Option(Path("mirror"), "--dataset", help="The dataset folder (from `mirror-hf build`)."),
     preset: str = typer.Option("full", "--preset", help=_presets_help()),
     experiments: str = typer.Option("", "--experiments", help="Comma-separated experiments: narrows the preset."),
-    api_key_env: str = typer.Option(None, "--api-key-env", help="Environment variable holding the API key (default OPENAI_API_KEY; never written)."),
-    report_out: Path = typer.Option(Path("mirror-report"), "--report-out", help="Report folder; the scores go beside it as DIR/scores.json."),
+    api_key_env: str = typer.Option(None, "--api-key-env",
+                                    help="Environment variable holding the API key (default OPENAI_API_KEY; never written)."),
+    report_out: Path = typer.Option(Path("mirror-report"), "--report-out",
+                                    help="Report folder; the scores go beside it as DIR/scores.json."),
     push: str = typer.Option(None, "--push", help="Push the folder to this Hub dataset repo (ORG/NAME) at the end."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the plan (requests, tokens, cost, time per experiment) and exit."),
     plan_json: Path = typer.Option(None, "--plan-json", help="Also write the plan as JSON here."),
@@ -50,7 +52,8 @@ def study(
     other experiment -> score -> report (-> push). Prints the plan first; a rerun continues where a
     killed or failed study stopped, and nothing finished is sent again."""
     from mirror_hf.errors import MirrorValueError
-    from mirror_hf.study import ModelEntry, StudyError, StudyOptions, preset as get_preset, read_models_file, run_study
+    from mirror_hf.study import ModelEntry, StudyError, StudyOptions, read_models_file, run_study
+    from mirror_hf.study import preset as get_preset
 
     if (models is None) == (model is None):
         raise UsageError("pass --model NAME --base-url URL, or --models FILE")

@@ -144,6 +144,7 @@ def scratch_folder(root: Path, split: str, *, profile: bool, tailored: int | Non
     from mirror_hf.runner.profile import write_profile
     from mirror_hf.scoring import classify_domains
 
+    own = {"profiles", "exp9_tailored"}  # configs with a split of the model: its file is copied or stood in for
     replaced = {"profiles"} if profile else set()
     if tailored:
         replaced.add("exp9_tailored")
@@ -154,13 +155,15 @@ def scratch_folder(root: Path, split: str, *, profile: bool, tailored: int | Non
             if (root / marker).is_file():
                 shutil.copyfile(root / marker, scratch / marker)
         for config in sorted(p for p in (root / "data").iterdir() if p.is_dir()):
-            if config.name not in replaced:
+            if config.name not in own:
                 (scratch / "data" / config.name).symlink_to(config)
                 continue
             (scratch / "data" / config.name).mkdir()
             for f in config.glob("*.parquet"):
                 if not f.name.startswith(f"{split}-"):
                     (scratch / "data" / config.name / f.name).symlink_to(f)
+                elif config.name not in replaced:  # a copy: a reader names it relative to the scratch folder
+                    shutil.copyfile(f, scratch / "data" / config.name / f.name)
         if profile:
             accuracy = stand_in_accuracies()
             strength = classify_domains(accuracy)

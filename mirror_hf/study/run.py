@@ -248,20 +248,25 @@ def _model_steps(root: Path, entry: ModelEntry, plan: ModelPlan, options: StudyO
     outcome = ModelOutcome(entry.name)
     steps = _steps(options.preset, experiments)
     planned_total = max(1, plan.total["requests"])
-    done_requests = 0
+    done_requests = 0  # sent in this session (for the ETA)
     spent = 0.0
+    changed = False  # Exp1 trials (then the profile, then the tailored tasks) written in this session
     tag = f"[{entry.name}]"
     for number, step in enumerate(steps, start=1):
         _hook(options, entry.name, step, "start")
         elapsed = time.monotonic() - started
         eta = "" if not done_requests else f", ETA {_clock(elapsed / done_requests * max(0, planned_total - done_requests))}"
         try:
-            if step == "profile":
-                say(f"{tag} step {number}/{len(steps)} profile")
-                _profile(root, entry)
-            elif step == "tailor":
-                say(f"{tag} step {number}/{len(steps)} tailor ({options.preset.tailored} Exp9 tasks)")
-                _tailor(root, entry, options.preset)
+            if step in ("profile", "tailor"):
+                # built again only from new Exp1 trials (or when missing): the same trials give the same rows
+                config = "profiles" if step == "profile" else "exp9_tailored"
+                what = "profile" if step == "profile" else f"tailor ({options.preset.tailored} Exp9 tasks)"
+                if not changed and _split_rows(root, config, plan.split) is not None:
+                    say(f"{tag} step {number}/{len(steps)} {what}: written already from these Exp1 trials")
+                else:
+                    say(f"{tag} step {number}/{len(steps)} {what}")
+                    _profile(root, entry) if step == "profile" else _tailor(root, entry, options.preset)
+                    changed = True
             else:
                 left = None if budget is None else max(0.0, budget - spent)
                 run_options = step_options(root, entry, options, step, max_cost=left, progress=live)
@@ -270,12 +275,11 @@ def _model_steps(root: Path, entry: ModelEntry, plan: ModelPlan, options: StudyO
                     f"already recorded; elapsed {_clock(elapsed)}{eta}")
                 report = _run_step(root, run_options, plan.split, fresh, say, tag)
                 if report is not None:
+                    changed = changed or step == "exp1"
                     done_requests += report.sent
                     spent += report.cost or 0.0
                     if report.stopped_by_budget:
                         raise RunError(f"--max-cost reached (${spent:,.4f} spent by {entry.name}); rerun with a higher --max-cost")
-                else:
-                    done_requests += fresh.already_done
         except (MirrorError, ProfileError, RunError) as exc:
             outcome.failed_step, outcome.error = step, str(exc)
             command = options.resume_command + (f" --only {_quote(entry.name)}" if options.models_file else "")

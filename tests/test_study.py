@@ -28,6 +28,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from tests.fakes.servers import fake_hub
 from tests.runner_fixtures import MIRROR_HF, REPO, cli, cli_inproc
 
 HERE = Path(__file__).resolve().parent
@@ -271,7 +272,14 @@ def test_killed_study_resumes_to_the_same_records(point, smoke, server, built_fo
     shutil.copytree(built_folder, folder)
     start = len(server.requests())
     _kill(point, folder, server, smoke["plan"])
-    cli(*study_args(folder, server, "--experiments", KILL_EXPERIMENTS), env=ENV, timeout=600)
+    with fake_hub(tmp_path / "hub") as endpoint:  # the rerun ends with the push
+        hub = {"HF_ENDPOINT": endpoint, "HF_HUB_DISABLE_XET": "1", "HF_TOKEN": "hf_fake", "HF_HUB_OFFLINE": "0",
+               "HF_HOME": str(tmp_path / "hf_home"), "HF_HUB_DISABLE_PROGRESS_BARS": "1"}
+        rerun = cli(*study_args(folder, server, "--experiments", KILL_EXPERIMENTS, "--push", "org/mirror"), env={**ENV, **hub},
+                    timeout=600)
+    assert "pushed to org/mirror" in rerun.stdout
+    pushed = tmp_path / "hub" / "datasets" / "org" / "mirror" / "data"
+    assert list((pushed / "trials_exp9").glob(f"{MODEL}-*.parquet")) and list((pushed / "exp9_tailored").glob(f"{MODEL}-*"))
     for config in ("trials_exp1", "profiles", "exp9_tailored", "trials_exp9"):
         assert records(folder, config) == records(smoke["folder"], config), config
     # the killed and the resumed study together asked the server what the uninterrupted one did for
@@ -328,6 +336,7 @@ def test_models_file_one_failing_endpoint(dataset, server, unavailable, tmp_path
 """)
     proc = cli("study", "--models", str(models), "--dataset", str(dataset), "--preset", "smoke", "--experiments", "exp1,exp3",
                "--report-out", str(tmp_path / "report"), "--resamples", "0", "--max-attempts", "1", "--no-progress",
+               "--push", "org/mirror",
                env=ENV, check=False, timeout=600)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out[-3000:]
@@ -343,6 +352,7 @@ def test_models_file_one_failing_endpoint(dataset, server, unavailable, tmp_path
         assert {("trials_exp1", split), ("trials_exp3", split)} <= written
     assert not any(s == "down" for _, s in written)
     assert "scaling" in scores["aggregate"]  # Exp8 from the models file's family/parameters
+    assert "not pushed to org/mirror: a step failed" in out
 
 
 BAD_FILES = {

@@ -137,8 +137,12 @@ def run_study(options: StudyOptions, echo: Callable[[str], None] = print) -> Stu
         with ThreadPoolExecutor(len(options.models), thread_name_prefix="study") as pool:
             futures = {e.name: pool.submit(_run_model, root, e, p, options, experiments, say, False, budget, started)
                        for e, p in zip(options.models, plans)}
-            for name, future in futures.items():
-                result.outcomes[name] = future.result()
+            try:
+                for name, future in futures.items():
+                    result.outcomes[name] = future.result()
+            finally:
+                pool.shutdown(wait=True)
+                _refresh(root)
     for name, outcome in result.outcomes.items():
         if outcome.failed_step is not None:
             result.failed.append(f"{name}: {outcome.failed_step}")
@@ -201,7 +205,7 @@ def plan_model(root: Path, entry: ModelEntry, options: StudyOptions, experiments
     stand_in = [e for e in experiments if e not in direct]
     if stand_in:
         with scratch_folder(root, split, profile=not has_profile, tailored=options.preset.tailored if tailoring else None,
-                            tailor_step=lambda folder: _stand_in_tailored(folder, entry, options.preset)) as scratch:
+                            tailor_step=lambda folder: _tailored_tasks(folder, entry, options.preset)) as scratch:
             for experiment in stand_in:
                 out.experiments[experiment] = plan_experiment(
                     scratch, step_options(scratch, entry, options, experiment), split, entry.name,
@@ -237,7 +241,8 @@ def _run_model(root: Path, entry: ModelEntry, plan: ModelPlan, options: StudyOpt
     try:
         return _model_steps(root, entry, plan, options, experiments, say, live, budget, started)
     finally:  # the card and Croissant list what the steps wrote (once, not after every split: seconds each)
-        _refresh(root)
+        if len(options.models) == 1:  # several models: once all are done (a refresh reads files others are writing)
+            _refresh(root)
 
 
 def _model_steps(root: Path, entry: ModelEntry, plan: ModelPlan, options: StudyOptions, experiments: tuple[str, ...],
@@ -265,7 +270,7 @@ def _model_steps(root: Path, entry: ModelEntry, plan: ModelPlan, options: StudyO
                     say(f"{tag} step {number}/{len(steps)} {what}: written already from these Exp1 trials")
                 else:
                     say(f"{tag} step {number}/{len(steps)} {what}")
-                    _profile(root, entry) if step == "profile" else _tailor(root, entry, options.preset)
+                    _profile(root, entry) if step == "profile" else _tailor(root, entry, options.preset, say)
                     changed = True
             else:
                 left = None if budget is None else max(0.0, budget - spent)
@@ -339,29 +344,28 @@ def _profile(root: Path, entry: ModelEntry) -> None:
     write_profile(root, split, build_profile(root, split))
 
 
-def _tailor(root: Path, entry: ModelEntry, preset: Preset) -> None:
-    """`mirror-hf tasks tailor --profile DIR --model M`: the command itself, with its defaults
-    (it writes the split and refreshes the card; one thread at a time, as every refresh here)."""
-    from mirror_hf.cli.tasks_cmd import tailor
-
-    with _REFRESH:
-        tailor(profile=root, model=entry.name, dataset=root, split=None, weak_policy="median_or_bottom_k", k=2,
-               weak_threshold=0.40, strong_threshold=0.60, tau=0.40, n=preset.tailored, seed=None)
+def _tailor(root: Path, entry: ModelEntry, preset: Preset, say=print) -> None:
+    """`mirror-hf tasks tailor --profile DIR --model M` with its defaults: the same builder and
+    `write_split` (the card is refreshed with the study's other writes, not while another model writes)."""
+    path, rows = _tailored_tasks(root, entry, preset)
+    say(f"[{entry.name}]   wrote {rows} tailored tasks to split '{path.name.rsplit('-', 1)[0]}' of config 'exp9_tailored': {path}")
 
 
-def _stand_in_tailored(folder: Path, entry: ModelEntry, preset: Preset) -> None:
-    """The tailored tasks of the plan's scratch folder: `tasks tailor`'s builder and `write_split`
-    on the stand-in profile (no card there: the planner reads the files)."""
-    from mirror_hf.folder import read_marker, write_split
+def _tailored_tasks(folder: Path, entry: ModelEntry, preset: Preset) -> tuple[Path, int]:
+    """The model's tailored Exp9 tasks from its profile in `folder` (the real one, or the plan's scratch
+    folder with the stand-in profile): `tasks tailor`'s builder (the folder's build seed, the paper's
+    weak-domain policy) and `folder.write_split`."""
+    from mirror_hf.folder import read_marker, require_writable, write_split
     from mirror_hf.records import EXP9_TASK_FEATURES
     from mirror_hf.runner.session import model_slug
     from mirror_hf.tasks.tailor import WeakPolicySpec, tailor
 
+    require_writable(folder, "the tailored tasks are written there")
     split = model_slug(entry.name)
     seed = int((read_marker(folder) or {}).get("seed", 0))
     rows, _ = tailor(profile=folder, model=entry.name, split=split, dataset=folder, policy=WeakPolicySpec(), seed=seed,
                      total=preset.tailored)
-    write_split(folder, "exp9_tailored", split, rows, EXP9_TASK_FEATURES)
+    return write_split(folder, "exp9_tailored", split, rows, EXP9_TASK_FEATURES), len(rows)
 
 
 # --------------------------------------------------------------------------------------------

@@ -428,15 +428,17 @@ def test_readme_using_it_and_quickstart_next_steps_start_with_the_study(capsys):
 
 
 def test_max_cost_caps_the_study(dataset, server):
-    """--max-cost is the whole study's: at $1,000 per million completion tokens each Exp1 request
-    reserves about $1 (1,024 tokens), so a $20 cap stops inside Exp1; the step names itself, the
-    resume command is printed, exit 1, and the server got fewer requests than the plan."""
+    """--max-cost: at $1,000 per million completion tokens an Exp1 request reserves $1.024 (1,024
+    tokens) while in flight and costs its usage (the respondent's replies: a few tokens) once
+    answered, so a $1.50 cap stops inside Exp1: the step names itself, the resume command is
+    printed, exit 1; the server answered fewer requests than the plan, and they cost at most the cap."""
     before = len(server.requests())
     proc = cli("study", "--model", MODEL, "--base-url", server.url, "--dataset", str(dataset), "--preset", "smoke",
-               "--experiments", "exp1,exp3", "--price-in", "0", "--price-out", "1000", "--max-cost", "20", "--no-progress",
+               "--experiments", "exp1,exp3", "--price-in", "0", "--price-out", "1000", "--max-cost", "1.5", "--no-progress",
                "--report-out", str(dataset.parent / "report"), "--resamples", "0", env=ENV, check=False, timeout=600)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1 and "Traceback" not in out, out[-3000:]
-    assert "step exp1 failed: --max-cost reached" in out and "resume with: mirror-hf study" in out
-    sent = len(server.requests()) - before
-    assert 0 < sent <= 20 < 71, sent
+    assert "step exp1 failed: --max-cost reached" in out and "resume with: mirror-hf study" in out, out[-3000:]
+    answered = server.requests()[before:]
+    cost = sum(max(1, r["reply_chars"] // 4) for r in answered) * 1000 / 1e6  # the respondent's usage
+    assert 0 < len(answered) < 71 and cost <= 1.5, (len(answered), cost)

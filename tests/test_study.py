@@ -385,7 +385,10 @@ def test_bad_models_file_is_one_line_before_any_request(case, dataset, server, t
 # --------------------------------------------------------------------------------------------
 
 
-def test_tasks_tailor_relative_profile_from_parent_and_elsewhere(dataset):
+def test_tasks_tailor_relative_profile_from_parent_and_elsewhere(dataset, monkeypatch):
+    """The README's `mirror-hf tasks tailor --profile mirror --model M` from the folder's parent, and
+    `--profile ../mirror` from a sibling folder (the CLI's main() in this process, in that working
+    directory); `summary ../mirror` too."""
     from mirror_hf.folder import split_files
     from mirror_hf.runner.profile import write_profile
 
@@ -399,13 +402,11 @@ def test_tasks_tailor_relative_profile_from_parent_and_elsewhere(dataset):
     elsewhere = dataset.parent / "elsewhere"
     elsewhere.mkdir()
     for cwd, profile, split in ((dataset.parent, "mirror", "rel_a"), (elsewhere, "../mirror", "rel_b")):
-        proc = subprocess.run([*MIRROR_HF, "tasks", "tailor", "--profile", profile, "--model", split, "--n", "12"],
-                              cwd=cwd, env=_env(), capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        assert "Traceback" not in proc.stderr
+        monkeypatch.chdir(cwd)
+        proc = cli_inproc("tasks", "tailor", "--profile", profile, "--model", split, "--n", "12", check=False)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
         assert any(f.split == split for f in split_files(dataset).get("exp9_tailored", []))
-    proc = subprocess.run([*MIRROR_HF, "summary", "../mirror"], cwd=elsewhere, env=_env(), capture_output=True, text=True,
-                          timeout=300)
+    proc = cli_inproc("summary", "../mirror", check=False)
     assert proc.returncode == 0 and "exp9_tailored" in proc.stdout, proc.stderr[-2000:]
 
 
@@ -427,6 +428,7 @@ def test_readme_using_it_and_quickstart_next_steps_start_with_the_study(capsys):
     assert lines[0].startswith("mirror-hf study "), lines[:2]
 
 
+@pytest.mark.slow
 def test_max_cost_caps_the_study(dataset, server):
     """--max-cost: at $1,000 per million completion tokens an Exp1 request reserves $1.024 (1,024
     tokens) while in flight and costs its usage (the respondent's replies: a few tokens) once

@@ -112,6 +112,7 @@ from mirror_hf.scoring._suite import (
 )
 from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._value_robustness import vrs
+from mirror_hf.scoring._participants import participant_mean, weak_rule
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [
@@ -198,6 +199,7 @@ __all__ = [
     "natural_accuracy",
     "paired_difference",
     "partial_correlation",
+    "participant_mean",
     "pooled_wag_nat_gap",
     "relabel_strength",
     "resolver_outcomes",
@@ -218,4 +220,5 @@ __all__ = [
     "wager_confidence",
     "wagering_accuracy",
     "weak_domains",
+    "weak_rule",
 ]

@@ -208,7 +208,7 @@ def print_table(result: dict) -> None:
     for column in table.columns:
         view.add_column(f"{column.label} {column.arrow}".strip(), justify="right")
     for model in table.models:
-        row = [model]
+        row = [table.label(model)]
         for column in table.columns:
             cell = table.cells[model][column.key]
             text = fmt_cell(cell, ci=False) if cell else fmt(None)
@@ -225,6 +225,10 @@ def print_table(result: dict) -> None:
         parts = [f"{c} {fmt(curve[c]['value'])}" + (f" [{fmt(curve[c]['ci'][0])}, {fmt(curve[c]['ci'][1])}]" if curve[c].get("ci") else "")
                  for c in ("C1", "C2", "C3", "C4") if c in curve]
         console.print(f"escalation curve (mean CFR over {curve[next(iter(curve))]['n']} models): " + "; ".join(parts))
+    from mirror_hf.report.table import participants_note
+
+    for line in participants_note(table):
+        console.print(line)
     if table.absent:
         console.print("not in this folder: " + ", ".join(c.label for c in table.absent))
     reasons: dict[tuple[str, str], list[str]] = {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 #: a participant id: what the split name is made from (`folder.model_split`), so kept to \w and -
-PARTICIPANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+PARTICIPANT_PATTERN = r"^[A-Za-z0-9_\-]{1,64}$"
 RESPONSE_FORMAT = "mirror-hf human responses"
 RESPONSE_VERSION = 1
 
@@ -16,7 +16,7 @@ _CSS = """
 *{box-sizing:border-box}body{font:16px/1.45 system-ui,sans-serif;margin:0;background:#f6f6f4;color:#111}
 main{max-width:46rem;margin:0 auto;padding:1rem}h1{font-size:1.3rem}h2{font-size:1.05rem;margin:.8rem 0 .3rem}
 .card{background:#fff;border:1px solid #ccc;border-radius:8px;padding:1rem;margin:.8rem 0}
-.q{white-space:pre-wrap}.instr{background:#eef3fb;border-left:4px solid #4a6fa5;padding:.5rem .7rem;white-space:pre-wrap}
+.q{white-space:pre-wrap;overflow-wrap:anywhere}label,legend,p{overflow-wrap:anywhere}.instr{background:#eef3fb;border-left:4px solid #4a6fa5;padding:.5rem .7rem;white-space:pre-wrap}
 label{display:block;padding:.35rem .2rem;cursor:pointer}label.inline{display:inline-block;margin-right:1rem}
 input[type=text],select{font:inherit;width:100%;padding:.45rem;border:1px solid #888;border-radius:4px}
 button{font:inherit;padding:.55rem 1.1rem;margin:.4rem .4rem .4rem 0;border-radius:6px;border:1px solid #345;background:#345;color:#fff}

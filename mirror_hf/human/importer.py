@@ -56,7 +56,8 @@ class HumanImport:
 
     def line(self) -> str:
         where = ", ".join(f"{c}/{self.split} ({n} trials)" for c, n in self.trials.items())
-        return f"imported participant {self.participant}: {where}; {self.missing} step(s) missing" + ("" if self.finished else " (unfinished)")
+        tail = "" if self.finished else " (unfinished)"
+        return f"imported participant {self.participant}: {where}; {self.missing} step(s) missing{tail}"
 
 
 def _read(path: Path) -> dict:
@@ -171,7 +172,8 @@ def check_files(files: list[Path], root: Path, packet_file: Path | None = None) 
             raise HumanImportError(f"{path}: field 'participant': {pid!r} is already in the folder ({existing[split]}/{split}); "
                                    "a duplicate participant")
         if split in seen_ids:
-            raise HumanImportError(f"{path}: field 'participant': {pid!r} is also the participant of {seen_ids[split]}; a duplicate participant")
+            raise HumanImportError(f"{path}: field 'participant': {pid!r} is also the participant of {seen_ids[split]}; "
+                                   "a duplicate participant")
         seen_ids[split] = path
         items = {item["item_id"]: item for item in reference["items"]}
         asked = set(steps(reference))
@@ -299,7 +301,7 @@ def _common(person: Participant, run_id: str, experiment: str, item_id: str, mes
 
 def import_human(files: list[Path], root: Path, packet_file: Path | None = None) -> list[HumanImport]:
     """Check every file, then write each participant's splits and refresh the card and Croissant."""
-    from mirror_hf import __version__
+    from mirror_hf._version import __version__
     from mirror_hf.folder import read_marker, require_writable
     from mirror_hf.metadata import refresh_metadata
     from mirror_hf.records import TRIAL_EXP1_FEATURES, TRIAL_EXP9_FEATURES
@@ -323,6 +325,8 @@ def import_human(files: list[Path], root: Path, packet_file: Path | None = None)
     for person, run_id, tables in staged:  # tabled (and type-checked) before any file is written
         built.append((person, run_id, {e: (rows_to_table(rows, feats, where=f"{person.path} trials_{e}"), feats, len(rows))
                                        for e, (rows, feats) in tables.items()}))
+    cell = {"exp9": {"condition": HUMAN_EXP9_CONDITION, "paradigm": HUMAN_EXP9_PARADIGM}}
+    of_experiment = {e: {it["item_id"] for it in packet["items"] if it["experiment"] == e} for e in ("exp1", "exp9")}
     out = []
     for person, run_id, tables in built:
         written = {}
@@ -334,9 +338,8 @@ def import_human(files: list[Path], root: Path, packet_file: Path | None = None)
                 "endpoint": None, "embedded": False, "started": person.data.get("started"),
                 "finished": person.data.get("exported") or dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                 "dataset": {k: marker.get(k) for k in ("version", "seed", "per_domain", "build_hash")},
-                "generation": {}, "settings": {"matcher": MATCHER, "answer_format": "choices",
-                                               **({"condition": HUMAN_EXP9_CONDITION, "paradigm": HUMAN_EXP9_PARADIGM} if experiment == "exp9" else {})},
-                "counts": {"trials": n, "missing_steps": sum(1 for i, _ in person.missing if (i in {it["item_id"] for it in packet["items"] if it["experiment"] == experiment})),
+                "generation": {}, "settings": {"matcher": MATCHER, "answer_format": "choices", **cell.get(experiment, {})},
+                "counts": {"trials": n, "missing_steps": sum(1 for i, _ in person.missing if i in of_experiment[experiment]),
                            "finished": person.finished},
             }
             write_trials(root, experiment, person.split, table, manifest, features)

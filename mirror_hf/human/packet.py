@@ -28,7 +28,6 @@ HUMAN_EXP9_CONDITION, HUMAN_EXP9_PARADIGM = "C1", "P2"
 EXP9_STEPS: tuple[str, ...] = ("component_a", "component_b")
 PACKET_FORMAT = "mirror-hf human packet"
 PACKET_VERSION = 1
-SALT_NONE = None
 
 
 class PacketError(MirrorValueError):
@@ -172,7 +171,7 @@ def packet_hash(packet: dict) -> str:
 
 def build_packet(root: Path, settings: PacketSettings = PacketSettings()) -> dict:
     """The packet as a JSON-able dict (items as shown, instructions, the folder's build), hashed."""
-    from mirror_hf import __version__
+    from mirror_hf._version import __version__
     from mirror_hf.folder import read_marker
 
     if settings.exp1_per_domain < 0 or settings.exp9_per_pair < 0 or not (settings.exp1_per_domain or settings.exp9_per_pair):

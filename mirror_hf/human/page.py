@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the page's CSS and JavaScript, kept as written)
 """The questionnaire page: one self-contained HTML file (inline CSS and JS, the packet inside as a
 JSON script element), no request of any kind, so it opens from disk or any static host and works
 offline. Progress lives in the browser's localStorage under the packet's hash; a finished (or

@@ -87,6 +87,7 @@ from mirror_hf.scoring._headline import (
     latest_records,
 )
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
+from mirror_hf.scoring._participants import participant_mean, weak_rule
 from mirror_hf.scoring._robustness import ARS_VARIANTS, ars
 from mirror_hf.scoring._scaling import (
     ModelInfo,
@@ -112,7 +113,6 @@ from mirror_hf.scoring._suite import (
 )
 from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._value_robustness import vrs
-from mirror_hf.scoring._participants import participant_mean, weak_rule
 from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
 
 __all__ = [

@@ -134,9 +134,9 @@ def convert_packet(packet: Path, regrade: str | None) -> tuple[dict[tuple[str, s
                     trial[f"subcategory_{slot}"] = row.get(f"subcategory_{slot}") or None
                     trial[f"strength_{slot}"] = "unknown"
                     trial[f"component_{slot}_externally_routed"] = False
+            answered = {k: v for k, v in row.items() if k.startswith(("participant_", "decision_", "answer_", "notes"))}
             trial.update(run_id=run_id, model=name, experiment=experiment, item_id=row["item_id"], answer_format=None,
-                         raw_response=json.dumps({k: v for k, v in row.items() if k.startswith(("participant_", "decision_", "answer_", "notes"))},
-                                                 ensure_ascii=False))
+                         raw_response=json.dumps(answered, ensure_ascii=False))
             out.append(trial)
         config = f"trials_{experiment}"
         tables[(config, split)] = out

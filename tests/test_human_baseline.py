@@ -103,6 +103,17 @@ def browser():
     b.close()
 
 
+KEYS = {"Enter": ("Enter", "Enter", 13, "\r"), "Tab": ("Tab", "Tab", 9, None), "Space": (" ", "Space", 32, " "),
+        "ArrowDown": ("ArrowDown", "ArrowDown", 40, None)}
+
+
+def press(browser, name: str) -> None:
+    """One key, as a keyboard sends it (keyDown with its text, keyUp)."""
+    key, code, vk, text = KEYS[name]
+    browser.send("Input.dispatchKeyEvent", type="keyDown", key=key, code=code, windowsVirtualKeyCode=vk, **({"text": text} if text else {}))
+    browser.send("Input.dispatchKeyEvent", type="keyUp", key=key, code=code, windowsVirtualKeyCode=vk)
+
+
 FILL = """(r => {
   const f = document.getElementById('step');
   const set = (name, v) => { const radio = f.querySelector(`input[name="${name}"][value="${v}"]`);
@@ -128,9 +139,33 @@ def test_questionnaire_in_chromium_imports_as_entered_and_scores(study, browser,
     browser.open(out / "index.html")
     browser.wait_for("document.getElementById('participant') !== null")
     assert browser.evaluate("document.activeElement.id") == "participant"  # keyboard: focus is where typing goes
-    browser.evaluate("document.getElementById('participant').value = 'P01'; document.getElementById('begin').click(); true")
+    browser.send("Input.insertText", text="P01")  # the first two steps by keyboard alone
+    press(browser, "Enter")
+    browser.wait_for("document.getElementById('step') !== null")
+    for _ in range(2):
+        key = tuple(browser.evaluate("[document.getElementById('step').dataset.item, document.getElementById('step').dataset.channel]"))
+        want = planned[key]
+        assert key[1] in ("natural", "wagering"), key
+        radios = browser.evaluate("document.querySelectorAll('#step input[name=answer][type=radio]').length")
+        if radios:
+            press(browser, "Space")  # the focused first option (A)
+            for _ in range("ABCDEFGH".index(want["answer"])):
+                press(browser, "ArrowDown")
+        else:
+            browser.send("Input.insertText", text=want["answer"])
+        if key[1] == "wagering":
+            press(browser, "Tab")  # to the bet
+            for _ in range(want["wager"]):
+                press(browser, "ArrowDown")
+        press(browser, "Tab")  # to Next
+        press(browser, "Enter")
+        browser.wait_for(f"JSON.parse(localStorage.getItem('mirror-hf-human:{packet['packet_hash']}')).responses.length > 0"
+                         f" && document.getElementById('where').textContent.startsWith('Step {2 if key[1] == 'natural' else 3} ')")
+    typed = browser.evaluate(f"JSON.parse(localStorage.getItem('mirror-hf-human:{packet['packet_hash']}')).responses")
+    assert [(r["channel"], r["answer"], r.get("wager")) for r in typed] == [
+        (k[1], planned[k]["answer"], planned[k].get("wager")) for k in [(typed[0]["item_id"], "natural"), (typed[0]["item_id"], "wagering")]]
     browser.send("Emulation.setDeviceMetricsOverride", width=360, height=740, deviceScaleFactor=2, mobile=True)  # a phone
-    done = 0
+    done = 2
     while browser.evaluate("document.getElementById('step') !== null"):
         assert browser.evaluate("document.documentElement.scrollWidth") <= 360  # every step fits the phone's width
         key = tuple(browser.evaluate("[document.getElementById('step').dataset.item, document.getElementById('step').dataset.channel]"))

@@ -162,8 +162,9 @@ def test_questionnaire_in_chromium_imports_as_entered_and_scores(study, browser,
         browser.wait_for(f"JSON.parse(localStorage.getItem('mirror-hf-human:{packet['packet_hash']}')).responses.length > 0"
                          f" && document.getElementById('where').textContent.startsWith('Step {2 if key[1] == 'natural' else 3} ')")
     typed = browser.evaluate(f"JSON.parse(localStorage.getItem('mirror-hf-human:{packet['packet_hash']}')).responses")
+    first = typed[0]["item_id"]
     assert [(r["channel"], r["answer"], r.get("wager")) for r in typed] == [
-        (k[1], planned[k]["answer"], planned[k].get("wager")) for k in [(typed[0]["item_id"], "natural"), (typed[0]["item_id"], "wagering")]]
+        (k[1], planned[k]["answer"], planned[k].get("wager")) for k in [(first, "natural"), (first, "wagering")]]
     browser.send("Emulation.setDeviceMetricsOverride", width=360, height=740, deviceScaleFactor=2, mobile=True)  # a phone
     done = 2
     while browser.evaluate("document.getElementById('step') !== null"):
@@ -325,6 +326,12 @@ def test_refuses_a_tampered_hash(refusal_case, tmp_path):
     root, packet, good = refusal_case
     line = _refused(root, tmp_path, {**good, "packet_hash": "f" * 64})
     assert "file0.json" in line and "packet_hash" in line and "changed" in line
+    changed = json.loads(json.dumps(packet))  # a packet.json edited after it was made (--packet)
+    changed["items"][0]["text"] += " (edited)"
+    edited = tmp_path / "packet.json"
+    edited.write_text(json.dumps(changed))
+    line = _refused(root, tmp_path, good, extra=("--packet", str(edited)))
+    assert "packet.json" in line and "packet_hash" in line and "changed" in line
 
 
 def test_refuses_a_duplicate_participant(refusal_case, tmp_path):
@@ -393,3 +400,42 @@ def test_the_authors_simulated_cohort_is_flagged_everywhere(upstream_dir, tmp_pa
     page = (tmp_path / "report" / "index.html").read_text()
     assert "WARNING: AI-simulated by the authors" in page and "sim_H01 (AI-simulated, not human)" in page
     assert page.count("collection_mode: ai_simulated_human_roleplay") >= 21  # the note and each data-quality block
+
+
+# ------------------------------------------------------------------------------ humans beside models
+
+
+def _mixed_result() -> dict:
+    """A score result with two models over C1-C4 and three participants at C1, built with the suite's
+    own aggregate and mean functions (the report only reads it)."""
+    from mirror_hf.scoring import participant_mean
+    from mirror_hf.scoring._escalation import escalation_curve, escalation_to_json
+
+    def cfr(values: dict) -> dict:
+        return {"exp1": {"natural_accuracy": {"value": 0.7, "n": 40, "ci": [0.6, 0.8]}},
+                "exp9": {"cfr": {c: {"value": v, "n": 30, "ci": [max(0, v - 0.1), min(1, v + 0.1)]} for c, v in values.items()}}}
+
+    models = {"m1": cfr({"C1": 0.4, "C2": 0.3, "C3": 0.2, "C4": 0.1}), "m2": cfr({"C1": 0.5, "C2": 0.45, "C3": 0.3, "C4": 0.2})}
+    people = {"P1": cfr({"C1": 0.0}), "P2": cfr({"C1": 0.1}), "P3": cfr({"C1": 0.05})}
+    curve = escalation_curve({m: {c: e["value"] for c, e in v["exp9"]["cfr"].items()} for m, v in models.items()}, ci=False)
+    result = {"models": {**models, **people}, "aggregate": {"escalation": escalation_to_json(curve)}}
+    result["models"]["humans (mean)"] = participant_mean(people, sorted(people), ci=True)
+    result["participants"] = {**{p: {"kind": "human"} for p in people}, "humans (mean)": {"kind": "human"}}
+    return result
+
+
+def test_the_main_table_and_the_escalation_figure_show_humans_beside_models():
+    from mirror_hf.report.figures import escalation
+    from mirror_hf.report.table import main_table, participants_note
+
+    result = _mixed_result()
+    mean = result["models"]["humans (mean)"]["exp9"]["cfr"]["C1"]
+    assert mean["value"] == pytest.approx(0.05) and mean["n"] == 3 and mean["ci"][0] <= 0.05 <= mean["ci"][1]
+    table = main_table(result)
+    assert {table.label(m) for m in table.models} == {"m1", "m2", "P1 (human)", "P2 (human)", "P3 (human)", "humans (mean)"}
+    assert table.best["cfr_c1"] == {"m1"}  # bold marks the best model; people are shown beside, not ranked
+    assert "3 row(s) marked (human)" in participants_note(table)[0]
+    fig = escalation(result)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "one participant (human)" in labels and "humans (mean), 95% BCa CI over 3 participants" in labels
+    assert "one model" in labels

@@ -257,7 +257,10 @@ def test_humans_mean_recovers_the_planted_mean(built_folder, tmp_path):
     files = []
     for i, (pid, accuracy) in enumerate(planted.items()):
         path = tmp_path / f"{pid}.json"
-        path.write_text(json.dumps(response_file(packet, pid, plan(packet, root, accuracy, seed=i))))
+        steps = plan(packet, root, accuracy, seed=i)
+        # H5 stops after a third of the steps: a mean over participants, not pooled over trials, stays on target
+        doc = response_file(packet, pid, steps[: len(steps) // 3], finished=False) if pid == "H5" else response_file(packet, pid, steps)
+        path.write_text(json.dumps(doc))
         files.append(str(path))
     cli("import-human", *files, "--dataset", str(root))
     cli("report", "--dataset", str(root), "--out", str(tmp_path / "report"), "--resamples", "200")

@@ -275,6 +275,11 @@ def test_humans_mean_recovers_the_planted_mean(built_folder, tmp_path):
     assert all(result["participants"][p]["weak_domains"]["policy"] == "median_or_bottom_k" for p in planted)
     other = tmp_path / "bottom3.json"  # the people's weak-domain rule is a named option of score and report
     cli("score", "--dataset", str(root), "--json", str(other), "--resamples", "0", "--human-weak-policy", "bottom_k", "--k", "3")
+    from test_headline import _check
+
+    from mirror_hf.scoring import ScoreResult
+
+    _check(json.loads(other.read_text()), ScoreResult, "result")  # the typed schema of score --json, participants included
     people = json.loads(other.read_text())["participants"]
     assert all(len(people[p]["weak_domains"]["weak_domains"]) == 3 and people[p]["weak_domains"]["policy"] == "bottom_k" for p in planted)
     page = (tmp_path / "report" / "index.html").read_text()

@@ -43,8 +43,12 @@ def summary(manifest: dict) -> dict:
     generation = manifest.get("generation") or {}
     settings = manifest.get("settings") or {}
     dataset = manifest.get("dataset") or {}
+    from mirror_hf.participants import LABEL, SIMULATED
+
     return {
         "model": manifest.get("model"),
+        "kind": LABEL.get(manifest.get("source")),  # a human participant, or the authors' AI-simulated one
+        "simulated": manifest.get("source") == SIMULATED,
         "version": manifest.get("version"),
         "build_hash": dataset.get("build_hash"),
         "temperature": generation.get("temperature"),

@@ -17,6 +17,7 @@ RANKS: dict[str, int] = {
     "mirror_hf.errors": 0, "mirror_hf._version": 0, "mirror_hf.registry": 0,
     "mirror_hf.records": 1, "mirror_hf.features": 1,  # the records' datasets.Features (records hands them out lazily)
     "mirror_hf.headlines": 1,  # the headline numbers' vocabulary (data only)
+    "mirror_hf.participants": 1,  # who answered a split: model, human, AI-simulated human (data only)
     "mirror_hf.bank": 2,
     "mirror_hf.protocol": 3,
     "mirror_hf.scoring": 4,
@@ -29,7 +30,7 @@ RANKS: dict[str, int] = {
     "mirror_hf.benchmark": 10, "mirror_hf.metric_folder": 10,  # eval.yaml; the metric folders' Hub files
     "mirror_hf.card": 10, "mirror_hf.croissant": 10, "croissant": 10, "cards": 10, "mirror_hf.cards": 10,
     "mirror_hf.metadata": 11,
-    "mirror_hf.build": 12, "mirror_hf.upstream": 12,
+    "mirror_hf.build": 12, "mirror_hf.upstream": 12, "mirror_hf.human": 12,
     "mirror_hf.hub": 13, "metrics": 13,
     "mirror_hf.cli": 14, "mirror_hf.study": 14, "mirror_hf": 14,  # the package root: dataset_dir() builds
 }

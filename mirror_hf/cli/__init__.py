@@ -18,6 +18,7 @@ from mirror_hf.cli import hub_cmd  # noqa: F401,E402  push, export-eval-results
 from mirror_hf.cli import inspect_cmd  # noqa: F401,E402  import-inspect
 from mirror_hf.cli import report_cmd  # noqa: F401,E402  report
 from mirror_hf.cli import study_cmd  # noqa: F401,E402  study
+from mirror_hf.cli import human_cmd  # noqa: F401,E402  human-packet, import-human
 # isort: on
 
 __all__ = ["UsageError", "app", "main"]

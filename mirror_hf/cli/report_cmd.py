@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from mirror_hf.cli._app import app
-from mirror_hf.cli.score_cmd import MISSING, MODELS, RESAMPLES, SEED, VARIANT, WEAK_POLICY, K
+from mirror_hf.cli.score_cmd import HUMAN_WEAK_POLICY, MISSING, MODELS, RESAMPLES, SEED, VARIANT, WEAK_POLICY, K
 
 
 @app.command()
@@ -21,12 +21,13 @@ def report(
     resamples: int = RESAMPLES,
     seed: int = SEED,
     models: Path = MODELS,
+    human_weak_policy: str = HUMAN_WEAK_POLICY,
 ) -> None:
     """Write a static report (open OUT/index.html from disk; no server) and OUT/report.md."""
     from mirror_hf.cli.score_cmd import read_folder, suite_options
     from mirror_hf.report import build_report
 
-    options = suite_options(variant, weak_policy, missing, resamples, seed, k)
+    options = suite_options(variant, weak_policy, missing, resamples, seed, k, human_weak_policy)
     model_table = None
     if models is not None:
         from mirror_hf.model_table import read_model_table
@@ -34,6 +35,8 @@ def report(
         model_table = read_model_table(models)  # checked before any scoring: a bad row is one line, exit 2
     tables = read_folder(dataset)
     settings = {"variant": variant, "weak_policy": weak_policy, "k": k, "missing": missing, "resamples": resamples, "seed": seed}
+    if human_weak_policy != HUMAN_WEAK_POLICY.default:
+        settings["human_weak_policy"] = human_weak_policy
     if models is not None:
         settings["models"] = str(models)
     result = build_report(dataset.absolute(), tables, out, options=options, settings=settings, model_table=model_table)

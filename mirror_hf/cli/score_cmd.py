@@ -101,9 +101,13 @@ def _write_atomically(path: Path, text: str) -> None:
         raise UsageError(f"cannot write --json {path}: {exc.strerror or exc}") from None
 
 
-def suite_options(variant: str, weak_policy: str, missing: str, resamples: int, seed: int, k: int = 2):
+def suite_options(variant: str, weak_policy: str, missing: str, resamples: int, seed: int, k: int = 2,
+                  human_weak_policy: str = "median_or_bottom_k"):
     """Validated scoring options from the command line (shared by `score` and `report`)."""
     from mirror_hf.scoring import MISSING_RULES, WEAK_POLICIES, Bootstrap, SuiteOptions
+
+    if human_weak_policy not in WEAK_POLICIES:
+        raise UsageError(f"--human-weak-policy must be one of {', '.join(WEAK_POLICIES)}; got {human_weak_policy!r}")
 
     if variant not in ("paper", "upstream"):
         raise UsageError(f"--variant must be paper or upstream, got {variant!r}")
@@ -121,6 +125,7 @@ def suite_options(variant: str, weak_policy: str, missing: str, resamples: int, 
         missing=missing,
         k=k,
         ci=Bootstrap(n_resamples=resamples, seed=seed) if resamples else False,
+        human_weak_policy=human_weak_policy,
     )
 
 
@@ -144,6 +149,10 @@ VARIANT = typer.Option("paper", "--variant", help="paper (equations as printed) 
 WEAK_POLICY = typer.Option(
     "auto", "--weak-policy", help="Exp9 weak domains: auto (paper: median_or_bottom_k; upstream: recorded labels), recorded, median_or_bottom_k, threshold, bottom_k, absolute."
 )
+HUMAN_WEAK_POLICY = typer.Option(
+    "median_or_bottom_k", "--human-weak-policy",
+    help="Human participants' weak domains: median_or_bottom_k (the paper's rule: people at ceiling get its bottom-k fallback), threshold, bottom_k, absolute.",
+)
 K = typer.Option(2, "--k", help="k of the median_or_bottom_k / bottom_k weak-domain policies (e.g. 3 for the paper's bottom-3 sensitivity).")
 MISSING = typer.Option("complete_case", "--missing", help="Exp9 missing components: complete_case or missing_incorrect.")
 RESAMPLES = typer.Option(10_000, "--resamples", help="BCa bootstrap resamples per CI (0: point estimates only).")
@@ -162,9 +171,10 @@ def score(
     resamples: int = RESAMPLES,
     seed: int = SEED,
     models: Path = MODELS,
+    human_weak_policy: str = HUMAN_WEAK_POLICY,
 ) -> None:
     """Score every trial split in a dataset folder: per model and experiment, plus the escalation curve."""
-    options = suite_options(variant, weak_policy, missing, resamples, seed, k)
+    options = suite_options(variant, weak_policy, missing, resamples, seed, k, human_weak_policy)
     if json_out is not None and json_out.is_dir():
         raise UsageError(f"--json {json_out} is a folder; name a file (e.g. {json_out / 'scores.json'})")
     table = None
@@ -181,6 +191,7 @@ def score(
         "variant": variant,
         "weak_policy": weak_policy,
         "k": k,
+        "human_weak_policy": human_weak_policy,
         "missing": missing,
         "resamples": resamples,
         "seed": seed,
@@ -208,7 +219,7 @@ def print_table(result: dict) -> None:
     for column in table.columns:
         view.add_column(f"{column.label} {column.arrow}".strip(), justify="right")
     for model in table.models:
-        row = [model]
+        row = [table.label(model)]
         for column in table.columns:
             cell = table.cells[model][column.key]
             text = fmt_cell(cell, ci=False) if cell else fmt(None)
@@ -225,6 +236,10 @@ def print_table(result: dict) -> None:
         parts = [f"{c} {fmt(curve[c]['value'])}" + (f" [{fmt(curve[c]['ci'][0])}, {fmt(curve[c]['ci'][1])}]" if curve[c].get("ci") else "")
                  for c in ("C1", "C2", "C3", "C4") if c in curve]
         console.print(f"escalation curve (mean CFR over {curve[next(iter(curve))]['n']} models): " + "; ".join(parts))
+    from mirror_hf.report.table import participants_note
+
+    for line in participants_note(table):
+        console.print(line)
     if table.absent:
         console.print("not in this folder: " + ", ".join(c.label for c in table.absent))
     reasons: dict[tuple[str, str], list[str]] = {}

@@ -79,7 +79,9 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
     result = _numbers.scores(tables, options, model_table=model_table)
     table = main_table(result)
     sizes = _numbers.parameters(model_table, result) if model_table is not None else {}
-    weak = {m: _numbers.weak_set(result["models"][m], options) for m in table.models}
+    people = result.get("participants") or {}
+    weak = {m: frozenset(people[m]["weak_domains"]["weak_domains"]) if "weak_domains" in people.get(m, {})  # people's own rule
+            else _numbers.weak_set(result["models"][m], options) for m in table.models}
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:
         figures, not_drawn = write_figures(result, table, weak, staging / "figures", sizes=sizes)

@@ -13,6 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from mirror_hf.folder import split_files
+from mirror_hf.participants import display, kind_of_runs
 from mirror_hf.report.quality import group_column
 
 CHUNK = 250
@@ -95,7 +96,8 @@ def write_browser(root: Path, tables: dict, out: Path) -> list[Dataset]:
             if model is None:
                 continue
             key = f"{experiment}__{''.join(ch if ch.isalnum() else '_' for ch in model)}"
-            datasets.append(_write_one(part, experiment, model, key, out / "trials" / key))
+            kind = kind_of_runs(part["run_id"].unique().to_list()) if "run_id" in part.columns else None
+            datasets.append(_write_one(part, experiment, display(model, kind), key, out / "trials" / key))
     return datasets
 
 

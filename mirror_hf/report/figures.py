@@ -45,9 +45,12 @@ def escalation(result: dict) -> Figure | None:
     fig, ax = plt.subplots(figsize=(7, 4.2))
     xs = range(len(conditions))
     first = True
+    participants = result.get("participants") or {}
     for model, entry in sorted(result["models"].items()):
         cfr = (entry.get("exp9") or {}).get("cfr") or {}
         ys = [cfr.get(c, {}).get("value") for c in conditions]
+        if model in participants:
+            continue  # drawn below, beside the models
         if sum(_ok(y) for y in ys) >= 2:
             ax.plot(xs, [y if _ok(y) else math.nan for y in ys], color="0.75", lw=0.8, marker=".", ms=3,
                     label="one model" if first else None, zorder=1)
@@ -57,6 +60,7 @@ def escalation(result: dict) -> Figure | None:
     highs = [curve[c]["ci"][1] - curve[c]["value"] if curve[c].get("ci") else 0 for c in conditions]
     ax.errorbar(xs, means, yerr=[lows, highs], color="black", lw=2, marker="s", ms=6, capsize=4,
                 label="mean over models, 95% BCa CI", zorder=3)
+    _participants_at_conditions(ax, result, conditions)
     for i, (a, b) in enumerate(zip(conditions, conditions[1:])):
         pair = curve.get("d_z", {}).get(f"{a}_{b}")
         if not pair or not _ok(pair.get("mean_diff")):
@@ -76,6 +80,36 @@ def escalation(result: dict) -> Figure | None:
     ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def _participants_at_conditions(ax, result: dict, conditions: list[str]) -> None:
+    """People beside the models: each participant's CFR as a small diamond where they have one
+    (the questionnaire asks C1), their mean with its CI over participants as a large one."""
+    from mirror_hf.participants import MEAN_ROW, SIMULATED
+
+    participants = result.get("participants") or {}
+    colours = {"human": "tab:green", SIMULATED: "tab:red"}
+    for kind, mean_row in MEAN_ROW.items():
+        people = [m for m, p in participants.items() if p.get("kind") == kind and m != mean_row]
+        if not people:
+            continue
+        colour, first = colours.get(kind, "tab:green"), True
+        for person in people:
+            cfr = ((result["models"].get(person) or {}).get("exp9") or {}).get("cfr") or {}
+            for i, c in enumerate(conditions):
+                y = (cfr.get(c) or {}).get("value")
+                if _ok(y):
+                    ax.plot([i + 0.08], [y], marker="d", ms=4, color=colour, alpha=0.6, ls="none", zorder=2,
+                            label=f"one participant ({'human' if kind == 'human' else 'AI-simulated'})" if first else None)
+                    first = False
+        mean = ((result["models"].get(mean_row) or {}).get("exp9") or {}).get("cfr") or {}
+        for i, c in enumerate(conditions):
+            entry = mean.get(c) or {}
+            if _ok(entry.get("value")):
+                ci = entry.get("ci")
+                err = [[entry["value"] - ci[0]], [ci[1] - entry["value"]]] if ci and None not in ci else None
+                ax.errorbar([i + 0.16], [entry["value"]], yerr=err, marker="D", ms=7, color=colour, capsize=4, ls="none", zorder=4,
+                            label=f"{mean_row}, 95% BCa CI over {entry.get('n')} participants")
 
 
 def reliability(model: str, exp1: dict) -> Figure | None:

@@ -77,6 +77,17 @@ def quality_by_model(tables: dict) -> dict[str, list[QualityRow]]:
 def run_settings(manifest: dict | None, run_ids: list[str]) -> dict[str, str]:
     """What a reader needs to judge the numbers: generation settings, matcher, endpoint (no secrets:
     the manifest never holds one). Imported splits have no manifest: their source file is named."""
+    from mirror_hf.participants import HUMAN, SIMULATED, SIMULATED_WARNING, kind_of_runs
+
+    kind = (manifest or {}).get("source") if (manifest or {}).get("source") in (HUMAN, SIMULATED) else kind_of_runs(run_ids)
+    if kind == SIMULATED:
+        return {"source": f"WARNING: {SIMULATED_WARNING}", **({"file": manifest.get("response_file")} if manifest else {})}
+    if kind == HUMAN and manifest:
+        counts = manifest.get("counts") or {}
+        return {"source": f"human participant {manifest.get('participant')} (import-human of {manifest.get('response_file')})",
+                "packet": str(manifest.get("packet_hash", ""))[:12], "matcher": str((manifest.get("settings") or {}).get("matcher")),
+                "finished": str(counts.get("finished")), "missing steps": str(counts.get("missing_steps")),
+                "exported": str(manifest.get("finished"))}
     if not manifest:
         sources = sorted({r.split(":")[1] for r in run_ids if r and r.startswith("upstream:") and r.count(":") >= 2})
         return {"source": "imported from the authors' files (" + ", ".join(sources) + ")"} if sources else {"source": "no run manifest"}

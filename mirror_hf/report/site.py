@@ -9,7 +9,7 @@ import json
 from mirror_hf.report.figures import FigureFile
 from mirror_hf.report.quality import QualityRow
 from mirror_hf.report.scaling import ScalingRow
-from mirror_hf.report.table import DASH, MainTable, fmt_cell
+from mirror_hf.report.table import DASH, MainTable, fmt_cell, participants_note
 
 QUALITY_HEADERS = ("experiment", "channel / condition x paradigm", "trials", "parse failures", "truncated", "failed requests", "ungraded")
 
@@ -48,8 +48,9 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
         for column in table.columns:
             text = fmt_cell(table.cells[model][column.key])
             cells.append(f"**{text}**" if model in table.best.get(column.key, ()) else text)
-        lines.append(f"| {model} | " + " | ".join(cells) + " |")
+        lines.append(f"| {table.label(model)} | " + " | ".join(cells) + " |")
     lines.append("")
+    lines += [line + "\n" for line in participants_note(table)]
     for column in table.columns:
         lines.append(f"- {column.label}: {column.note}")
     if table.absent:
@@ -64,7 +65,7 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
         lines.append(SCALING_ABSENT)
     lines += ["", "## Per model", ""]
     for model in table.models:
-        lines += [f"### {model}", "", narratives[model], ""]
+        lines += [f"### {table.label(model)}", "", narratives[model], ""]
         for label, settings_row in run_settings.get(model, []):
             lines.append(f"- run settings ({label}): " + ", ".join(f"{k} {v}" for k, v in settings_row.items()))
         for metric, why in (skipped.get(model) or {}).items():
@@ -85,7 +86,7 @@ CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1300px;padding:0 18px 60px;color:#111}
 h1{font-size:22px}h2{margin-top:34px;border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:8px 0}
 td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}td:first-child,th:first-child{text-align:left}
-th{background:#f2f2f2}td.best{font-weight:700;background:#e6e6e6}.ci{color:#555;font-size:12px}.n{color:#777;font-size:11px}
+th{background:#f2f2f2}td.best{font-weight:700;background:#e6e6e6}tr.participant td{background:#eef5ea}.ci{color:#555;font-size:12px}.n{color:#777;font-size:11px}
 .wrap{overflow-x:auto}figure{display:inline-block;margin:8px;vertical-align:top;max-width:640px}figure img{max-width:100%;border:1px solid #ddd}
 figcaption{font-size:12px;color:#444}#controls label{margin-right:10px}#controls select{max-width:220px}
 .trial{border:1px solid #ccc;margin:4px 0;padding:4px 8px}.trial summary{cursor:pointer}.tag{display:inline-block;padding:0 5px;border:1px solid #999;margin-left:6px;font-size:12px}
@@ -197,7 +198,8 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
     out += [f"<th title='{_esc(c.note)}'>{_esc(_header(c))}</th>" for c in table.columns]
     out.append("</tr></thead><tbody>")
     for model in table.models:
-        out.append(f"<tr><td>{_esc(model)}</td>")
+        row_class = " class='participant'" if model in table.kinds else ""
+        out.append(f"<tr{row_class}><td>{_esc(table.label(model))}</td>")
         for column in table.columns:
             cell = table.cells[model][column.key]
             cls = " class='best'" if model in table.best.get(column.key, ()) else ""
@@ -208,7 +210,9 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
             n = f"<br><span class='n'>n {cell.n}</span>" if cell.n is not None else (f"<br><span class='n' title='{_esc(cell.source)}'>as published</span>" if cell.source else "")
             out.append(f"<td{cls}>{fmt_cell(cell, ci=False)}{ci}{n}</td>")
         out.append("</tr>")
-    out.append("</tbody></table></div><ul>")
+    out.append("</tbody></table></div>")
+    out += [f"<p class='participants'>{_esc(line)}</p>" for line in participants_note(table)]
+    out.append("<ul>")
     out += [f"<li><b>{_esc(c.label)}</b>: {_esc(c.note)}</li>" for c in table.columns]
     out.append("</ul>")
     if table.absent:
@@ -223,7 +227,7 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
         out.append(f"<p>{_esc(SCALING_ABSENT)}</p>")
     out.append("<h2 id='models'>Per model</h2>")
     for model in table.models:
-        out.append(f"<h3>{_esc(model)}</h3><p class='narrative'>{_esc(narratives[model])}</p><ul>")
+        out.append(f"<h3>{_esc(table.label(model))}</h3><p class='narrative'>{_esc(narratives[model])}</p><ul>")
         for label, row in run_settings.get(model, []):
             out.append(f"<li>run settings ({_esc(label)}): " + _esc(", ".join(f"{k} {v}" for k, v in row.items())) + "</li>")
         for metric, why in (skipped.get(model) or {}).items():

@@ -76,6 +76,14 @@ class MainTable:
     models: list[str]
     cells: dict[str, dict[str, Cell | None]]  # model -> column key -> cell (None: "—")
     best: dict[str, set[str]] = field(default_factory=dict)  # column key -> best model(s)
+    kinds: dict[str, str] = field(default_factory=dict)  # row -> participant kind (human, AI-simulated); models absent
+
+    def label(self, model: str) -> str:
+        """The row's name as shown: a participant's says what it is (`participants.display`)."""
+        from mirror_hf.participants import MEAN_ROW, display
+
+        kind = self.kinds.get(model)
+        return model if kind is None or model in MEAN_ROW.values() else display(model, kind)
 
 
 def cell_of(model_scores: dict, column: Column) -> Cell | None:
@@ -114,18 +122,39 @@ def main_table(result: dict) -> MainTable:
         m: {c.key: headline_cells.get(m, {}).get(c.headline) if c.headline else cell_of(result["models"][m], c) for c in COLUMNS}
         for m in models
     }
+    kinds = {m: p["kind"] for m, p in (result.get("participants") or {}).items() if m in cells}
     present = [c for c in COLUMNS if any(cells[m][c.key] for m in models)]
     absent = [c for c in COLUMNS if c not in present]
     best: dict[str, set[str]] = {}
     for column in present:
         if column.better is None:
             continue
-        values = {m: cells[m][column.key].value for m in models if cells[m][column.key]}
+        # best = the best model: participants and their mean are shown beside, not ranked
+        values = {m: cells[m][column.key].value for m in models if cells[m][column.key] and m not in kinds}
         if len(values) < 2:
             continue
         target = (max if column.better == "higher" else min)(values.values())
         best[column.key] = {m for m, v in values.items() if v == target}
-    return MainTable(present, absent, models, cells, best)
+    return MainTable(present, absent, models, cells, best, kinds)
+
+
+def participants_note(table: MainTable) -> list[str]:
+    """What the participant rows are, one sentence per kind present (the simulated one warns)."""
+    from mirror_hf.participants import HUMAN, MEAN_ROW, SIMULATED, SIMULATED_WARNING
+
+    kinds = set(table.kinds.values())
+    out = []
+    for kind in (HUMAN, SIMULATED):
+        if kind not in kinds:
+            continue
+        people = sum(1 for m, k in table.kinds.items() if k == kind and m != MEAN_ROW[kind])
+        text = (f"{people} row(s) marked ({'human' if kind == HUMAN else 'AI-simulated, not human'}) answered the "
+                f"questionnaire's items and are scored exactly as the models; '{MEAN_ROW[kind]}' is the mean over them, "
+                "its CI a BCa interval over participants; bold marks the best model only.")
+        if kind == SIMULATED:
+            text += f" WARNING: {SIMULATED_WARNING}."
+        out.append(text)
+    return out
 
 
 def fmt(value: float | None, digits: int = 3) -> str:

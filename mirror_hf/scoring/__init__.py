@@ -87,6 +87,7 @@ from mirror_hf.scoring._headline import (
     latest_records,
 )
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
+from mirror_hf.scoring._participants import participant_mean, weak_rule
 from mirror_hf.scoring._robustness import ARS_VARIANTS, ars
 from mirror_hf.scoring._scaling import (
     ModelInfo,
@@ -198,6 +199,7 @@ __all__ = [
     "natural_accuracy",
     "paired_difference",
     "partial_correlation",
+    "participant_mean",
     "pooled_wag_nat_gap",
     "relabel_strength",
     "resolver_outcomes",
@@ -218,4 +220,5 @@ __all__ = [
     "wager_confidence",
     "wagering_accuracy",
     "weak_domains",
+    "weak_rule",
 ]

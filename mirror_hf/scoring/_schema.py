@@ -106,14 +106,25 @@ class ScoreSettings(TypedDict):
     variant: Variant
     weak_policy: str
     k: int  # of the median_or_bottom_k / bottom_k weak-domain policies
+    human_weak_policy: NotRequired[str]  # human participants' weak-domain policy (default median_or_bottom_k)
     missing: str
     resamples: int
     seed: int
     ci: str
 
 
+class Participant(TypedDict, total=False):
+    kind: str  # participants.HUMAN ("human") or participants.SIMULATED ("ai_simulated_human")
+    label: str
+    weak_domains: dict  # policy, k, weak_domains, rule_applied (which rule named them)
+    warning: str  # the authors' AI-simulated cohort: not human data
+    mean_over: list[str]  # the mean row: the participants it averages
+    weak_policy: str
+
+
 class ScoreResult(TypedDict):
-    models: dict[str, ModelScores]
-    aggregate: Aggregate
+    models: dict[str, ModelScores]  # models, participants (scored alike) and each kind's mean row
+    aggregate: Aggregate  # over models only
+    participants: NotRequired[dict[str, Participant]]  # which rows of `models` are people (or simulated people)
     skipped: NotRequired[dict[str, dict[str, str]]]
     settings: NotRequired[ScoreSettings]  # written by the CLI

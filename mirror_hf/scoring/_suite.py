@@ -69,6 +69,8 @@ class SuiteOptions:
     missing: Missing = "complete_case"
     ci: CI = True
     k: int = 2  # k of the median_or_bottom_k / bottom_k weak-domain policies
+    # human participants' weak domains: the paper's rule, whose bottom-k fallback names them at ceiling
+    human_weak_policy: WeakPolicy = "median_or_bottom_k"
 
     @property
     def exp9_policy(self) -> str | None:

@@ -39,10 +39,7 @@ def classify_domains(
         return out
     ranked = sorted(known, key=lambda d: (known[d], d))
     if policy == "median_or_bottom_k":
-        values = sorted(known.values())
-        mid = len(values) // 2
-        median = values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2.0
-        weak = {d for d, a in known.items() if a < median} or set(ranked[:k])
+        weak = _below_median(known) or set(ranked[:k])
         out.update({d: "weak" if d in weak else "strong" for d in known})
     elif policy == "threshold":
         for d, a in known.items():
@@ -54,6 +51,20 @@ def classify_domains(
     else:  # absolute
         out.update({d: "weak" if a < tau else "strong" for d, a in known.items()})
     return out
+
+
+def _below_median(known: Mapping[str, float]) -> set[str]:
+    values = sorted(known.values())
+    mid = len(values) // 2
+    median = values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2.0
+    return {d for d, a in known.items() if a < median}
+
+
+def median_rule_empty(accuracy: Mapping[str, float | None]) -> bool:
+    """True when no domain is strictly below the median (all equal, e.g. people at ceiling): then
+    `median_or_bottom_k` names the bottom k instead (the paper's fallback)."""
+    known = {d: float(a) for d, a in accuracy.items() if a is not None and not math.isnan(float(a))}
+    return bool(known) and not _below_median(known)
 
 
 def weak_domains(accuracy: Mapping[str, float | None], **policy) -> frozenset[str]:

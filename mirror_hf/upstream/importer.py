@@ -72,6 +72,10 @@ def convert(files: list[Path], regrade: str | None = None) -> tuple[dict[tuple[s
         raise UpstreamError(f"--regrade must be 'upstream' or 'strict', got {regrade!r}")
     if not files:
         raise UpstreamError("no input files")
+    from mirror_hf.upstream.human_packet import convert_packet, is_packet
+
+    packets = [Path(f) for f in files if is_packet(Path(f))]
+    files = [f for f in files if Path(f) not in packets]
     sources = [read_source(Path(f)) for f in files]
     kinds = {s.kind for s in sources}
     if regrade:
@@ -126,6 +130,14 @@ def convert(files: list[Path], regrade: str | None = None) -> tuple[dict[tuple[s
             raise UpstreamError(f"{source.path}: no usable rows ({'; '.join(f'{k}: {v}' for k, v in report.unusable.items()) or 'empty'})")
     order = {str(Path(f)): i for i, f in enumerate(files)}
     reports.sort(key=lambda r: order.get(r.path, 0))
+    for packet in packets:  # the authors' human-baseline packet folder: its cohort, flagged as its manifest says
+        rows, report, manifests = convert_packet(packet, regrade)
+        for key, part in rows.items():
+            if key in tables:
+                raise UpstreamError(f"{packet}: participant split {key[0]}/{key[1]} comes twice among the inputs")
+            tables[key] = part
+        report.manifests.update(manifests)
+        reports.append(report)
     return tables, reports
 
 
@@ -169,11 +181,20 @@ def import_upstream(files: list[Path], out: Path, regrade: str | None = None) ->
     try:
         if out.is_dir():
             shutil.copytree(out, staging, dirs_exist_ok=True, symlinks=True)
+        manifests = {key: m for r in reports for key, m in r.manifests.items()}
         for (config, split), rows in sorted(tables.items()):
             merged = rows
             if config.startswith("trials_"):
                 merged = _existing_rows(staging, config, split, run_ids) + rows
-            write_split(staging, config, split, merged, builders[config].features)
+            if (config, split) in manifests:  # a participant's split: its manifest says who answered (SplitWriter)
+                from mirror_hf.folder import rows_to_table
+                from mirror_hf.runner.trials import write_trials
+
+                features = builders[config].features
+                table = rows_to_table(merged, features, where=f"{config}/{split}")
+                write_trials(staging, config.removeprefix("trials_"), split, table, manifests[(config, split)], features)
+            else:
+                write_split(staging, config, split, merged, builders[config].features)
             result.splits[f"{config}/{split}"] = len(merged)
         refresh_metadata(staging)
         swap_into_place(staging, out)

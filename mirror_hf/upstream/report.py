@@ -20,6 +20,7 @@ class CleanReport:
     unusable: Counter = field(default_factory=Counter)  # why -> rows
     flagged: Counter = field(default_factory=Counter)  # failures encoded as data -> rows (kept, marked)
     notes: list[str] = field(default_factory=list)
+    manifests: dict = field(default_factory=dict)  # (config, split) -> run manifest (participant splits only)
 
     def lines(self) -> list[str]:
         out = [f"{self.path} [{self.kind}]: {self.rows_read} read, {self.rows_written} written"

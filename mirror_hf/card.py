@@ -120,6 +120,6 @@ def render_card(root: Path, features: dict, descriptions: dict[str, str], public
 
 
 def write_card(root: Path, features: dict, descriptions: dict[str, str], publication: Publication | None = None) -> Path:
-    path = root / "README.md"
-    path.write_text(render_card(root, features, descriptions, publication))
-    return path
+    from mirror_hf.writes import atomic_write
+
+    return atomic_write(root / "README.md", render_card(root, features, descriptions, publication))

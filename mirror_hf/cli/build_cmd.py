@@ -85,6 +85,10 @@ def sample(
         raise UsageError(f"--n must be at least 1, got {per_subcategory}")
     rng = random.Random(parse_seed(seed))
     folder = dataset or dataset_dir()
+    if dataset is not None and (dataset / "data").is_dir():
+        from mirror_hf.integrity import check_folder
+
+        check_folder(dataset)
     files = split_files(folder).get("questions")
     if not files:
         raise UsageError(f"{folder} has no questions config")

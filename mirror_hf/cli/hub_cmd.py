@@ -50,6 +50,9 @@ def push(
         if failure is None:
             raise
         raise failure from None
+    if report.skipped:
+        typer.echo(f"skipped {len(report.skipped)} symlink(s) or special file(s), never uploaded: "
+                   + ", ".join(report.skipped[:5]) + (", ..." if len(report.skipped) > 5 else ""))
     if report.commit_url is None:
         typer.echo(f"nothing to push: {repo} already has every trial split of {dataset}")
         return

@@ -185,6 +185,10 @@ def profile(
         raise UsageError("pass --model NAME (or --split NAME)")
     if k < 1:
         raise UsageError(f"--k must be at least 1, got {k}")
+    from mirror_hf.integrity import check_folder
+
+    if (dataset / "data").is_dir():
+        check_folder(dataset)  # a broken folder is refused (naming the problem and its repair)
     try:
         name = split or model_slug(model)
         rows = build_profile(dataset.absolute(), name, weak_policy=weak_policy, k=k)

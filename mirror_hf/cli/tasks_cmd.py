@@ -43,6 +43,9 @@ def tailor(
     folder = (dataset or (profile if profile.is_dir() else Path("mirror"))).absolute()
     if not folder.is_dir() or not (folder / "README.md").is_file():
         raise UsageError(f"{folder} is not a dataset folder (build one with `mirror-hf build --out {folder}`)")
+    from mirror_hf.integrity import check_folder
+
+    check_folder(folder)  # a broken folder is refused (naming the problem and its repair)
     require_writable(folder, "the tailored tasks are written there")
     if n < 1:
         raise UsageError(f"--n must be at least 1, got {n}")

@@ -23,7 +23,7 @@ from pathlib import Path
 from mirror_hf.errors import MirrorError, MirrorValueError
 
 __all__ = ["REPORT_MARKER", "ReplaceRefused", "WriteError", "atomic_write", "atomic_write_many", "check_output_folder", "disk_error",
-           "is_disk_error", "refuse_replacing"]
+           "is_disk_error", "markdown_text", "refuse_replacing"]
 
 #: the file a report folder carries, so a later `report --out` knows it may replace that folder
 REPORT_MARKER = ".mirror_report"
@@ -106,6 +106,18 @@ def atomic_write_many(files: dict[Path, bytes | str], *, encoding: str = "utf-8"
         raise disk_error(exc, temps[-1][1] if temps else next(iter(files), "?")) from None
     for tmp, path in temps:
         os.replace(tmp, path)
+
+
+def markdown_text(value) -> str:
+    """A name from a user or a model (a model name, an endpoint, a setting) as inert Markdown text on
+    one line: HTML special characters escaped (`<script>` shows as text in every renderer, sanitising
+    or not), table pipes, link brackets and backticks escaped, line breaks made spaces."""
+    import html
+
+    text = html.escape(" ".join(str(value).splitlines()), quote=False)
+    for ch in ("\\", "|", "[", "]", "`"):
+        text = text.replace(ch, "\\" + ch)
+    return text
 
 
 def _inside(path: Path, folder: Path) -> bool:

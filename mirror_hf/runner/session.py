@@ -345,15 +345,16 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     from mirror_hf.folder import require_writable
 
     require_writable(root, "the run needs to write its results there")
+    if paths["results"].is_dir():
+        raise RunError(f"{paths['results']} is a folder where the run's results file belongs; move it away")
     if options.resume:
         from mirror_hf.runner.store import load_outcomes
 
         load_outcomes(paths["results"])  # a damaged results file is refused before anything is written
     identity = _identity(model, key_url, plan.experiment, generation)
+    report.replace = _may_replace(root, plan.experiment, split, paths, options)  # refused before anything is written
     with RunLock(paths["folder"], f"split {split!r} (its run folder {paths['folder']})"):
-        licence = _may_replace(root, plan.experiment, split, paths, options)  # refused before anything is written
         run_id = _open_identity(paths, identity, options, split)
-        report.replace = licence
         return _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,
                                report, run_id, split, console, server, started, t_plan, on_written, records_worker)
 

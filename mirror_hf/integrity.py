@@ -120,7 +120,12 @@ def problems(root: Path, skip: frozenset[tuple[str, str]] = frozenset(), *, hash
 
     root = Path(root).absolute()
     found: list[Problem] = []
-    listed = croissant_hashes(root)
+    try:
+        listed = croissant_hashes(root)
+        croissant = (root / "croissant.json").is_file()
+    except IntegrityError:
+        found.append(Problem("croissant.json is damaged (not JSON)"))
+        listed, croissant = {}, False
     doc, why = card_front_matter(root)
     if why:
         found.append(Problem(why))
@@ -155,9 +160,9 @@ def problems(root: Path, skip: frozenset[tuple[str, str]] = frozenset(), *, hash
         for rel in rels:
             if doc is not None and rel not in in_card:
                 found.append(Problem(f"{rel} is on disk but not listed in the card (load_dataset would not see it)"))
-            if rel not in listed and (root / "croissant.json").is_file():
+            if rel not in listed and croissant:
                 found.append(Problem(f"{rel} is on disk but not listed in croissant.json"))
-    if not (root / "croissant.json").is_file() and on_disk:
+    if not (root / "croissant.json").exists() and on_disk:
         found.append(Problem("croissant.json is missing"))
     for rel in sorted(listed):
         if rel.startswith("data/") and rel not in disk_rels and not _skipped(rel, skip):

@@ -197,7 +197,7 @@ def _identity(model: str, key_url: str, experiment: str, generation: Generation)
     return {"model": model, "base_url": key_url, "experiment": experiment, "generation": generation.body()}
 
 
-def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: RunOptions) -> bool:
+def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: RunOptions, planned: set[str]) -> bool:
     """May this run's split replace the one on disk? Only with --replace, or when the split there was
     written by this very run (its manifest's run_id is the journal's, `.runs/<split>/<exp>.run.json`):
     a journal that is gone (a fresh clone, a cleaned cache) is no licence (`mirror_hf.writes`)."""
@@ -217,9 +217,28 @@ def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: 
     except (OSError, ValueError):
         written_by = set()
     if journal is not None and written_by == {journal}:
+        _check_covered(old, planned, config, split, root)
         return True
     guard_split(root, config, split, False)  # raises: the split exists, nothing vouches for replacing it
     return False
+
+
+def _check_covered(old: list[Path], planned: set[str], config: str, split: str, root: Path) -> None:
+    """Even its own run may not drop trials: the split it rewrites keeps every trial already there
+    (each trial's `request_key` is among this plan's), else --replace is needed."""
+    import pyarrow.parquet as pq
+
+    from mirror_hf.writes import refuse_replacing
+
+    try:
+        keys = {k for p in old for k in pq.read_table(p, columns=["request_key"]).column("request_key").to_pylist()}
+    except (OSError, KeyError, ValueError):
+        return
+    dropped = len(keys - planned - {None})
+    if dropped:
+        raise refuse_replacing(f"split {split!r} of config {config!r}", root,
+                               f"this run's plan leaves out {dropped} of its {len(keys)} trials: another --limit, "
+                               "--channels or --conditions than the run that wrote it")
 
 
 def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str) -> str:
@@ -352,7 +371,10 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
 
         load_outcomes(paths["results"])  # a damaged results file is refused before anything is written
     identity = _identity(model, key_url, plan.experiment, generation)
-    report.replace = _may_replace(root, plan.experiment, split, paths, options)  # refused before anything is written
+    planned = {ChatRequest(model, key_url, tuple(j.messages),
+                           generation if j.temperature is None else replace(generation, temperature=j.temperature)).key
+               for j in plan.jobs}
+    report.replace = _may_replace(root, plan.experiment, split, paths, options, planned)  # refused before anything is written
     with RunLock(paths["folder"], f"split {split!r} (its run folder {paths['folder']})"):
         run_id = _open_identity(paths, identity, options, split)
         return _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,

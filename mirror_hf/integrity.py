@@ -33,6 +33,7 @@ class Problem:
 
     text: str
     data: bool = False
+    replaced: bool = False  # a self-consistent file where croissant.json lists another: repair accepts it only when asked
 
     def __str__(self) -> str:
         return self.text
@@ -179,7 +180,7 @@ def problems(root: Path, skip: frozenset[tuple[str, str]] = frozenset(), *, hash
             rel = f.relative(root)
             if rel not in listed and rel.rsplit("-", 1)[0] in missing_listed:
                 found.append(Problem(f"{rel}: not the file croissant.json lists for split {f.config}/{f.split} "
-                                     "(a file was replaced)", data=True))
+                                     "(a file was replaced)", data=True, replaced=True))
                 continue
             try:
                 from mirror_hf.folder import sha256_file
@@ -202,8 +203,11 @@ def _skipped(rel: str, skip: frozenset[tuple[str, str]]) -> bool:
 
 
 def repair_hint(root: Path, found: list[Problem]) -> str:
-    if any(p.data for p in found):
+    if any(p.data and not p.replaced for p in found):
         return "a data file itself changed: rebuild the folder or re-download it"
+    if any(p.replaced for p in found):
+        return (f"if you replaced that file yourself, `{REPAIR} {root}` lists it in the card and Croissant; "
+                "otherwise rebuild the folder or re-download it")
     return f"the data files are intact: `{REPAIR} {root}` regenerates the card and Croissant from them"
 
 

@@ -27,6 +27,8 @@ __all__ = ["REPORT_MARKER", "ReplaceRefused", "WriteError", "atomic_write", "ato
 
 #: the file a report folder carries, so a later `report --out` knows it may replace that folder
 REPORT_MARKER = ".mirror_report"
+#: what a report written before the marker existed holds (and nothing else): replaced like a marked one
+LEGACY_REPORT = frozenset({"index.html", "report.md", "scores.json", "figures", "trials"})
 #: what the OS says when the disk, not the input, stops a write
 DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG, errno.EIO})
 
@@ -143,7 +145,7 @@ def check_output_folder(out: Path, *, protect: tuple[Path, ...] = (), flag: str 
             entries = sorted(p.name for p in out.iterdir())
         except OSError as exc:
             raise disk_error(exc, out) from None
-        if entries:
+        if entries and not (set(entries) <= LEGACY_REPORT and {"index.html", "report.md"} <= set(entries)):
             shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
             raise WriteError(f"{flag} {out} is a folder holding other files ({shown}) and no previous report; "
                              "name an empty or new folder (nothing was written)")

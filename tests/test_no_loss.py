@@ -345,6 +345,15 @@ def _cut(ds):
     pq.write_table(pq.read_table(q).slice(0, 50), q)
 
 
+def _replaced_before_refresh(ds):
+    """A split rewritten and the process stopped before the card and Croissant were (a full disk then)."""
+    from mirror_hf.folder import write_split
+    from mirror_hf.records import PROFILE_FEATURES
+
+    rows = pq.read_table(_split_file(ds, "profiles", "alpha")).to_pylist()[:2]
+    write_split(ds, "profiles", "alpha", rows, PROFILE_FEATURES, replace=True)
+
+
 def _croissant_not_json(ds):
     (ds / "croissant.json").write_text('{"distribution": [')
 
@@ -369,6 +378,7 @@ BROKEN = {  # kind -> (how, what the one line names, repairable from the data fi
     "card-without-front-matter": (_no_front_matter, "no YAML front matter", True),
     "croissant-not-json": (_croissant_not_json, "croissant.json is damaged", True),
     "data-file-cut": (_cut, "content changed", False),
+    "split-replaced-before-refresh": (_replaced_before_refresh, "a file was replaced", True),
 }
 
 READERS = {  # command -> argv (`{ds}` the broken folder)

@@ -157,7 +157,7 @@ def verify(
         raise UsageError(f"{dataset} is not a dataset folder (no data/ directory)")
     found, checked = problems(dataset)
     if repair and found:
-        data = [p for p in found if p.data]
+        data = [p for p in found if p.data and not p.replaced]  # a replaced file is kept: the user asked
         if data:
             for p in data:
                 typer.echo(f"changed: {p}", err=True)

@@ -127,7 +127,8 @@ def problems(root: Path, skip: frozenset[tuple[str, str]] = frozenset(), *, hash
     except IntegrityError:
         found.append(Problem("croissant.json is damaged (not JSON)"))
         listed, croissant = {}, False
-    doc, why = card_front_matter(root)
+    carded = (root / "README.md").exists()  # a bare folder of parquet files has no card to disagree with
+    doc, why = card_front_matter(root) if carded else (None, None)
     if why:
         found.append(Problem(why))
     in_card, malformed = card_files(doc) if doc is not None else ({}, [])
@@ -163,7 +164,7 @@ def problems(root: Path, skip: frozenset[tuple[str, str]] = frozenset(), *, hash
                 found.append(Problem(f"{rel} is on disk but not listed in the card (load_dataset would not see it)"))
             if rel not in listed and croissant:
                 found.append(Problem(f"{rel} is on disk but not listed in croissant.json"))
-    if not (root / "croissant.json").exists() and on_disk:
+    if carded and not (root / "croissant.json").exists() and on_disk:
         found.append(Problem("croissant.json is missing"))
     for rel in sorted(listed):
         if rel.startswith("data/") and rel not in disk_rels and not _skipped(rel, skip):

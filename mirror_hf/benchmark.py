@@ -103,12 +103,16 @@ def inspect_spec(t: HeadlineTask) -> dict:
             "scorers": [{"name": "mirror_hf/mirror_grade", "args": options}]}
 
 
-def write_eval_yaml(root: Path) -> Path:
+def eval_yaml_text() -> str:
     import yaml
 
-    path = root / EVAL_YAML
-    path.write_text(yaml.safe_dump(eval_yaml(), sort_keys=False, allow_unicode=True, width=100))
-    return path
+    return yaml.safe_dump(eval_yaml(), sort_keys=False, allow_unicode=True, width=100)
+
+
+def write_eval_yaml(root: Path) -> Path:
+    from mirror_hf.writes import atomic_write
+
+    return atomic_write(root / EVAL_YAML, eval_yaml_text())
 
 
 def headline_values(folder: Path, split: str) -> dict[str, tuple[float, int]]:

@@ -13,6 +13,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 from mirror_hf._version import __version__
 from mirror_hf.bank._leaks import LEAK_BOUND, LEAK_Q, STRATEGIES
 from mirror_hf.folder import Publication, read_marker, split_files
+from mirror_hf.writes import markdown_text
 
 LICENSE = "cc-by-4.0"
 PRETTY_NAME = "Mirror: metacognition and the knowing-doing gap in language models"
@@ -94,8 +95,8 @@ def render_card(root: Path, features: dict, descriptions: dict[str, str], public
             }
         )
     for carried in publication.carried_configs if publication else ():
-        configs.append({"name": carried["config_name"], "splits": ", ".join(
-            d.get("split", "?") for d in carried.get("data_files", []) if isinstance(d, dict)) or "?",
+        configs.append({"name": markdown_text(carried["config_name"]), "splits": markdown_text(", ".join(
+            str(d.get("split", "?")) for d in carried.get("data_files", []) if isinstance(d, dict)) or "?"),
             "description": "Added by another tool (kept as it is on the Hub)."})
     template = resources.files("mirror_hf.cards").joinpath("dataset_card.md").read_text()
     card = DatasetCard.from_template(
@@ -120,6 +121,6 @@ def render_card(root: Path, features: dict, descriptions: dict[str, str], public
 
 
 def write_card(root: Path, features: dict, descriptions: dict[str, str], publication: Publication | None = None) -> Path:
-    path = root / "README.md"
-    path.write_text(render_card(root, features, descriptions, publication))
-    return path
+    from mirror_hf.writes import atomic_write
+
+    return atomic_write(root / "README.md", render_card(root, features, descriptions, publication))

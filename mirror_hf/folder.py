@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.records import conform_row
+from mirror_hf.writes import disk_error, refuse_replacing
 
 if TYPE_CHECKING:  # datasets takes seconds to import: a run's request loop never needs it
     from datasets import Features
@@ -119,14 +120,42 @@ def rows_to_table(rows: list[dict], features: Features, *, where: str) -> pa.Tab
         raise FolderError(f"{where}: {exc}") from None
 
 
-def write_split(root: Path, config: str, split: str, rows: list[dict] | pa.Table, features: Features) -> Path:
-    """Write one split as `data/<config>/<split>-<sha12>.parquet`, replacing that split's old file
-    (`SplitWriter` with the whole table as one piece: the bytes `pq.write_table` writes)."""
+def write_split(root: Path, config: str, split: str, rows: list[dict] | pa.Table, features: Features, *,
+                replace: bool = False) -> Path:
+    """Write one split as `data/<config>/<split>-<sha12>.parquet` (`SplitWriter` with the whole table
+    as one piece: the bytes `pq.write_table` writes). An existing file of that split with other
+    content is replaced only with `replace=True` (the user's `--replace`), else `ReplaceRefused`."""
     check_split_name(split)
     table = rows if isinstance(rows, pa.Table) else rows_to_table(rows, features, where=f"{config}/{split}")
-    with SplitWriter(root, config, split, table.schema) as writer:
+    with SplitWriter(root, config, split, table.schema, replace=replace) as writer:
         writer.write(table)
         return writer.finish()
+
+
+def existing_split(root: Path, config: str, split: str) -> list[Path]:
+    """The data files of split `config/split` on disk (normally none or one)."""
+    folder = Path(root) / "data" / config
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob(f"{glob.escape(split)}-*.parquet")
+                  if (m := _DATA_FILE.match(p.name)) and m["split"] == split)
+
+
+def split_rows(path: Path) -> int | None:
+    try:
+        return pq.read_metadata(path).num_rows
+    except (OSError, pa.ArrowException):
+        return None
+
+
+def guard_split(root: Path, config: str, split: str, replace: bool) -> None:
+    """Refuse, before any work is done, to write a split that exists (the write rule of
+    `mirror_hf.writes`, for a writer that cannot know its content until it has paid for it: a run)."""
+    old = existing_split(root, config, split)
+    if old and not replace:
+        rows = split_rows(old[0])
+        raise refuse_replacing(f"split {split!r} of config {config!r}", root,
+                               f"{rows:,} rows in {old[0].name}" if rows is not None else old[0].name)
 
 
 class SplitWriter:
@@ -141,16 +170,27 @@ class SplitWriter:
     fsynced and renamed, so a crash never leaves a torn file under a real name.
     """
 
-    def __init__(self, root: Path, config: str, split: str, schema: pa.Schema):
+    def __init__(self, root: Path, config: str, split: str, schema: pa.Schema, *, replace: bool = False):
         check_split_name(split)
+        self.root = Path(root)
+        self.config = config
         self.split = split
         self.schema = schema
-        self.folder = root / "data" / config
+        self.replace = replace
+        self.folder = self.root / "data" / config
+        if self.folder.exists() and not self.folder.is_dir():
+            raise FolderError(f"{self.folder} is a file where the folder of config {config!r} belongs; "
+                              f"run `mirror-hf verify --repair {self.root}` or move it away")
         self._made_folder = not self.folder.exists()
-        self.folder.mkdir(parents=True, exist_ok=True)
-        remove_stale(self.folder, f".{split}.tmp-")  # a write killed before its rename
+        self._writer: pq.ParquetWriter | None = None
         self.tmp = self.folder / f".{split}.tmp-{os.getpid()}.parquet"
-        self._writer: pq.ParquetWriter | None = pq.ParquetWriter(self.tmp, schema, compression="zstd")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            remove_stale(self.folder, f".{split}.tmp-")  # a write killed before its rename
+            self._writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
+        except OSError as exc:
+            self.discard()
+            raise disk_error(exc, self.folder) from None
         self._pieces = 0
 
     def __enter__(self) -> SplitWriter:
@@ -161,29 +201,46 @@ class SplitWriter:
             self.discard()
 
     def write(self, table: pa.Table) -> None:
-        self._writer.write_table(table)
+        try:
+            self._writer.write_table(table)
+        except OSError as exc:  # a full disk: the temp file goes, the split stays as it was
+            self.discard()
+            raise disk_error(exc, self.folder) from None
         self._pieces += 1
 
     def finish(self, metadata: dict[bytes, bytes] | None = None) -> Path:
-        """Close, fsync, name by content hash, remove the split's old file, rename; the final path."""
+        """Close, fsync, name by content hash; refuse (nothing written) if the split exists with other
+        content and `replace` was not given; rename into place, then remove the split's old file."""
         if not self._pieces:  # no rows: one empty row group, as pq.write_table writes an empty table
             self.write(self.schema.empty_table())
-        if metadata:
-            # Footer key-value metadata added at the end is not what pq.read_schema shows: it restores
-            # the schema (metadata included) from the ARROW:schema entry written at the start. So that
-            # entry is replaced too, by the final schema serialized as the writer serializes it.
-            final = self.schema.with_metadata({**(self.schema.metadata or {}), **metadata})
-            self._writer.add_key_value_metadata({**metadata, b"ARROW:schema": base64.b64encode(final.serialize())})
-        self._writer.close()
-        self._writer = None
-        with open(self.tmp, "rb+") as f:
-            os.fsync(f.fileno())
+        try:
+            if metadata:
+                # Footer key-value metadata added at the end is not what pq.read_schema shows: it restores
+                # the schema (metadata included) from the ARROW:schema entry written at the start. So that
+                # entry is replaced too, by the final schema serialized as the writer serializes it.
+                final = self.schema.with_metadata({**(self.schema.metadata or {}), **metadata})
+                self._writer.add_key_value_metadata({**metadata, b"ARROW:schema": base64.b64encode(final.serialize())})
+            self._writer.close()
+            self._writer = None
+            with open(self.tmp, "rb+") as f:
+                os.fsync(f.fileno())
+        except OSError as exc:
+            self.discard()
+            raise disk_error(exc, self.folder) from None
         final_path = self.folder / f"{self.split}-{sha256_file(self.tmp)[:12]}.parquet"
-        for old in self.folder.glob(f"{self.split}-*.parquet"):
-            m = _DATA_FILE.match(old.name)
-            if old != final_path and m and m["split"] == self.split:
-                old.unlink()
-        os.replace(self.tmp, final_path)
+        old = [p for p in existing_split(self.root, self.config, self.split) if p != final_path]
+        if old and not self.replace:
+            self.discard()
+            rows = split_rows(old[0])
+            raise refuse_replacing(f"split {self.split!r} of config {self.config!r}", self.root,
+                                   f"{rows:,} rows in {old[0].name}" if rows is not None else old[0].name)
+        try:
+            os.replace(self.tmp, final_path)  # first the new file, then the old one goes: never no file
+        except OSError as exc:
+            self.discard()
+            raise disk_error(exc, self.folder) from None
+        for path in old:
+            path.unlink(missing_ok=True)
         return final_path
 
     def discard(self) -> None:

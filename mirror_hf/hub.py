@@ -40,6 +40,7 @@ class PushReport:
     deleted: list[str] = field(default_factory=list)
     splits: list[str] = field(default_factory=list)  # "config/split" this push added or replaced
     attempts: int = 1
+    skipped: list[str] = field(default_factory=list)  # symlinks and special files in the folder, not uploaded
 
 
 def _token(token_env: str) -> str | None:
@@ -55,16 +56,24 @@ def _check(folder: Path, repo_id: str) -> Path:
     return folder
 
 
-def local_files(folder: Path) -> list[str]:
-    """Repo-relative paths of the folder that a push may upload (everything but the ignored patterns)."""
+def local_files(folder: Path, skipped: list[str] | None = None) -> list[str]:
+    """Repo-relative paths of the folder that a push may upload (everything but the ignored patterns):
+    regular files inside the folder only. A symlink (to a file outside or inside, or a linked folder)
+    is never followed: its path goes to `skipped`, so the push says what it left out."""
     from fnmatch import fnmatch
 
     out = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder).as_posix()
         if rel.startswith(".runs/") or any(fnmatch(rel, pattern) for pattern in IGNORED):
             continue
-        out.append(rel)
+        linked = path.is_symlink() or any(p.is_symlink() for p in path.relative_to(folder).parents if p != Path("."))
+        if linked or (path.exists() and not path.is_dir() and not path.is_file()):
+            if skipped is not None and (path.is_symlink() or not path.is_dir()):
+                skipped.append(rel)
+            continue
+        if path.is_file():
+            out.append(rel)
     return out
 
 
@@ -134,8 +143,19 @@ def _carried(api, repo_id: str, head: str | None, remote: list[str], merged_conf
 
     if "README.md" not in remote:
         return Publication(repo_id)
+    import yaml
+
     text = Path(hf_hub_download(repo_id, "README.md", repo_type="dataset", revision=head, token=api.token)).read_text()
-    data = DatasetCard(text).data.to_dict()
+    try:
+        data = DatasetCard(text).data.to_dict()
+    except (yaml.YAMLError, ValueError, TypeError, AttributeError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""
+        raise HubError(f"{repo_id}: the card on the Hub (README.md) has YAML that does not parse{where} "
+                       f"({getattr(exc, 'problem', None) or type(exc).__name__}); fix or remove it there, then push again") from None
+    if not isinstance(data.get("configs") or [], list) or not all(isinstance(c, dict) for c in data.get("configs") or []):
+        raise HubError(f"{repo_id}: the card on the Hub (README.md) has a `configs:` that is not a list of mappings; "
+                       "fix it there, then push again")
     configs = tuple(c for c in data.get("configs") or [] if c.get("config_name") not in merged_configs)
     names = {c.get("config_name") for c in configs}
     infos = data.get("dataset_info") or []
@@ -203,9 +223,13 @@ def push(folder: Path, repo_id: str, *, only_trials: bool = False, replace: bool
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
     from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
 
+    from mirror_hf.integrity import check_folder
+
     folder = _check(folder, repo_id)
+    check_folder(folder)  # a broken folder is never published
     api = HfApi(token=_token(token_env))
-    files = local_files(folder)
+    skipped: list[str] = []
+    files = local_files(folder, skipped)
     if only_trials:
         try:
             api.repo_info(repo_id, repo_type="dataset")
@@ -221,7 +245,7 @@ def push(folder: Path, repo_id: str, *, only_trials: bool = False, replace: bool
         head, remote = _remote_state(api, repo_id)
         plan = plan_merge(files, remote, repo_id, replace=replace, only_trials=only_trials)
         if only_trials and not plan.upload:
-            return PushReport(repo_id, None, attempts=attempt)
+            return PushReport(repo_id, None, attempts=attempt, skipped=skipped)
         with tempfile.TemporaryDirectory(prefix="mirror-hf-push-") as tmp:
             stage = Path(tmp) / "repo"
             _stage(folder, plan, api, repo_id, head, remote, stage)
@@ -242,7 +266,7 @@ def push(folder: Path, repo_id: str, *, only_trials: bool = False, replace: bool
                 raise HubError(f"the Hub refused the commit to {repo_id}: {str(exc).splitlines()[0]}") from None
         added = [op.path_in_repo for op in ops if isinstance(op, CommitOperationAdd)]
         return PushReport(repo_id, getattr(info, "pr_url", None) or info.commit_url, added, list(plan.delete),
-                          list(plan.new_splits), attempt)
+                          list(plan.new_splits), attempt, skipped)
     raise AssertionError("unreachable")
 
 
@@ -310,7 +334,9 @@ def write_eval_results(entries: list, out: Path, name: str = "mirror") -> Path:
         raise HubError("no headline number could be computed from this model's splits (run exp1, exp3 or exp9 first)")
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False))
+    from mirror_hf.writes import atomic_write
+
+    atomic_write(path, yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False))
     return path
 
 

@@ -49,7 +49,8 @@ def _read(path: Path):
         raise InspectImportError(f"{path}: not a readable Inspect log ({type(exc).__name__})") from None
 
 
-def import_log(path: Path, dataset: Path, *, split: str | None = None, model: str | None = None) -> ImportReport:
+def import_log(path: Path, dataset: Path, *, split: str | None = None, model: str | None = None,
+               replace: bool = False) -> ImportReport:
     from mirror_hf import __version__
     from mirror_hf.folder import read_marker
     from mirror_hf.provenance import redact_endpoint
@@ -106,5 +107,5 @@ def import_log(path: Path, dataset: Path, *, split: str | None = None, model: st
                    "prompt_tokens": counts.prompt_tokens, "completion_tokens": counts.completion_tokens},
         "libraries": {"inspect_ai": (log.eval.packages or {}).get("inspect_ai")},
     }
-    written = write_trials(dataset.absolute(), experiment, split, table, manifest, plan.features)
+    written = write_trials(dataset.absolute(), experiment, split, table, manifest, plan.features, replace=replace)
     return ImportReport(path, experiment, split, counts.trials, written)

@@ -17,22 +17,30 @@ from mirror_hf.folder import Publication
 
 def _writers():
     """The modules refresh_metadata uses (mlcroissant and the card templates: seconds and ~100 MB to import)."""
-    from mirror_hf.benchmark import write_eval_yaml
-    from mirror_hf.card import write_card
-    from mirror_hf.croissant import write_croissant
+    from mirror_hf.benchmark import eval_yaml_text
+    from mirror_hf.card import render_card
+    from mirror_hf.croissant import croissant_json
+
+    def croissant_text(root: Path, publication: Publication | None) -> str:  # as croissant.write_croissant writes it
+        return json.dumps(croissant_json(root, publication), indent=2, ensure_ascii=False, default=str) + "\n"
     from mirror_hf.dataset_builders import config_features, registry
 
-    return write_card, write_croissant, write_eval_yaml, config_features, registry
+    return render_card, croissant_text, eval_yaml_text, config_features, registry
 
 
 def refresh_metadata(root: Path, publication: Publication | None = None) -> None:
     """Regenerate README.md (card + YAML), croissant.json and eval.yaml from the folder's files (and,
-    when it is being pushed, from where it is published)."""
-    write_card, write_croissant, write_eval_yaml, config_features, registry = _writers()
+    when it is being pushed, from where it is published). The three are rendered first and put in
+    place as one change (`writes.atomic_write_many`): a full disk leaves all three as they were."""
+    from mirror_hf.benchmark import EVAL_YAML
+    from mirror_hf.writes import atomic_write_many
+
+    render_card, croissant_text, eval_yaml_text, config_features, registry = _writers()
+    root = Path(root)
     known = registry()
-    write_card(root, config_features(root), {name: b.description for name, b in known.items()}, publication)
-    write_croissant(root, publication)
-    write_eval_yaml(root)
+    card = render_card(root, config_features(root), {name: b.description for name, b in known.items()}, publication)
+    atomic_write_many({root / "README.md": card, root / "croissant.json": croissant_text(root, publication),
+                       root / EVAL_YAML: eval_yaml_text()})
 
 
 _CHILD = """

@@ -87,6 +87,7 @@ def write_manifests(root: Path) -> list[str]:
 def card_rows(root: Path) -> list[dict]:
     """One row per trial split for the card: config, split, manifest file and the summary fields."""
     from mirror_hf.folder import split_files
+    from mirror_hf.writes import markdown_text
 
     rows = []
     for config, files in split_files(root).items():
@@ -95,5 +96,6 @@ def card_rows(root: Path) -> list[dict]:
         for f in files:
             manifest = split_manifest(f.path)
             if manifest is not None:
-                rows.append({"config": config, "split": f.split, "file": manifest_path(config, f.split), **summary(manifest)})
+                shown = {k: v if v is None or isinstance(v, (int, float)) else markdown_text(v) for k, v in summary(manifest).items()}
+                rows.append({"config": config, "split": f.split, "file": manifest_path(config, f.split), **shown})
     return rows

@@ -85,6 +85,9 @@ class Question:
         return cls(**values)
 
 
+QUESTION_COLUMNS = tuple(f.name for f in fields(Question))  # what `Question.from_row` reads
+
+
 def empty_row(features: Features) -> dict:
     """A row with every declared column present and null: records fill what they know."""
     return {name: None for name in features}

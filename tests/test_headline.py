@@ -36,7 +36,7 @@ def _append_reruns(dataset, config: str, features, flip: tuple[str, ...], every:
         *(~pl.col(c) for c in flip), pl.lit("rerun-2").alias("run_id")
     )
     both = pl.concat([trials, rerun])
-    write_split(dataset, config, SPLIT, both.to_dicts(), features)
+    write_split(dataset, config, SPLIT, both.to_dicts(), features, replace=True)  # the split grows: replaced knowingly
     refresh_metadata(dataset)  # a new split file: the card and Croissant list it (run/score verify them)
     return both
 

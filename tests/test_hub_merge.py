@@ -143,6 +143,9 @@ def test_conflicting_question_bank_refused_for_only_trials(two_folders, tmp_path
         rows = read_split(second, "questions", "test").head(5).to_dicts()
         q.path.unlink()
         write_split(second, "questions", "test", rows, QUESTION_FEATURES)
+        from mirror_hf.metadata import refresh_metadata
+
+        refresh_metadata(second)  # a consistent folder of another build (push refuses a stale card first)
         proc = cli("push", "--dataset", str(second), "--repo", "org/mirror", "--only-trials", env=env, check=False)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     assert "questions/test" in proc.stderr and "another build" in proc.stderr

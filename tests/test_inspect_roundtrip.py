@@ -97,6 +97,9 @@ def _refuses_a_log_of_another_build(log, tmp_path, dataset):
         row["question"] = row["question"] + " (reworded)"
     next(iter(split_files(other)["questions"])).path.unlink()
     write_split(other, "questions", "test", rows, QUESTION_FEATURES)
+    from mirror_hf.metadata import refresh_metadata
+
+    refresh_metadata(other)  # a consistent folder of another build (a stale card is refused before the log is read)
     proc = cli("import-inspect", str(log), "--dataset", str(other), check=False)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     assert "another dataset folder" in proc.stderr and "Traceback" not in proc.stderr

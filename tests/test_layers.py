@@ -15,6 +15,7 @@ PACKAGES = ("mirror_hf", "dataset_builders", "croissant", "cards", "metrics")
 #: module prefix -> rank (lower ranks never import higher ones); the longest prefix wins
 RANKS: dict[str, int] = {
     "mirror_hf.errors": 0, "mirror_hf._version": 0, "mirror_hf.registry": 0,
+    "mirror_hf.writes": 0,  # the one write rule (atomic writes, --replace, the report's output folder)
     "mirror_hf.records": 1, "mirror_hf.features": 1,  # the records' datasets.Features (records hands them out lazily)
     "mirror_hf.headlines": 1,  # the headline numbers' vocabulary (data only)
     "mirror_hf.participants": 1,  # who answered a split: model, human, AI-simulated human (data only)

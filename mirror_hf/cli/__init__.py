@@ -28,11 +28,19 @@ def main() -> None:
     """Run the CLI; any MirrorError becomes one line on stderr and exit code 2, with nothing half-written."""
     import typer
 
+    from mirror_hf.cli._app import resolve_paths
+    from mirror_hf.writes import disk_error, is_disk_error
+
     cli = _click_exceptions()
     try:
-        code = app(standalone_mode=False)
+        code = resolve_paths(typer.main.get_command(app))(standalone_mode=False)
     except MirrorError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except OSError as exc:  # the disk, not the input: full, read-only, no permission (the writes were atomic)
+        if not is_disk_error(exc):
+            raise
+        print(f"error: {disk_error(exc, exc.filename or 'a file')}", file=sys.stderr)
         raise SystemExit(2) from None
     except getattr(cli, "NoArgsIsHelpError", ()) as exc:  # `mirror-hf` alone, or a group without its command
         print(exc.ctx.get_help() if exc.ctx else exc.format_message(), file=sys.stderr)

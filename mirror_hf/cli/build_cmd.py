@@ -85,6 +85,10 @@ def sample(
         raise UsageError(f"--n must be at least 1, got {per_subcategory}")
     rng = random.Random(parse_seed(seed))
     folder = dataset or dataset_dir()
+    if dataset is not None and (dataset / "data").is_dir():
+        from mirror_hf.integrity import check_folder
+
+        check_folder(dataset)
     files = split_files(folder).get("questions")
     if not files:
         raise UsageError(f"{folder} has no questions config")
@@ -140,15 +144,38 @@ def print_summary(folder: Path) -> None:
 
 
 @app.command()
-def verify(dataset: Path = typer.Argument(Path("mirror"), help="A dataset folder.")) -> None:
-    """Check every data file against the content hash in its name and the sha256 in croissant.json."""
-    from mirror_hf.integrity import problems
+def verify(
+    dataset: Path = typer.Argument(Path("mirror"), help="A dataset folder."),
+    repair: bool = typer.Option(False, "--repair", help="Regenerate the card and Croissant from the data files on disk "
+                                "(only when every data file still matches its content hash)."),
+) -> None:
+    """Check what load_dataset needs: the card's YAML parses, every config/split/file it lists exists,
+    every data file on disk is listed in the card and Croissant, and matches its content hash."""
+    from mirror_hf.integrity import problems, repair_hint
 
     if not (dataset / "data").is_dir():
         raise UsageError(f"{dataset} is not a dataset folder (no data/ directory)")
     found, checked = problems(dataset)
-    for line in found:
-        typer.echo(f"changed: {line}", err=True)
+    if repair and found:
+        data = [p for p in found if p.data and not p.replaced]  # a replaced file is kept: the user asked
+        if data:
+            for p in data:
+                typer.echo(f"changed: {p}", err=True)
+            raise UsageError(f"cannot repair {dataset}: {len(data)} data file(s) do not match their content hash; "
+                             "rebuild the folder or re-download it")
+        from mirror_hf.folder import require_writable
+        from mirror_hf.metadata import refresh_metadata
+
+        require_writable(dataset, "the repair rewrites the card and Croissant")
+        for p in found:
+            typer.echo(f"repairing: {p}")
+        refresh_metadata(dataset)
+        found, checked = problems(dataset)
+    for p in found:
+        typer.echo(f"{'changed' if p.data else 'broken'}: {p}", err=True)
     if found:
-        raise UsageError(f"{len(found)} of {checked} data file(s) in {dataset} do not match their content hash")
-    typer.echo(f"ok: {checked} data file(s) in {dataset} match their content hashes")
+        what = ("do not match their content hash" if any(p.data for p in found)
+                else "are not what the card and Croissant list")
+        raise UsageError(f"{len(found)} problem(s) in {dataset}: data file(s) {what}; {repair_hint(dataset, found)}")
+    typer.echo(f"ok: {checked} data file(s) in {dataset} match their content hashes, the card and Croissant"
+               + (" (repaired)" if repair else ""))

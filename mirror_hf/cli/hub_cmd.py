@@ -50,6 +50,9 @@ def push(
         if failure is None:
             raise
         raise failure from None
+    if report.skipped:
+        typer.echo(f"skipped {len(report.skipped)} symlink(s) or special file(s), never uploaded: "
+                   + ", ".join(report.skipped[:5]) + (", ..." if len(report.skipped) > 5 else ""))
     if report.commit_url is None:
         typer.echo(f"nothing to push: {repo} already has every trial split of {dataset}")
         return
@@ -89,6 +92,10 @@ def export_eval_results(
         raise UsageError("pass --model NAME (or --split NAME)")
     if not REPO_ID.match(dataset_repo):
         raise UsageError(f"--dataset-repo {dataset_repo!r} must look like ORG/NAME")
+    if (dataset / "data").is_dir():
+        from mirror_hf.integrity import check_folder
+
+        check_folder(dataset)  # a broken folder is refused (naming the problem and its repair)
     try:
         name = split or model_slug(model)
         entries = eval_result_entries(dataset, name, dataset_repo, dataset_revision=revision, source_url=source_url)

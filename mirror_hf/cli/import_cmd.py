@@ -15,6 +15,7 @@ def import_upstream(
     out: Path = typer.Option(Path("mirror"), "--out", help="Dataset folder to create or update."),
     regrade: str = typer.Option(None, "--regrade", help="Re-parse raw responses with our parsers and grade with this matcher: upstream or strict. Default: keep the authors' grade."),
     quiet: bool = typer.Option(False, "--quiet", help="Do not print the per-file cleaning report."),
+    replace: bool = typer.Option(False, "--replace", help="Replace splits that exist in --out with other content (else refused; trials of other runs always stay)."),
 ) -> None:
     """Import the authors' banks into upstream_* configs and their results into trials_exp1/3/9 (one split per model)."""
     from mirror_hf.folder import FolderError
@@ -24,7 +25,7 @@ def import_upstream(
     if regrade is not None and regrade not in ("upstream", "strict"):
         raise UsageError(f"--regrade must be upstream or strict, got {regrade!r}")
     try:
-        result = run_import(files, out, regrade)
+        result = run_import(files, out, regrade, replace=replace)
     except (UpstreamError, FolderError) as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:

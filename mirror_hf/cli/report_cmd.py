@@ -13,7 +13,7 @@ from mirror_hf.cli.score_cmd import HUMAN_WEAK_POLICY, MISSING, MODELS, RESAMPLE
 @app.command()
 def report(
     dataset: Path = typer.Option(..., "--dataset", help="A dataset folder holding trials_* splits (own runs, imported upstream data, or both)."),
-    out: Path = typer.Option(Path("mirror-report"), "--out", help="Output folder: index.html, report.md, figures/, trials/ (replaced as a whole)."),
+    out: Path = typer.Option(Path("mirror-report"), "--out", help="Output folder: index.html, report.md, figures/, trials/. Must be new, empty or a previous report (replaced as a whole); never the dataset folder."),
     variant: str = VARIANT,
     weak_policy: str = WEAK_POLICY,
     k: int = K,

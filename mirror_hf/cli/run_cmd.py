@@ -81,6 +81,7 @@ def run(
     max_failure_rate: float = typer.Option(0.5, "--max-failure-rate", help="If more than this share of trials failed (or all did): no split, exit code 2 (the results stay for --resume)."),
     resume: bool = typer.Option(False, "--resume", help="Continue a previous run: finished requests are not sent again."),
     restart: bool = typer.Option(False, "--restart", help="Discard a previous run's results file and start over."),
+    replace: bool = typer.Option(False, "--replace", help="Replace the model's split if one exists that this run's journal (.runs/) did not write (else refused before any request)."),
     keep_failed: bool = typer.Option(False, "--keep-failed", help="On --resume, keep recorded failures instead of trying them again."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the number of calls, a token estimate and (with prices) a cost estimate, then exit."),
     price_in: float = typer.Option(None, "--price-in", help="USD per million prompt tokens (for --dry-run and --max-cost)."),
@@ -105,7 +106,7 @@ def run(
         attack_wording=attack_wording, bank=bank,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
-        resume=resume, restart=restart, retry_failed=not keep_failed, dry_run=dry_run,
+        resume=resume, restart=restart, replace=replace, retry_failed=not keep_failed, dry_run=dry_run,
         price_in=price_in, price_out=price_out, max_cost=max_cost, progress=not no_progress,
     )
     from mirror_hf.metadata import MetadataWorker
@@ -171,6 +172,7 @@ def profile(
     split: str = typer.Option(None, "--split", help="The split name, if not the model's slug."),
     weak_policy: str = typer.Option("median_or_bottom_k", "--weak-policy", help="median_or_bottom_k, threshold, bottom_k or absolute."),
     k: int = typer.Option(2, "--k", help="k of median_or_bottom_k / bottom_k."),
+    replace: bool = typer.Option(False, "--replace", help="Replace the model's profile if one exists with other content (else refused)."),
 ) -> None:
     """Build a model's Exp1 profile (the `profiles` split Exp9 conditions C2-C4 read)."""
     from rich.console import Console
@@ -183,12 +185,16 @@ def profile(
         raise UsageError("pass --model NAME (or --split NAME)")
     if k < 1:
         raise UsageError(f"--k must be at least 1, got {k}")
+    from mirror_hf.integrity import check_folder
+
+    if (dataset / "data").is_dir():
+        check_folder(dataset)  # a broken folder is refused (naming the problem and its repair)
     try:
         name = split or model_slug(model)
         rows = build_profile(dataset.absolute(), name, weak_policy=weak_policy, k=k)
     except (ProfileError, RunError) as exc:
         raise UsageError(str(exc)) from None
-    path = write_profile(dataset.absolute(), name, rows)
+    path = write_profile(dataset.absolute(), name, rows, replace=replace)
     _refresh()(dataset.absolute())
     table = Table(title=f"profile of {name} ({weak_policy})")
     for col in ("domain", "natural", "wagering", "gap", "n nat", "n wag", "strength"):
@@ -260,7 +266,7 @@ def quickstart(
                 typer.echo("skipping the Exp3 slice: the folder has no exp3_composite config")
             if "exp9_fixed" in configs:
                 rows = build_profile(folder, reports[0].split)
-                write_profile(folder, reports[0].split, rows)
+                write_profile(folder, reports[0].split, rows, replace=True)  # derived from the trials just written
                 refresh(folder)
                 typer.echo(f"wrote the Exp1 profile of {reports[0].split} (config 'profiles')")
                 reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), limit=exp9_tasks, **common),

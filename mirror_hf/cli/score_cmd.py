@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import typer
@@ -87,18 +86,25 @@ def _attach_source_domain(exp2, files: dict, read):
     return exp2.with_columns(pl.lit(None, dtype=pl.String).alias("source_domain"))
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Write beside the target and rename; on failure nothing is left behind (no temp file)."""
+def _write_atomically(path: Path, text: str, replace: bool = False) -> None:
+    """Write beside the target and rename (`writes.atomic_write`); on failure nothing is left behind.
+    An existing file of other content is replaced only with --replace (the write rule)."""
+    from mirror_hf.writes import atomic_write, disk_error, refuse_replacing
+
     if path.is_dir():
         raise UsageError(f"--json {path} is a folder; name a file (e.g. {path / 'scores.json'})")
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    if path.is_file() and not replace:
+        try:
+            same = path.read_text(encoding="utf-8") == text
+        except (OSError, UnicodeDecodeError):
+            same = False
+        if not same:
+            raise refuse_replacing(f"--json {path}", path.parent, "a file")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text)
-        os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write --json {path}: {exc.strerror or exc}") from None
+        raise disk_error(exc, path.parent) from None
+    atomic_write(path, text)  # a disk error: one line naming the file (`writes.WriteError`)
 
 
 def suite_options(variant: str, weak_policy: str, missing: str, resamples: int, seed: int, k: int = 2,
@@ -172,6 +178,7 @@ def score(
     seed: int = SEED,
     models: Path = MODELS,
     human_weak_policy: str = HUMAN_WEAK_POLICY,
+    replace: bool = typer.Option(False, "--replace", help="Replace an existing --json file of other content (else refused)."),
 ) -> None:
     """Score every trial split in a dataset folder: per model and experiment, plus the escalation curve."""
     options = suite_options(variant, weak_policy, missing, resamples, seed, k, human_weak_policy)
@@ -201,7 +208,7 @@ def score(
         print_table(result)
     else:
         text = json.dumps(result, indent=2, sort_keys=False, allow_nan=False) + "\n"
-        _write_atomically(json_out, text)
+        _write_atomically(json_out, text, replace)
         typer.echo(f"wrote {json_out}")
 
 

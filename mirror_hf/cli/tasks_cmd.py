@@ -29,6 +29,8 @@ def tailor(
     tau: float = typer.Option(0.40, "--tau", help="absolute policy: weak below this."),
     n: int = typer.Option(300, "--n", help="How many tasks."),
     seed: str = typer.Option(None, "--seed", help="Seed (default: the folder's build seed)."),
+    replace: bool = typer.Option(False, "--replace",
+                                 help="Replace the model's tailored split if one exists with other content (else refused)."),
 ) -> None:
     """Build Exp9 tasks for one model from its Exp1 profile: a strong domain in slot A, a weak one in slot B."""
     from mirror_hf.cli.build_cmd import parse_seed
@@ -41,6 +43,9 @@ def tailor(
     folder = (dataset or (profile if profile.is_dir() else Path("mirror"))).absolute()
     if not folder.is_dir() or not (folder / "README.md").is_file():
         raise UsageError(f"{folder} is not a dataset folder (build one with `mirror-hf build --out {folder}`)")
+    from mirror_hf.integrity import check_folder
+
+    check_folder(folder)  # a broken folder is refused (naming the problem and its repair)
     require_writable(folder, "the tailored tasks are written there")
     if n < 1:
         raise UsageError(f"--n must be at least 1, got {n}")
@@ -57,7 +62,7 @@ def tailor(
                                       seed=chosen_seed, total=n)
     except ProfileInputError as exc:
         raise UsageError(str(exc)) from None
-    path = write_split(folder, "exp9_tailored", name, rows, EXP9_TASK_FEATURES)
+    path = write_split(folder, "exp9_tailored", name, rows, EXP9_TASK_FEATURES, replace=replace)
     refresh_metadata(folder)
     strong = ", ".join(d for d, s in labels.items() if s == "strong")
     weak = ", ".join(d for d, s in labels.items() if s == "weak")

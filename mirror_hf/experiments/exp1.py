@@ -23,10 +23,10 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.protocol import exp1
     from mirror_hf.protocol.formats import question_as_asked
     from mirror_hf.protocol.pairing import difficulty_pairs, pair_for_each_question
-    from mirror_hf.records import Question
+    from mirror_hf.records import QUESTION_COLUMNS, Question
 
     channels = choose(options.channels, tuple(exp1.CHANNELS), exp1.behavioural_channels(), "channel(s)")
-    bank = [Question.from_row(r) for r in read_config(root, "questions", needed_for="exp1")]
+    bank = [Question.from_row(r) for r in read_config(root, "questions", needed_for="exp1", columns=QUESTION_COLUMNS)]
     chosen = stratified(bank, options.limit, stratum=lambda q: q.domain, substratum=lambda q: q.subcategory)
     pairs = pair_for_each_question(difficulty_pairs(bank)) if "difficulty_selection" in channels else {}
     jobs, unpaired = [], 0

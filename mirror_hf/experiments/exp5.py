@@ -33,7 +33,7 @@ class Exp5Recipe(ChannelRecipe):
 def plan_exp5(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.experiments.exp9 import read_profile
     from mirror_hf.protocol import exp5
-    from mirror_hf.records import Question
+    from mirror_hf.records import QUESTION_COLUMNS, Question
 
     wording = exp5.check_wording(options.attack_wording)
     channels = choose(options.channels, exp5.CHANNELS, exp5.CHANNELS, "exp5 channel(s)")
@@ -45,7 +45,7 @@ def plan_exp5(root: Path, options: PlanOptions) -> Plan:
             f"--split {options.split}`"
         )
     weak, strong = exp5.weak_and_strong({d: row.get("natural_accuracy") for d, row in profile.items()})
-    bank = [Question.from_row(r) for r in read_config(root, "questions", needed_for="exp5")]
+    bank = [Question.from_row(r) for r in read_config(root, "questions", needed_for="exp5", columns=QUESTION_COLUMNS)]
     total = 2 * ITEMS_PER_SIDE if options.limit is None else options.limit
     if total < 2:
         raise PlanError(f"exp5 --limit must be at least 2 (one weak and one strong item), got {total}")

@@ -8,6 +8,7 @@ scoring result and the trial splits; nothing here computes a metric).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -73,16 +74,24 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
     configs = trial_configs()  # every registered experiment (Exp5, Exp6b too), as `score` reads them
     if all(tables.get(k) is None for k in configs) and tables.get("upstream_cfr") is None:
         raise ReportError(f"{root} holds no trials ({', '.join(configs.values())}) and no upstream_exp9 aggregate: nothing to report")
+    from mirror_hf.writes import REPORT_MARKER, atomic_write, check_output_folder, disk_error
+
     out = out.absolute()
     if not out.parent.is_dir():
         raise ReportError(f"parent folder {out.parent} of --out does not exist")
+    check_output_folder(out, protect=(root,))  # empty, new, or a previous report; never the dataset
+    if not os.access(out.parent, os.W_OK | os.X_OK):
+        raise disk_error(PermissionError(13, "Permission denied"), out.parent)
     result = _numbers.scores(tables, options, model_table=model_table)
     table = main_table(result)
     sizes = _numbers.parameters(model_table, result) if model_table is not None else {}
     people = result.get("participants") or {}
     weak = {m: frozenset(people[m]["weak_domains"]["weak_domains"]) if "weak_domains" in people.get(m, {})  # people's own rule
             else _numbers.weak_set(result["models"][m], options) for m in table.models}
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    except OSError as exc:
+        raise disk_error(exc, out.parent) from None
     try:
         figures, not_drawn = write_figures(result, table, weak, staging / "figures", sizes=sizes)
         datasets = write_browser(root, tables, staging)
@@ -96,11 +105,19 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
         (staging / "report.md").write_text(markdown(*args, result.get("skipped", {}), scaling), encoding="utf-8")
         (staging / "index.html").write_text(html_page(*args, datasets, result.get("skipped", {}), scaling), encoding="utf-8")
         (staging / "scores.json").write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+        atomic_write(staging / REPORT_MARKER, json.dumps({"report": "mirror-hf", "dataset": str(root)}) + "\n")
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise disk_error(exc, out) from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     from mirror_hf.folder import swap_into_place
 
-    swap_into_place(staging, out)
+    try:
+        swap_into_place(staging, out)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise disk_error(exc, out) from None
     moved = [FigureFile(f.name, f.title, f.caption, out / "figures" / f.png.name, out / "figures" / f.svg.name) for f in figures]
     return ReportResult(out, out / "index.html", out / "report.md", table, result, moved, not_drawn, datasets)

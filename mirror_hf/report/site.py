@@ -10,6 +10,7 @@ from mirror_hf.report.figures import FigureFile
 from mirror_hf.report.quality import QualityRow
 from mirror_hf.report.scaling import ScalingRow
 from mirror_hf.report.table import DASH, MainTable, fmt_cell, participants_note
+from mirror_hf.writes import markdown_text
 
 QUALITY_HEADERS = ("experiment", "channel / condition x paradigm", "trials", "parse failures", "truncated", "failed requests", "ungraded")
 
@@ -37,7 +38,8 @@ def _scaling_cells(row: ScalingRow) -> list[str]:
 def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str, str], quality: dict[str, list[QualityRow]],
              run_settings: dict[str, list[tuple[str, dict]]], figures: list[FigureFile], not_drawn: list[str], skipped: dict,
              scaling: list[ScalingRow] = ()) -> str:
-    lines = [f"# {title}", "", "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.items()), "",
+    md = markdown_text  # every name from a user or a model, as inert text
+    lines = [f"# {md(title)}", "", "Settings: " + md(", ".join(f"{k} {v}" for k, v in settings.items())), "",
              "## Main table", "",
              "Each cell: value [95% BCa CI]; ↑ higher is better, ↓ lower is better; **bold** = best in its column; "
              f"{DASH} = the model lacks that experiment.", ""]
@@ -48,7 +50,7 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
         for column in table.columns:
             text = fmt_cell(table.cells[model][column.key])
             cells.append(f"**{text}**" if model in table.best.get(column.key, ()) else text)
-        lines.append(f"| {table.label(model)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {md(table.label(model))} | " + " | ".join(cells) + " |")
     lines.append("")
     lines += [line + "\n" for line in participants_note(table)]
     for column in table.columns:
@@ -65,15 +67,15 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
         lines.append(SCALING_ABSENT)
     lines += ["", "## Per model", ""]
     for model in table.models:
-        lines += [f"### {table.label(model)}", "", narratives[model], ""]
+        lines += [f"### {md(table.label(model))}", "", md(narratives[model]), ""]
         for label, settings_row in run_settings.get(model, []):
-            lines.append(f"- run settings ({label}): " + ", ".join(f"{k} {v}" for k, v in settings_row.items()))
+            lines.append(f"- run settings ({md(label)}): " + md(", ".join(f"{k} {v}" for k, v in settings_row.items())))
         for metric, why in (skipped.get(model) or {}).items():
-            lines.append(f"- {metric} not scored: {why}")
+            lines.append(f"- {md(metric)} not scored: {md(why)}")
         rows = quality.get(model, [])
         if rows:
             lines += ["", "| " + " | ".join(QUALITY_HEADERS) + " |", "|---|---|" + "---:|" * 5]
-            lines += ["| " + " | ".join(_quality_cells(r)) + " |" for r in rows]
+            lines += ["| " + " | ".join(md(c) for c in _quality_cells(r)) + " |" for r in rows]
         lines.append("")
     lines += ["## Figures", ""]
     for f in figures:

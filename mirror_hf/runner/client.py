@@ -23,6 +23,7 @@ import asyncio
 import email.utils
 import json
 import random
+import sys
 import time
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -102,8 +103,23 @@ def parse_retry_after(headers) -> float | None:
     try:
         return max(0.0, float(value))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+        pass
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+        return max(0.0, parsed.timestamp() - time.time())
+    except (TypeError, ValueError, IndexError, OverflowError, AttributeError):
+        _warn_once(f"warning: ignored a malformed Retry-After header {str(value)[:40]!r} (treated as absent: the usual backoff applies)")
+        return None
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(text: str) -> None:
+    """A server's oddity is said once per run, on stderr, and never stops it."""
+    if text not in _WARNED:
+        _WARNED.add(text)
+        print(text, file=sys.stderr)
 
 
 def _error_text(raw: bytes) -> str:

@@ -125,6 +125,8 @@ class Engine:
         if pending is not None:
             self.progress.reused += 1
             return await pending
+        if getattr(self.store, "failed", None) is not None:  # the disk is full: nothing more is sent (it could not be kept)
+            raise self.store.disk_error()
         reserved = self.budget.reserve(request)  # raises BudgetExhausted before anything is sent
         future = asyncio.get_running_loop().create_future()
         self._inflight[key] = future

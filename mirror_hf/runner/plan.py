@@ -103,9 +103,14 @@ class ExperimentSpec(Protocol):
 # --------------------------------------------------------------------------------------------
 
 
-def read_config(root: Path, config: str, split: str | None = None, *, needed_for: str) -> list[dict]:
+def read_config(root: Path, config: str, split: str | None = None, *, needed_for: str,
+                columns: tuple[str, ...] = ()) -> list[dict]:
     """Rows of one config (one split, or all) straight from its parquet files: no `datasets` cache,
-    so a folder edited in place is always read as it is now."""
+    so a folder edited in place is always read as it is now. A file lacking a column the reader
+    needs (`columns`) or its own schema declares (the datasets Features it was written with) is one
+    line naming the file and the column."""
+    import json
+
     import pyarrow.parquet as pq
 
     from mirror_hf.folder import split_files
@@ -117,7 +122,21 @@ def read_config(root: Path, config: str, split: str | None = None, *, needed_for
     rows: list[dict] = []
     for f in files:
         # ParquetFile, not read_table: read_table goes through pyarrow.dataset, which imports pandas (~1 s)
-        rows.extend(pq.ParquetFile(f.path).read().to_pylist())
+        try:
+            table = pq.ParquetFile(f.path).read()
+        except (OSError, ValueError) as exc:
+            raise PlanError(f"{f.path}: not a readable parquet file ({type(exc).__name__}); rebuild the folder") from None
+        declared: list[str] = []
+        try:
+            info = json.loads((table.schema.metadata or {}).get(b"huggingface", b"{}"))
+            declared = list((info.get("info") or {}).get("features") or {})
+        except (ValueError, AttributeError):
+            pass
+        missing = [c for c in dict.fromkeys([*columns, *declared]) if c not in table.column_names]
+        if missing:
+            raise PlanError(f"{f.path}: column {missing[0]!r} is missing" + (f" (and {missing[1:]})" if missing[1:] else "")
+                            + f"; {needed_for} needs it: rebuild the folder or restore the file")
+        rows.extend(table.to_pylist())
     return rows
 
 

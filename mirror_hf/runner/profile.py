@@ -76,9 +76,10 @@ def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_botto
     return out
 
 
-def write_profile(root: Path, split: str, rows: list[dict]) -> Path:
-    """Write the model's `profiles` split (the caller refreshes the card: `metadata.refresh_metadata`)."""
+def write_profile(root: Path, split: str, rows: list[dict], *, replace: bool = False) -> Path:
+    """Write the model's `profiles` split (the caller refreshes the card: `metadata.refresh_metadata`);
+    a profile of other content is replaced only with `replace` (`--replace`)."""
     from mirror_hf.folder import write_split
     from mirror_hf.records import PROFILE_FEATURES
 
-    return write_split(root, "profiles", split, rows, PROFILE_FEATURES)
+    return write_split(root, "profiles", split, rows, PROFILE_FEATURES, replace=replace)

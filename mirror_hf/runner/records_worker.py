@@ -57,11 +57,11 @@ def _unpack(plan, index: int, packed) -> list:
             for r, o in packed]
 
 
-def _child(conn: Connection, identity: RunIdentity, plan, root, split: str) -> None:
+def _child(conn: Connection, identity: RunIdentity, plan, root, split: str, replace: bool = False) -> None:
     features = plan.features
     # The split's temp file is open from the start: each CHUNK of records in plan order is a row
     # group on disk as soon as it is complete, so the child holds a chunk or two, never the split.
-    with trials_writer(root, identity.experiment, split, features) as writer:
+    with trials_writer(root, identity.experiment, split, features, replace=replace) as writer:
         records = TrialChunks(identity, plan, features, writer.write)
         while True:
             message = conn.recv()
@@ -83,7 +83,7 @@ def _child(conn: Connection, identity: RunIdentity, plan, root, split: str) -> N
 class RecordsWorker:
     """The forked child and its end of the pipe (see the module docstring)."""
 
-    def __init__(self, identity: RunIdentity, plan, root, split: str):
+    def __init__(self, identity: RunIdentity, plan, root, split: str, replace: bool = False):
         self.pid = None
         self.failed: str | None = None
         parent_end, child_end = Pipe()
@@ -107,7 +107,7 @@ class RecordsWorker:
                 # Then spare CPU only: on a busy machine the requests (and the server, if local) come
                 # first; whatever the child has not done by the last response it finishes then.
                 os.nice(10)
-                _child(child_end, identity, plan, root, split)
+                _child(child_end, identity, plan, root, split, replace)
             except BaseException:
                 status = 1
                 try:

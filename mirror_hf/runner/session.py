@@ -73,6 +73,7 @@ class RunOptions:
     max_failure_rate: float = 0.5  # more failed trials than this share: no split, exit non-zero
     resume: bool = False
     restart: bool = False
+    replace: bool = False  # the model's split may replace an existing one its own journal did not write
     retry_failed: bool = True
     dry_run: bool = False
     price_in: float | None = None  # USD per million prompt tokens
@@ -113,6 +114,7 @@ class RunReport:
     notes: list[str] = field(default_factory=list)
     results_file: Path | None = None
     timings: dict[str, float] = field(default_factory=dict)  # seconds: plan, requests, records, write
+    replace: bool = False  # the split may replace the one on disk (--replace, or this run's own journal wrote it)
     started_at: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
 
 
@@ -193,6 +195,50 @@ def _write_json_atomic(path: Path, content: dict) -> None:
 
 def _identity(model: str, key_url: str, experiment: str, generation: Generation) -> dict:
     return {"model": model, "base_url": key_url, "experiment": experiment, "generation": generation.body()}
+
+
+def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: RunOptions, planned: set[str]) -> bool:
+    """May this run's split replace the one on disk? Only with --replace, or when the split there was
+    written by this very run (its manifest's run_id is the journal's, `.runs/<split>/<exp>.run.json`):
+    a journal that is gone (a fresh clone, a cleaned cache) is no licence (`mirror_hf.writes`)."""
+    from mirror_hf.folder import existing_split, guard_split
+    from mirror_hf.runner.trials import read_manifest
+
+    config = f"trials_{experiment}"
+    old = existing_split(root, config, split)
+    if not old or options.replace:
+        return True
+    try:
+        journal = json.loads(paths["identity"].read_text()).get("run_id")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+        journal = None
+    try:
+        written_by = {(read_manifest(p) or {}).get("run_id") for p in old}
+    except (OSError, ValueError):
+        written_by = set()
+    if journal is not None and written_by == {journal}:
+        _check_covered(old, planned, config, split, root)
+        return True
+    guard_split(root, config, split, False)  # raises: the split exists, nothing vouches for replacing it
+    return False
+
+
+def _check_covered(old: list[Path], planned: set[str], config: str, split: str, root: Path) -> None:
+    """Even its own run may not drop trials: the split it rewrites keeps every trial already there
+    (each trial's `request_key` is among this plan's), else --replace is needed."""
+    import pyarrow.parquet as pq
+
+    from mirror_hf.writes import refuse_replacing
+
+    try:
+        keys = {k for p in old for k in pq.read_table(p, columns=["request_key"]).column("request_key").to_pylist()}
+    except (OSError, KeyError, ValueError):
+        return
+    dropped = len(keys - planned - {None})
+    if dropped:
+        raise refuse_replacing(f"split {split!r} of config {config!r}", root,
+                               f"this run's plan leaves out {dropped} of its {len(keys)} trials: another --limit, "
+                               "--channels or --conditions than the run that wrote it")
 
 
 def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str) -> str:
@@ -323,11 +369,17 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     from mirror_hf.folder import require_writable
 
     require_writable(root, "the run needs to write its results there")
+    if paths["results"].is_dir():
+        raise RunError(f"{paths['results']} is a folder where the run's results file belongs; move it away")
     if options.resume:
         from mirror_hf.runner.store import load_outcomes
 
         load_outcomes(paths["results"])  # a damaged results file is refused before anything is written
     identity = _identity(model, key_url, plan.experiment, generation)
+    planned = {ChatRequest(model, key_url, tuple(j.messages),
+                           generation if j.temperature is None else replace(generation, temperature=j.temperature)).key
+               for j in plan.jobs}
+    report.replace = _may_replace(root, plan.experiment, split, paths, options, planned)  # refused before anything is written
     with RunLock(paths["folder"], f"split {split!r} (its run folder {paths['folder']})"):
         run_id = _open_identity(paths, identity, options, split)
         return _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,
@@ -347,14 +399,14 @@ def _send_and_write(root, plan, options, model, base_url, default_query, key_url
         gc.unfreeze()
 
 
-def _start_records_worker(identity_row, plan, root: Path, split: str):
+def _start_records_worker(identity_row, plan, root: Path, split: str, replace: bool = False):
     """The forked records worker (records_worker.py), or None where fork is missing or fails."""
     if not hasattr(os, "fork"):
         return None
     from mirror_hf.runner.records_worker import RecordsWorker
 
     try:
-        return RecordsWorker(identity_row, plan, root, split)
+        return RecordsWorker(identity_row, plan, root, split, replace)
     except OSError:
         return None
 
@@ -367,7 +419,7 @@ def _send_and_write_frozen(root, plan, options, model, base_url, default_query, 
     identity_row = RunIdentity(run_id, model, plan.experiment, generation.temperature, generation.seed)
     with ExitStack() as stack:
         # forked before the event loop, the HTTP client or any thread of this phase exists
-        worker = _start_records_worker(identity_row, plan, root, split) if records_worker else None
+        worker = _start_records_worker(identity_row, plan, root, split, report.replace) if records_worker else None
         if worker is not None:
             stack.callback(worker.close)
         with ExitStack() as serving:
@@ -432,7 +484,7 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
         experiment, features = plan.experiment, plan.features
         del plan, execution  # the prompts and responses now live in the table: free them before the write
         gc.collect()
-        report.split_path = write_trials(root, experiment, split, table, manifest, features)
+        report.split_path = write_trials(root, experiment, split, table, manifest, features, replace=report.replace)
     if on_written is not None:
         on_written(root)
     _write_json_atomic(paths["manifest"], manifest)

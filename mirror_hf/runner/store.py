@@ -29,9 +29,14 @@ def load_outcomes(path: Path) -> tuple[dict[str, Outcome], int]:
     """key -> outcome (a success beats a failure; the later of two of the same kind wins), and the
     byte length of the file's whole lines (where appending must resume)."""
     outcomes: dict[str, Outcome] = {}
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder where the run's results file belongs; move it away, or pass --restart")
     if not path.exists():
         return outcomes, 0
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     good_end = 0
     lines = data.split(b"\n")
     for number, line in enumerate(lines, start=1):
@@ -129,6 +134,9 @@ class ResultStore:
     def __init__(self, path: Path, *, resume: bool, batch_window: float = 0.02):
         self.path = path
         self.batch_window = batch_window  # seconds a finished request may wait for its fsync
+        self.failed: OSError | None = None  # the disk refused a write: no new request may be sent
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder where the run's results file belongs; move it away, or pass --restart")
         path.parent.mkdir(parents=True, exist_ok=True)
         if resume:
             self.outcomes, good_end = load_outcomes(path)
@@ -189,14 +197,24 @@ class ResultStore:
         released = len(self._released)
         pending = self._pending
         batch = [pending.popleft() for _ in range(len(pending))]
-        if batch:
+        if batch and self.failed is None:
             lines = [(line + "\n").encode() for _, line in batch]
             data = b"".join(lines)
             view = memoryview(data)
-            while view:
-                written = os.write(self._fd, view)
-                view = view[written:]
-            os.fsync(self._fd)
+            try:
+                while view:
+                    written = os.write(self._fd, view)
+                    view = view[written:]
+                os.fsync(self._fd)
+            except OSError as exc:  # a full disk: cut the torn tail, keep the batch for one last try, stop sending
+                self.failed = exc
+                try:
+                    os.ftruncate(self._fd, self._end)
+                    os.lseek(self._fd, self._end, os.SEEK_SET)
+                except OSError:
+                    pass
+                pending.extendleft(reversed(batch))
+                return
             self.written += len(batch)
             offset = self._end
             for (key, _), line in zip(batch, lines, strict=True):
@@ -214,5 +232,16 @@ class ResultStore:
             self._wakeup.set()
             await self._task  # lets a flush in progress finish: one writer at a time
             self._task = None
-        self._flush_pending()
+        failed, self.failed = self.failed, None
+        self._flush_pending()  # one last try (space may have been freed meanwhile)
         os.close(self._fd)
+        if self.failed is not None or failed is not None and self._pending:
+            raise self.disk_error(self.failed or failed)
+
+    def disk_error(self, exc: OSError | None = None):
+        """The one line for a results file the disk stopped taking (the run stopped sending at once)."""
+        from mirror_hf.writes import WriteError
+
+        exc = exc or self.failed
+        return WriteError(f"cannot write {self.path}: {getattr(exc, 'strerror', None) or exc}; the run stopped sending "
+                          f"at once, {self.written} finished request(s) are kept there: free space and rerun with --resume")

@@ -152,11 +152,12 @@ def trial_table(identity: RunIdentity, plan: Plan, turns_by_job: dict, features)
     return table, records.counts, records.dropped
 
 
-def trials_writer(root: Path, experiment: str, split: str, features):
-    """The model's split of `trials_<experiment>`, written a chunk at a time (`folder.SplitWriter`)."""
+def trials_writer(root: Path, experiment: str, split: str, features, *, replace: bool = False):
+    """The model's split of `trials_<experiment>`, written a chunk at a time (`folder.SplitWriter`;
+    `replace`: an existing split of other content may go, `mirror_hf.writes`)."""
     from mirror_hf.folder import SplitWriter
 
-    return SplitWriter(root, f"trials_{experiment}", split, features.arrow_schema)
+    return SplitWriter(root, f"trials_{experiment}", split, features.arrow_schema, replace=replace)
 
 
 def finish_trials(writer, manifest: dict) -> Path:
@@ -165,10 +166,10 @@ def finish_trials(writer, manifest: dict) -> Path:
     return writer.finish({MANIFEST_KEY: json.dumps(manifest, sort_keys=True).encode()})
 
 
-def write_trials(root: Path, experiment: str, split: str, table, manifest: dict, features) -> Path:
+def write_trials(root: Path, experiment: str, split: str, table, manifest: dict, features, *, replace: bool = False) -> Path:
     """Write a whole table as the split, one row group per CHUNK records: the same file the records
     worker writes a chunk at a time for the same records."""
-    with trials_writer(root, experiment, split, features) as writer:
+    with trials_writer(root, experiment, split, features, replace=replace) as writer:
         for start in range(0, table.num_rows, CHUNK):
             writer.write(table.slice(start, CHUNK))
         return finish_trials(writer, manifest)

@@ -141,14 +141,26 @@ def convert(files: list[Path], regrade: str | None = None) -> tuple[dict[tuple[s
     return tables, reports
 
 
-def _existing_rows(root: Path, config: str, split: str, run_ids: set[str]) -> list[dict]:
-    """Rows already in the folder's split, minus those a previous import of the same files wrote."""
+def _existing_rows(root: Path, config: str, split: str, run_ids: set[str]) -> tuple[list[dict], list[dict]]:
+    """Rows already in the folder's split: those kept (other runs), and those of the runs being
+    imported again (the import replaces them: without --replace only by the very same rows)."""
     folder = root / "data" / config
     files = sorted(folder.glob(f"{split}-*.parquet")) if folder.is_dir() else []
-    rows: list[dict] = []
+    kept: list[dict] = []
+    again: list[dict] = []
     for f in files:
-        rows.extend(r for r in pq.read_table(f).to_pylist() if r.get("run_id") not in run_ids)
-    return rows
+        for r in pq.read_table(f).to_pylist():
+            (again if r.get("run_id") in run_ids else kept).append(r)
+    return kept, again
+
+
+def _same_rows(old: list[dict], new: list[dict]) -> bool:
+    """Every old row is among the new ones (an import of the same files again loses nothing)."""
+    import json
+
+    key = lambda r: json.dumps(r, sort_keys=True, default=str)  # noqa: E731
+    fresh = {key(r) for r in new}
+    return all(key(r) in fresh for r in old)
 
 
 def _check_out(out: Path) -> None:
@@ -163,8 +175,9 @@ def _check_out(out: Path) -> None:
         raise UpstreamError(f"cannot write to {parent} (permission denied)")
 
 
-def import_upstream(files: list[Path], out: Path, regrade: str | None = None) -> ImportResult:
-    """Convert the authors' files into the dataset folder `out` (created or updated)."""
+def import_upstream(files: list[Path], out: Path, regrade: str | None = None, *, replace: bool = False) -> ImportResult:
+    """Convert the authors' files into the dataset folder `out` (created or updated). A split that
+    exists with other content is replaced only with `replace` (`--replace`); trials of other runs stay."""
     from mirror_hf.dataset_builders import registry
     from mirror_hf.folder import remove_folder_leftovers, swap_into_place, write_split
     from mirror_hf.metadata import refresh_metadata
@@ -183,18 +196,21 @@ def import_upstream(files: list[Path], out: Path, regrade: str | None = None) ->
             shutil.copytree(out, staging, dirs_exist_ok=True, symlinks=True)
         manifests = {key: m for r in reports for key, m in r.manifests.items()}
         for (config, split), rows in sorted(tables.items()):
-            merged = rows
+            merged, licence = rows, replace
             if config.startswith("trials_"):
-                merged = _existing_rows(staging, config, split, run_ids) + rows
+                kept, again = _existing_rows(staging, config, split, run_ids)
+                merged = kept + rows
+                licence = replace or _same_rows(again, rows)  # other runs' trials stay; the same run's come again
             if (config, split) in manifests:  # a participant's split: its manifest says who answered (SplitWriter)
                 from mirror_hf.folder import rows_to_table
                 from mirror_hf.runner.trials import write_trials
 
                 features = builders[config].features
                 table = rows_to_table(merged, features, where=f"{config}/{split}")
-                write_trials(staging, config.removeprefix("trials_"), split, table, manifests[(config, split)], features)
+                write_trials(staging, config.removeprefix("trials_"), split, table, manifests[(config, split)], features,
+                             replace=licence)
             else:
-                write_split(staging, config, split, merged, builders[config].features)
+                write_split(staging, config, split, merged, builders[config].features, replace=licence)
             result.splits[f"{config}/{split}"] = len(merged)
         refresh_metadata(staging)
         swap_into_place(staging, out)

@@ -112,7 +112,16 @@ from mirror_hf.scoring._suite import (
 )
 from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._value_robustness import vrs
-from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
+from mirror_hf.scoring._weak import (
+    CHANCE_ACCURACY,
+    MIN_STRONG_ACCURACY,
+    MIN_STRONG_OPTION,
+    WEAK_POLICIES,
+    classify_domains,
+    no_strong_domain,
+    strong_rule,
+    weak_domains,
+)
 
 __all__ = [
     "AI_VARIANTS",
@@ -149,6 +158,11 @@ __all__ = [
     "ScoringInputError",
     "SuiteOptions",
     "WEAK_POLICIES",
+    "CHANCE_ACCURACY",
+    "MIN_STRONG_ACCURACY",
+    "MIN_STRONG_OPTION",
+    "no_strong_domain",
+    "strong_rule",
     "accuracy",
     "ai",
     "appropriate_action_rate",

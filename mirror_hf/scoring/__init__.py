@@ -42,7 +42,8 @@ from mirror_hf.scoring._cce import CCE_VARIANTS, cce
 from mirror_hf.scoring._columns import ScoringInputError
 from mirror_hf.scoring._ecosystem import SSR_MISSING, fdr, ssr, ssr_reading
 from mirror_hf.scoring._escalation import escalation_curve
-from mirror_hf.scoring._estimate import Estimate
+from mirror_hf.scoring._estimate import ZERO_WIDTH, Estimate
+from mirror_hf.scoring._estimate_helpers import MIN_TRIALS_PER_DOMAIN, NO_SPREAD, TOO_FEW
 from mirror_hf.scoring._exp9 import (
     CONDITIONS,
     FRAMES,
@@ -137,6 +138,10 @@ __all__ = [
     "ComponentView",
     "DEDUP_KEYS",
     "Estimate",
+    "MIN_TRIALS_PER_DOMAIN",
+    "NO_SPREAD",
+    "TOO_FEW",
+    "ZERO_WIDTH",
     "EstimateJSON",
     "FALSE_SCORE_VERDICTS",
     "FRAMES",

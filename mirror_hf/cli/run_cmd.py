@@ -163,6 +163,13 @@ def print_report(report) -> None:
     )
     typer.echo(f"wrote split '{report.split}' of config 'trials_{report.experiment}': {report.split_path}")
     typer.echo(f"load it: load_dataset({str(report.dataset)!r}, 'trials_{report.experiment}', split={report.split!r})")
+    if report.split_path is not None:
+        import polars as pl
+
+        from mirror_hf.report.terminal import unusable_lines, unusable_shares
+
+        for line in unusable_lines(unusable_shares({report.experiment: pl.read_parquet(report.split_path)})):
+            typer.echo(line)
 
 
 @app.command()
@@ -302,11 +309,22 @@ def _score_table(folder: Path, reports) -> None:
 
     written = [r.split_path for r in reports if r.split_path is not None]
     models = sorted({m for path in written for m in pl.read_parquet(path, columns=["model"])["model"].drop_nulls().to_list()})
-    for model, values in headline(read_trial_tables(folder), models=tuple(models)).items():
+    from mirror_hf.report.terminal import Footnotes, dash_reason, unusable_lines, unusable_shares
+
+    tables = read_trial_tables(folder)
+    shares = unusable_shares(tables, tuple(models))
+    for model, values in headline(tables, models=tuple(models)).items():
+        notes = Footnotes()
+        share = {s.experiment: s for s in shares if s.model == model}
         table = Table(title=f"headline numbers of {model} (point estimates)")
-        for col, justify in (("metric", "left"), ("value", "right"), ("n", "right"), ("better", "left")):
+        for col, justify in (("metric", "left"), ("value", "right"), ("n", "right"), ("unparsed/failed", "right"), ("better", "left")):
             table.add_column(col, justify=justify)
         for v in values:
-            table.add_row(v.headline.label, "-" if v.value is None else f"{v.value:.3f}", "-" if v.n is None else str(v.n),
-                          v.headline.direction)
-        Console().print(table)
+            value = f"{v.value:.3f}" if v.value is not None else "- " + notes.mark(dash_reason(tables, model, v.headline.key, v.headline.experiment))
+            bad = share.get(v.headline.experiment)
+            table.add_row(v.headline.label, value, "-" if v.n is None else str(v.n),
+                          f"{bad.share:.0%} of {bad.trials}" if bad else "-", v.headline.direction)
+        console = Console()
+        console.print(table)
+        for line in notes.lines() + unusable_lines([s for s in shares if s.model == model]):
+            console.print(line, markup=False)

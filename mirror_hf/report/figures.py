@@ -55,6 +55,12 @@ def _mark(*artists):
     return artists[0] if len(artists) == 1 else artists
 
 
+def _content(artist):
+    """Tag a text box that reads the data (a test's annotation, a correlation's box): no legend may cover it either."""
+    artist.set_gid(f"content-{id(artist):x}")
+    return artist
+
+
 def _legend_outside(ax, **kwargs):
     """The legend beside the axes, never over the data (issue 29: a legend covered a box)."""
     kwargs.setdefault("fontsize", 7)
@@ -90,8 +96,8 @@ def escalation(result: dict) -> Figure | None:
         p = pair.get("p")
         text = f"Δ {fmt(-pair['mean_diff'], 2)}\nd_z {fmt(pair.get('value'), 2)}\np {fmt(p, 3) if _ok(p) else '—'}"
         y = max(means[i], means[i + 1])
-        ax.annotate(text, xy=(i + 0.5, min(1.0, y + 0.08)), ha="center", va="bottom", fontsize=7.5,
-                    bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "0.6"})
+        _content(ax.annotate(text, xy=(i + 0.5, min(1.0, y + 0.08)), ha="center", va="bottom", fontsize=7.5,
+                             bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "0.6"}))
     n_models = curve[conditions[0]]["n"]
     ax.set_xticks(list(xs), [CONDITION_NAMES[c] for c in conditions])
     ax.set_ylim(0, 1.15)
@@ -364,8 +370,8 @@ def money_plot(result: dict) -> Figure | None:
     ci = _interval(r)
     text = [f"Pearson r {fmt(r.get('value'), 2)}" + (f" [{fmt(ci[0], 2)}, {fmt(ci[1], 2)}]" if ci else "") + f", n {r.get('n')}",
             f"partial r | accuracy {fmt(partial.get('value'), 2)} (p {fmt(partial.get('p'), 3)})"]
-    ax.text(0.0, 1.02, "\n".join(text), transform=ax.transAxes, va="bottom", fontsize=8,
-            bbox={"boxstyle": "round,pad=0.3", "fc": "white", "ec": "0.6"})
+    _content(ax.text(0.0, 1.02, "\n".join(text), transform=ax.transAxes, va="bottom", fontsize=8,
+                     bbox={"boxstyle": "round,pad=0.3", "fc": "white", "ec": "0.6"}))
     ax.set_xlim(left=0)
     ax.set_ylim(-0.03, 1.1)
     ax.set_xlabel("Mirror gap g(m, d) (|wagering - natural accuracy|, share)")

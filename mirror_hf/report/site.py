@@ -77,7 +77,9 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
     lines += ["## Figures", ""]
     for f in figures:
         lines += [f"### {f.title}", "", f"![{f.title}](figures/{f.png.name})", "", f.caption, ""]
-    lines += [f"- {line}" for line in not_drawn]
+    for line in not_drawn:
+        title, _, why = line.partition(": not drawn, ")
+        lines += [f"### {title}", "", f"{line}.", ""]
     return "\n".join(lines) + "\n"
 
 
@@ -87,7 +89,7 @@ h1{font-size:22px}h2{margin-top:34px;border-bottom:1px solid #ccc}table{border-c
 td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}td:first-child,th:first-child{text-align:left}
 th{background:#f2f2f2}td.best{font-weight:700;background:#e6e6e6}.ci{color:#555;font-size:12px}.n{color:#777;font-size:11px}
 .wrap{overflow-x:auto}figure{display:inline-block;margin:8px;vertical-align:top;max-width:640px}figure img{max-width:100%;border:1px solid #ddd}
-figcaption{font-size:12px;color:#444}#controls label{margin-right:10px}#controls select{max-width:220px}
+figcaption{font-size:12px;color:#444}.not-enough-data{border:1px dashed #999;padding:40px 16px;color:#333;background:#f7f7f7;max-width:420px}#controls label{margin-right:10px}#controls select{max-width:220px}
 .trial{border:1px solid #ccc;margin:4px 0;padding:4px 8px}.trial summary{cursor:pointer}.tag{display:inline-block;padding:0 5px;border:1px solid #999;margin-left:6px;font-size:12px}
 .s-correct{background:#fff}.s-wrong{background:#ddd}.s-ungraded{background:#fff;border-style:dashed}.s-failed{background:#333;color:#fff}
 pre{white-space:pre-wrap;background:#f7f7f7;padding:6px;max-height:360px;overflow:auto;margin:4px 0}.k{font-weight:600}
@@ -240,8 +242,10 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
     for f in figures:
         out.append(f"<figure><img loading='lazy' src='figures/{f.svg.name}' alt='{_esc(f.title)}'><figcaption><b>{_esc(f.title)}</b>. {_esc(f.caption)} "
                    f"<a href='figures/{f.png.name}'>PNG</a> · <a href='figures/{f.svg.name}'>SVG</a></figcaption></figure>")
-    if not_drawn:
-        out.append("<ul>" + "".join(f"<li>{_esc(x)}</li>" for x in not_drawn) + "</ul>")
+    for line in not_drawn:  # in place of the plot: the figure's title and why there is nothing to draw
+        title, _, why = line.partition(": not drawn, ")
+        out.append(f"<figure class='no-data'><div class='not-enough-data'>{_esc(why[:1].upper() + why[1:])}</div>"
+                   f"<figcaption><b>{_esc(title)}</b>: not drawn.</figcaption></figure>")
     out.append("<h2 id='browser'>Trial browser</h2><div id='controls'>"
                "<label>split <select id='f-dataset'></select></label><label>domain <select id='f-domain'></select></label>"
                "<label>subcategory <select id='f-subcategory'></select></label><label>channel / condition x paradigm <select id='f-group'></select></label>"

@@ -162,8 +162,10 @@ MARKS = """(() => {
                       .map(box).filter(r => r.width > 0 || r.height > 0);
   const content = Array.from(document.querySelectorAll('[id^="content-"]')).map(box);
   const legends = Array.from(document.querySelectorAll('[id^="legend_"]')).map(box);
-  const hit = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
-  return {marks: shapes.length, legends: legends.length, covered: shapes.concat(content).filter(s => legends.some(l => hit(s, l))).length};
+  const hit = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+                     && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const covered = shapes.concat(content).filter(s => legends.some(l => hit(s, l))).length;
+  return {marks: shapes.length, legends: legends.length, covered: covered};
 })()"""
 
 

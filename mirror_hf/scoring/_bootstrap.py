@@ -22,7 +22,8 @@ Departures from scipy, all documented in the metric cards: a replicate counts as
 estimate within a relative 1e-12 (scipy compares floats exactly, so with discrete data its tie count
 depends on summation rounding); replicates where the statistic is undefined (NaN) are dropped, as upstream does for correlations; z0's percentile is clipped to
 [1e-6, 1 - 1e-6] as upstream does (scipy would return NaN when the estimate lies outside every
-replicate); a zero jackknife spread gives acceleration 0 (a degenerate sample gives [θ, θ]).
+replicate); a zero jackknife spread gives acceleration 0 (a degenerate sample gives [θ, θ] here; an
+Estimate never reports a zero-width interval, see `_estimate_helpers`).
 """
 
 from __future__ import annotations

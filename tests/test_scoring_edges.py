@@ -529,6 +529,7 @@ def test_paired_difference_with_one_resample_has_that_resamples_interval():
     idx = np.random.default_rng(7).integers(0, 5, (1, 5))
     out = paired_difference(d, np.zeros(5), n_resamples=1, seed=7)
     assert out.ci == pytest.approx((d[idx].mean(),) * 2)
+    assert out.to_json()["mean_diff_ci"] is None  # issue 29: a zero-width interval is not reported
 
 
 def test_partial_correlation_of_three_rows_is_the_textbook_value():

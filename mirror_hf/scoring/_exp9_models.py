@@ -118,7 +118,8 @@ def money_plot(
     partial = partial_correlation(x, y, z)
     out: dict = {
         "cells": cells.to_dicts(),
-        "pearson_r": {"value": r, "n": n, "p": p, **({"ci": list(c)} if (c := _pearson_ci(x, y, ci)) else {})},
+        "pearson_r": {"value": r, "n": n, "p": p,  # the interval as an Estimate reports it (never of zero width)
+                      **{k: v for k, v in Estimate(r, n, _pearson_ci(x, y, ci)).to_json().items() if k in ("ci", "ci_note")}},
         "partial_r": {
             "value": partial.r, "r": partial.r, "p": partial.p, "n": partial.n,
             "null": None if np.isnan(partial.r) else bool(abs(partial.r) < NULL_PARTIAL_R),

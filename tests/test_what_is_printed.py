@@ -221,3 +221,24 @@ def test_no_legend_covers_data_or_a_test_box_on_a_crowded_escalation_curve():
     covered = [b for b in boxes for leg in legends if b.overlaps(leg) and min(b.x1, leg.x1) - max(b.x0, leg.x0) > 1
                and min(b.y1, leg.y1) - max(b.y0, leg.y0) > 1]
     assert not covered, covered
+
+
+def test_each_dash_reason_names_what_is_missing():
+    """The reasons are read from the trials: no trials of the experiment, the channel not run, no
+    trial of it graded; each case built here by hand."""
+    from mirror_hf.report import terminal
+
+    exp1 = pl.DataFrame({"model": ["m"] * 4, "channel": ["natural", "natural", "wagering", "wagering"],
+                         "correct": [True, False, None, None], "parse_success": [True, True, False, False]})
+    tables = {"exp1": exp1, "exp9": None}
+    assert terminal.dash_reason(tables, "m", "exp1_wagering_accuracy", "exp1") == terminal.NO_GRADED
+    assert terminal.dash_reason(tables, "m", "exp9_cfr_c1", "exp9") == terminal.NO_TRIALS
+    assert terminal.dash_reason(tables, "other", "exp1_natural_accuracy", "exp1") == terminal.NO_TRIALS
+    only_natural = {"exp1": exp1.filter(pl.col("channel") == "natural")}
+    assert terminal.dash_reason(only_natural, "m", "exp1_mirror_gap", "exp1") == terminal.CHANNEL_NOT_RUN
+    rows = terminal.unusable_shares(tables)
+    assert [(r.model, r.experiment, r.trials, r.unusable) for r in rows] == [("m", "exp1", 4, 2)]
+    lines = terminal.unusable_lines(rows)
+    assert lines[0] == "m exp1: 2 of 4 trials unparsed or failed (50%)" and lines[1].startswith("WARNING: m exp1: 50%")
+    one_in_five = terminal.Unusable("m", "exp1", 5, 1)  # exactly 20%: not above the share, no warning
+    assert terminal.unusable_lines([one_in_five]) == ["m exp1: 1 of 5 trials unparsed or failed (20%)"]

@@ -78,6 +78,10 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
         raise ReportError(f"parent folder {out.parent} of --out does not exist")
     result = _numbers.scores(tables, options, model_table=model_table)
     table = main_table(result)
+    from mirror_hf.report.terminal import dash_reason
+
+    table.reasons = {m: {c.key: dash_reason(tables, m, c.headline or c.key, c.path[0]) for c in table.columns if table.cells[m][c.key] is None}
+                     for m in table.models}
     sizes = _numbers.parameters(model_table, result) if model_table is not None else {}
     weak = {m: _numbers.weak_set(result["models"][m], options) for m in table.models}
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))

@@ -10,6 +10,7 @@ from mirror_hf.report.figures import FigureFile
 from mirror_hf.report.quality import QualityRow
 from mirror_hf.report.scaling import ScalingRow
 from mirror_hf.report.table import DASH, MainTable, fmt_cell
+from mirror_hf.report.terminal import Footnotes
 
 QUALITY_HEADERS = ("experiment", "channel / condition x paradigm", "trials", "parse failures", "truncated", "failed requests", "ungraded")
 
@@ -40,16 +41,23 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
     lines = [f"# {title}", "", "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.items()), "",
              "## Main table", "",
              "Each cell: value [95% BCa CI]; ↑ higher is better, ↓ lower is better; **bold** = best in its column; "
-             f"{DASH} = the model lacks that experiment.", ""]
+             f"{DASH} and a value without its interval carry a numbered reason below the table.", ""]
     lines.append("| Model | " + " | ".join(_header(c) for c in table.columns) + " |")
     lines.append("|---|" + "---:|" * len(table.columns))
+    notes = Footnotes()
     for model in table.models:
         cells = []
         for column in table.columns:
             text = fmt_cell(table.cells[model][column.key])
+            note = table.note_of(model, column.key)
+            if note:
+                text += " " + notes.mark(note)
             cells.append(f"**{text}**" if model in table.best.get(column.key, ()) else text)
         lines.append(f"| {model} | " + " | ".join(cells) + " |")
     lines.append("")
+    lines += [f"{line}  " for line in notes.lines()]
+    if notes.lines():
+        lines.append("")
     for column in table.columns:
         lines.append(f"- {column.label}: {column.note}")
     if table.absent:
@@ -194,23 +202,29 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
            "<nav><a href='#table'>Main table</a> · <a href='#scaling'>Exp8</a> · <a href='#models'>Per model</a> · <a href='#figures'>Figures</a> · "
            "<a href='#browser'>Trial browser</a> · <a href='report.md'>report.md</a></nav>",
            "<h2 id='table'>Main table</h2><p>Value [95% BCa CI], n below; ↑ higher is better, ↓ lower is better; "
-           f"shaded bold = best in its column; {DASH} = the model lacks that experiment.</p>",
+           f"shaded bold = best in its column; {DASH} and a value without its interval carry a numbered reason below the table.</p>",
            "<div class='wrap'><table id='main-table'><thead><tr><th>Model</th>"]
     out += [f"<th title='{_esc(c.note)}'>{_esc(_header(c))}</th>" for c in table.columns]
     out.append("</tr></thead><tbody>")
+    notes = Footnotes()
     for model in table.models:
         out.append(f"<tr><td>{_esc(model)}</td>")
         for column in table.columns:
             cell = table.cells[model][column.key]
             cls = " class='best'" if model in table.best.get(column.key, ()) else ""
+            note = table.note_of(model, column.key)
+            mark = f" <sup class='note' title='{_esc(note)}'>{notes.mark(note)}</sup>" if note else ""
             if cell is None:
-                out.append(f"<td{cls}>{DASH}</td>")
+                out.append(f"<td{cls}>{DASH}{mark}</td>")
                 continue
             ci = f"<br><span class='ci'>[{fmt_cell(cell).split(' [', 1)[1]}</span>" if cell.ci else ""
             n = f"<br><span class='n'>n {cell.n}</span>" if cell.n is not None else (f"<br><span class='n' title='{_esc(cell.source)}'>as published</span>" if cell.source else "")
-            out.append(f"<td{cls}>{fmt_cell(cell, ci=False)}{ci}{n}</td>")
+            out.append(f"<td{cls}>{fmt_cell(cell, ci=False)}{mark}{ci}{n}</td>")
         out.append("</tr>")
-    out.append("</tbody></table></div><ul>")
+    out.append("</tbody></table></div>")
+    if notes.lines():
+        out.append("<p class='notes'>" + "<br>".join(_esc(line) for line in notes.lines()) + "</p>")
+    out.append("<ul>")
     out += [f"<li><b>{_esc(c.label)}</b>: {_esc(c.note)}</li>" for c in table.columns]
     out.append("</ul>")
     if table.absent:

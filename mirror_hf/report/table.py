@@ -77,6 +77,14 @@ class MainTable:
     models: list[str]
     cells: dict[str, dict[str, Cell | None]]  # model -> column key -> cell (None: "—")
     best: dict[str, set[str]] = field(default_factory=dict)  # column key -> best model(s)
+    reasons: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> column key -> why "—" (set by the report)
+
+    def note_of(self, model: str, key: str) -> str | None:
+        """Why a cell is "—" or has no interval, or None (a cell with its interval)."""
+        cell = self.cells[model][key]
+        if cell is None:
+            return self.reasons.get(model, {}).get(key) or "no value"
+        return None if cell.ci else cell.note
 
 
 def cell_of(model_scores: dict, column: Column) -> Cell | None:

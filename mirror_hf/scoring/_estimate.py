@@ -46,12 +46,17 @@ class Estimate:
 ZERO_WIDTH = "no spread: every resample gives the same value"
 
 
+#: An interval narrower than this share of max(1, |value|) has zero width up to float noise (a
+#: correlation of an exact line resamples to 1 - 1e-16, not 1).
+ZERO_WIDTH_TOLERANCE = 1e-9
+
+
 def _zero_width(ci: tuple[float, float], value: float) -> bool:
     lo, hi = float(ci[0]), float(ci[1])
     if math.isnan(lo) or math.isnan(hi):
         return False
     scale = max(1.0, abs(float(value))) if not math.isnan(float(value)) else 1.0
-    return abs(hi - lo) <= 1e-12 * scale
+    return abs(hi - lo) <= ZERO_WIDTH_TOLERANCE * scale
 
 
 def _json_float(value: float) -> float | None:

@@ -10,7 +10,7 @@ from mirror_hf.scoring._bootstrap import (
     point,
     resolve_ci,
 )
-from mirror_hf.scoring._estimate import NAN, Estimate
+from mirror_hf.scoring._estimate import NAN, Estimate, _zero_width
 
 #: A statistic bootstrapped within domains (macro accuracy, the Mirror gap, domain-stratified
 #: calibration) gets no interval when a domain has fewer graded trials than this: a domain of one or
@@ -35,7 +35,7 @@ def _withheld(samples: tuple[Cells, ...], options) -> str | None:
 def _zero_width_note(ci: tuple[float, float] | None, value: float, samples: tuple[Cells, ...]) -> str | None:
     """A zero-width interval is never reported: on trials all alike it says there is no spread; on
     any other sample it means the resampling could not move the statistic (strata each constant)."""
-    if ci is None or not (abs(ci[1] - ci[0]) <= 1e-12 * max(1.0, abs(value))):
+    if ci is None or not _zero_width(ci, value):
         return None
     return NO_SPREAD if all(s.alike() for s in samples) else TOO_FEW
 

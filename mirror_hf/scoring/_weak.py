@@ -45,8 +45,8 @@ def no_strong_domain(accuracy: Mapping[str, float | None], labels: Mapping[str, 
     if any(s == "strong" for s in labels.values()):
         return None
     shown = ", ".join(f"{d} {float(a):.3f}" for d, a in accuracy.items() if a is not None and not math.isnan(float(a)))
-    return (f"{what}: no domain qualifies as strong ({strong_rule(min_strong)}); accuracies: {shown or 'none'}; "
-            f"{options} changes the floor")
+    return (f"{what} has no strong domain: no domain qualifies as strong ({strong_rule(min_strong)}); "
+            f"accuracies: {shown or 'none'}; {options} changes the floor")
 
 
 def _apply_strong_rule(out: dict[str, str], known: Mapping[str, float], min_strong: float) -> dict[str, str]:

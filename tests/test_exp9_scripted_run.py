@@ -79,7 +79,7 @@ def run(tmp_path_factory, built_folder):
 
 def ci_of(estimate: dict) -> list[float]:
     """The interval; [v, v] where every resample gave the same value (reported as a note, issue 29)."""
-    if estimate.get("ci") is None and estimate.get("ci_note", "").startswith("no spread"):
+    if estimate.get("ci") is None and estimate.get("ci_note", "").startswith("no spread"):  # both wordings
         return [estimate["value"], estimate["value"]]
     return estimate["ci"]
 

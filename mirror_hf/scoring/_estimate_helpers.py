@@ -10,7 +10,7 @@ from mirror_hf.scoring._bootstrap import (
     point,
     resolve_ci,
 )
-from mirror_hf.scoring._estimate import NAN, Estimate, _zero_width
+from mirror_hf.scoring._estimate import NAN, ZERO_WIDTH, Estimate, _zero_width
 
 #: A statistic bootstrapped within domains (macro accuracy, the Mirror gap, domain-stratified
 #: calibration) gets no interval when a domain has fewer graded trials than this: a domain of one or
@@ -37,7 +37,10 @@ def _zero_width_note(ci: tuple[float, float] | None, value: float, samples: tupl
     any other sample it means the resampling could not move the statistic (strata each constant)."""
     if ci is None or not _zero_width(ci, value):
         return None
-    return NO_SPREAD if all(s.alike() for s in samples) else TOO_FEW
+    if all(s.alike() for s in samples):
+        return NO_SPREAD
+    # strata each constant: the resampling within them could not move the statistic
+    return TOO_FEW if any(s.stratum is not None for s in samples) else ZERO_WIDTH
 
 
 def estimates(

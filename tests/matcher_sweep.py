@@ -237,3 +237,86 @@ def upstream_distractor_acceptance(items: Iterable[Gradable]) -> tuple[int, int,
                 accepted += 1
                 per_bank[item.bank] += 1
     return accepted, total, per_bank
+
+
+# ------------------------------------------------------------------------------------------
+# Two answers in one response (issue 29): correct only when both are
+# ------------------------------------------------------------------------------------------
+
+# (name, response of a distractor d and the gold g): the issue's five forms, and "either d or g".
+TWO_ANSWER_FORMS: tuple[tuple[str, Callable[[str, str], str]], ...] = (
+    ("A) d\\nB) g", lambda d, g: f"A) {d}\nB) {g}"),
+    ("g\\nd", lambda d, g: f"{g}\n{d}"),
+    ("d\\ng", lambda d, g: f"{d}\n{g}"),
+    ("d or g", lambda d, g: f"{d} or {g}"),
+    ("g or d", lambda d, g: f"{g} or {d}"),
+    ("either g or d", lambda d, g: f"Either {g} or {d}."),
+)
+SINGLE_LINE_FORMS = ("d or g", "g or d", "either g or d")  # the forms an `ANSWER:` line can hold
+
+
+def distractor(item: Gradable) -> str | None:
+    """A choice the key says is wrong on its own (the first one), or None for an item without choices."""
+    for choice in item.choices:
+        if choice != item.answer and match(choice, item.answer, item.answer_type, item.aliases, item.choices) is False:
+            return choice
+    return None
+
+
+def _channel_verdicts(item: Gradable, text: str, single_line: bool):
+    """(where, verdict) of one response through `match` and every channel's parser and grader: the
+    natural channel and Exp3's answer call take it as the whole response, the labelled channels as
+    their `ANSWER:` value (single-line forms), Exp9 as a part's prose."""
+    yield "match", match(text, item.answer, item.answer_type, item.aliases, item.choices, matcher="strict")
+    if item.channels is _exp1_channels:
+        q: Question = item.source
+        yield "natural", exp1.grade(exp1.parse("natural", text), q, "strict")["correct"]
+        if single_line:
+            for name, response in (("wagering", f"ANSWER: {text}\nBET: 7"), ("opt_out", f"ANSWER: {text}"),
+                                   ("structured_control", f"ANSWER: {text}\nCONFIDENCE: 7")):
+                yield name, exp1.grade(exp1.parse(name, response), q, "strict")["correct"]
+    elif item.channels is _exp3_channels:
+        task, target = item.source
+        yield "exp3 answer", exp3.grade(exp3.parse_answer(text), task, target)["correct"]
+        if single_line:
+            yield "exp3 answer ANSWER:", exp3.grade(exp3.parse_answer(f"ANSWER: {text}"), task, target)["correct"]
+    else:
+        task, slot = item.source
+        other = task[f"correct_answer_{'b' if slot == 'a' else 'a'}"]
+        a, b = (text, other) if slot == "a" else (other, text)
+        parsed = exp9.parse_exp9(f"PART 1\n{a}\n\nPART 2\n{b}", "P1", task)
+        yield "exp9 P1", exp9.grade_exp9(parsed, task)[f"component_{slot}_correct"]
+        if single_line:
+            parsed = exp9.parse_exp9(f"REASONING 1: done\nANSWER 1: {a}\n\nREASONING 2: done\nANSWER 2: {b}", "P3", task)
+            yield "exp9 P3 ANSWER:", exp9.grade_exp9(parsed, task)[f"component_{slot}_correct"]
+
+
+def two_answer_verdicts(item: Gradable):
+    """(form, where, verdict) for each two-answer form of a distractor and the gold, everywhere."""
+    d = distractor(item)
+    if d is None:
+        return
+    for name, form in TWO_ANSWER_FORMS:
+        for where, verdict in _channel_verdicts(item, form(d, item.answer), name in SINGLE_LINE_FORMS):
+            yield name, where, verdict
+
+
+def gold_twice_forms(item: Gradable) -> list[tuple[str, str, bool]]:
+    """(name, response, single line) of responses that state the gold twice, or the gold and an
+    alias: they list one answer, and grade right."""
+    g = item.answer
+    out = [("g\\ng", f"{g}\n{g}", False), ("g or g", f"{g} or {g}", True)]
+    if item.choices:
+        letter = CHOICE_LETTERS[item.choices.index(g)]
+        out.append(("L) g\\ng", f"{letter}) {g}\n{g}", False))
+    out += [(f"g\\nalias {a!r}", f"{g}\n{a}", False) for a in item.aliases if "\n" not in a]
+    return out
+
+
+def two_answer_violations(item: Gradable) -> list[str]:
+    """Every place a two-answer response of a distractor and the gold grades other than wrong, or a
+    response stating the gold twice (or with an alias) grades other than right."""
+    out = [f"{where} grades {form!r} {verdict}" for form, where, verdict in two_answer_verdicts(item) if verdict is not False]
+    for name, text, single in gold_twice_forms(item):
+        out += [f"{where} grades {name!r} {verdict}" for where, verdict in _channel_verdicts(item, text, single) if verdict is not True]
+    return out

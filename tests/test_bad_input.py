@@ -100,6 +100,8 @@ def world(built_folder, tmp_path_factory) -> dict:
     (files / "binary.json").write_bytes(bytes(range(256)) * 4)
     (files / "profile_dir").mkdir()
     (files / "profile_dir" / "profile.json").write_text(json.dumps({"arithmetic": 0.5}))
+    (files / "zero.json").write_text(json.dumps(dict.fromkeys(("arithmetic", "spatial", "temporal", "linguistic", "logical",
+                                                                "social", "factual", "procedural"), 0.0)))
     (files / "dir_arg").mkdir()
     (files / "notes.txt").write_text("hello\n")
     return {"root": root, "ds": ds, "cut": cut, "forged": forged, "nocol": nocol, "torn": torn, "runs": runs,
@@ -187,6 +189,8 @@ CASES = [
     ("tailor-profile-folder", ["tasks", "tailor", "--profile", "{files}/profile_dir", "--model", "m", "--dataset", "{ds}"], "profile_dir"),
     ("tailor-binary-json", ["tasks", "tailor", "--profile", "{files}/binary.json", "--model", "m", "--dataset", "{ds}"], "binary.json"),
     ("tailor-deep-json", ["tasks", "tailor", "--profile", "{files}/deep.json", "--model", "m", "--dataset", "{ds}"], "deep.json"),
+    ("tailor-every-domain-at-zero", ["tasks", "tailor", "--profile", "{files}/zero.json", "--model", "m", "--dataset", "{ds}"],
+     "--min-strong-accuracy"),
     ("tailor-n-0", ["tasks", "tailor", "--profile", "{files}/profile_dir/profile.json", "--model", "m", "--dataset", "{ds}", "--n", "0"], "--n"),
     # import-upstream (finding 10, 11)
     ("import-a-folder", ["import-upstream", "{files}/dir_arg", "--out", "{root}/imported"], "dir_arg"),

@@ -113,11 +113,21 @@ def test_plan_counts_and_prompts_follow_the_design(dataset):
 
 
 def test_weak_and_strong_ties_and_missing_profile(dataset):
+    from mirror_hf.experiments.exp5 import weak_and_strong
+
     # ties are broken by domain name; domains without an accuracy are left out
     acc = {"b": 0.5, "a": 0.5, "c": 0.1, "d": 0.9, "e": None, "f": 0.9}
-    assert exp5.weak_and_strong(acc) == (("c", "a"), ("d", "f"))
+    assert weak_and_strong(acc) == (("c", "a"), ("d", "f"))
     with pytest.raises(ValueError, match="at least 4 domains"):
-        exp5.weak_and_strong({"a": 0.1, "b": 0.2, "c": None})
+        weak_and_strong({"a": 0.1, "b": 0.2, "c": None})
+    # issue 29: four domains tied at 0.5 made one domain both weak and strong; now the two not weak
+    # are tied with a weak one, so none is strong, and Exp5 refuses in one line
+    with pytest.raises(PlanError, match="no domain qualifies as strong") as info:
+        weak_and_strong({"factual": 0.5, "arithmetic": 0.5, "spatial": 0.5, "social": 0.5})
+    assert "\n" not in str(info.value)
+    weak, strong = weak_and_strong({"factual": 0.5, "arithmetic": 0.5, "spatial": 0.5, "social": 0.9})
+    assert weak == ("arithmetic", "factual") and strong == ("social",) and not set(weak) & set(strong)
+    assert weak_and_strong({"a": 0.0, "b": 0.1, "c": 0.2, "d": 0.3}, min_strong=0.0) == (("a", "b"), ("d", "c"))
     with pytest.raises(PlanError, match="no split 'nobody' in config 'profiles'"):
         build_plan(dataset, PlanOptions(split="nobody"), experiments.get("exp5"))
     proc = _run(dataset, "http://127.0.0.1:9/v1", "--experiment", "exp5", "--split", "nobody", check=False)
@@ -244,3 +254,17 @@ def test_pairing_with_a_missing_clean_baseline_by_hand():
     # upstream: only paired rows, wagering 1 - |0.8 - 0.2| = 0.4; natural 0.6
     assert upstream.value == pytest.approx((0.4 + 0.6) / 2)
     assert score_exp5(frame.filter(pl.col("attack").is_null()), ci=False) == {}
+
+
+def test_exp5_refuses_a_profile_at_zero_everywhere_in_one_line(dataset):
+    """Issue 29: every domain at 0% names no strong domain; Exp5 refuses with one line naming the
+    rule and the option that changes it, and writes nothing."""
+    split = "acme_zero"
+    _plant_profile(dataset, split, dict.fromkeys(DOMAINS, 0.0))
+    with pytest.raises(PlanError, match="no domain qualifies as strong"):
+        build_plan(dataset, PlanOptions(split=split), experiments.get("exp5"))
+    proc = _run(dataset, "http://127.0.0.1:9/v1", "--experiment", "exp5", "--split", split, check=False)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "no domain qualifies as strong" in lines[0] and "--min-strong-accuracy" in lines[0] and "chance" in lines[0]
+    assert not (dataset / "data" / "trials_exp5").exists() or not list((dataset / "data" / "trials_exp5").glob(f"{split}*"))

@@ -88,7 +88,7 @@ def _check_table_against_scores(text: str, scores: dict) -> int:
             node = scores["models"][model]
             for part in LABEL_PATHS[label]:
                 node = node.get(part) if isinstance(node, dict) else None
-            if cell == "—":
+            if cell == "—" or re.fullmatch(r"—(?: \(\d+\))?", cell):  # a dash, with its numbered reason
                 assert node is None or node.get("value") is None, f"{model} {label}: score has {node}, table says —"
                 continue
             numbers = NUMBER.findall(cell)  # printed with three decimals: compare the printed text
@@ -219,8 +219,9 @@ def test_model_with_only_exp1_gets_its_row_and_reliability_diagram(tmp_path):
     _, scores = _report(root, out, "--weak-policy", "recorded")
     labels, table = _markdown_table((out / "report.md").read_text())
     solo = dict(zip(labels, table["solo"]))
-    assert solo["CFR C1"] == "—" and solo["KDI"] == "—" and NUMBER.search(solo["Nat.Acc"])
-    assert dict(zip(labels, table["both"]))["CFR C1"] != "—"
+    assert solo["CFR C1"].startswith("—") and solo["KDI"].startswith("—") and NUMBER.search(solo["Nat.Acc"])
+    assert solo["CFR C1"] == "— (1)" and "(1) no trials" in (out / "report.md").read_text()  # issue 29: the dash says why
+    assert not dict(zip(labels, table["both"]))["CFR C1"].startswith("—")
     assert (out / "figures" / "reliability_solo.png").is_file() and (out / "figures" / "reliability_solo.svg").is_file()
     _png_ok(out / "figures" / "reliability_solo.png")
 

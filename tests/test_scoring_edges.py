@@ -214,7 +214,29 @@ def test_median_or_bottom_k_weak_set_is_below_numpys_median_else_the_bottom_k(va
         weak = set(sorted(accuracy, key=lambda d: (accuracy[d], d))[:k])
     out = S.classify_domains(accuracy, policy="median_or_bottom_k", k=k)
     assert {d for d, c in out.items() if c == "weak"} == weak
-    assert {d for d, c in out.items() if c == "strong"} == set(accuracy) - weak
+    # strong: the rest, unless below chance (1 in 4) or tied with a weak domain (issue 29)
+    top_weak = max(accuracy[d] for d in weak)
+    strong = {d for d in set(accuracy) - weak if accuracy[d] >= 0.25 and accuracy[d] > top_weak}
+    assert {d for d, c in out.items() if c == "strong"} == strong
+
+
+@given(st.dictionaries(st.sampled_from("abcdefgh"), st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 1.0]), min_size=2),
+       st.sampled_from(S.WEAK_POLICIES), st.integers(1, 3))
+def test_no_domain_is_both_and_no_strong_domain_is_below_chance_or_tied_with_a_weak_one(accuracy, policy, k):
+    out = S.classify_domains(accuracy, policy=policy, k=k)
+    weak = [accuracy[d] for d, c in out.items() if c == "weak"]
+    for d, c in out.items():
+        if c == "strong":
+            assert accuracy[d] >= 0.25 and all(accuracy[d] > w for w in weak), (accuracy, out)
+
+
+def test_a_profile_at_zero_everywhere_names_no_strong_domain():
+    accuracy = dict.fromkeys(("arithmetic", "spatial", "temporal", "linguistic", "logical", "social", "factual", "procedural"), 0.0)
+    for policy in S.WEAK_POLICIES:
+        labels = S.classify_domains(accuracy, policy=policy)
+        assert "strong" not in labels.values(), (policy, labels)
+        line = S.no_strong_domain(accuracy, labels, what="profile of m")
+        assert line is not None and "\n" not in line and "--min-strong-accuracy" in line and "0.25" in line
 
 
 def test_relabel_strength_treats_a_component_without_a_task_type_as_fixed():
@@ -507,6 +529,7 @@ def test_paired_difference_with_one_resample_has_that_resamples_interval():
     idx = np.random.default_rng(7).integers(0, 5, (1, 5))
     out = paired_difference(d, np.zeros(5), n_resamples=1, seed=7)
     assert out.ci == pytest.approx((d[idx].mean(),) * 2)
+    assert out.to_json()["mean_diff_ci"] is None  # issue 29: a zero-width interval is not reported
 
 
 def test_partial_correlation_of_three_rows_is_the_textbook_value():

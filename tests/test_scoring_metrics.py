@@ -49,9 +49,10 @@ def test_accuracy_empty_and_ungraded_only_are_nan():
         assert math.isnan(m.value) and m.n == 0
 
 
-def test_accuracy_all_one_class_has_collapsed_ci():
+def test_accuracy_all_one_class_has_no_zero_width_ci():
+    """Issue 29: a zero-width interval is never reported; on trials all alike it says why."""
     e = S.accuracy([T] * 20, ci=True)
-    assert e.value == 1.0 and e.ci == (1.0, 1.0)
+    assert e.value == 1.0 and e.ci is None and "every trial alike" in e.to_json()["ci_note"]
 
 
 def test_mirror_gap_hand_computed():

@@ -66,6 +66,7 @@ def run(
     false_score_control: bool = typer.Option(False, "--false-score-control", help="Exp9 Control 2: also run C2 with inverted scores (1 - accuracy) on the first 150 fixed tasks, all paradigms."),
     resolver_accuracy: str = typer.Option("oracle", "--resolver-accuracy", help="Exp9 C4: the external resolver of routed components, oracle (always right, the paper) or its accuracy q in [0, 1]."),
     attack_wording: str = typer.Option("upstream", "--attack-wording", help="Exp5 attack prefixes: upstream (the authors' code) or paper (the paper's descriptions)."),
+    min_strong_accuracy: float = typer.Option(None, "--min-strong-accuracy", help="Exp5: lowest Exp1 accuracy a strong domain may have (default 0.25, chance among four choices)."),
     bank: str = typer.Option(None, "--bank", help="Task bank config of Exp4 and Exp6a/6b/6c: ours (default: exp4_templates, exp6a_tasks, exp6b_flawed, exp6c_pairs) or the authors' imported one (upstream_exp4, upstream_exp6a, upstream_exp6b, upstream_exp6c)."),
     temperature: float = typer.Option(0.0, "--temperature"),
     seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
@@ -103,7 +104,7 @@ def run(
         decisions=decisions, false_score_control=false_score_control, resolver=resolver_accuracy,
         temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
         answer_format=answer_format,
-        attack_wording=attack_wording, bank=bank,
+        attack_wording=attack_wording, bank=bank, min_strong_accuracy=min_strong_accuracy,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
         resume=resume, restart=restart, replace=replace, retry_failed=not keep_failed, dry_run=dry_run,
@@ -163,6 +164,13 @@ def print_report(report) -> None:
     )
     typer.echo(f"wrote split '{report.split}' of config 'trials_{report.experiment}': {report.split_path}")
     typer.echo(f"load it: load_dataset({str(report.dataset)!r}, 'trials_{report.experiment}', split={report.split!r})")
+    if report.split_path is not None:
+        import polars as pl
+
+        from mirror_hf.report.terminal import unusable_lines, unusable_shares
+
+        for line in unusable_lines(unusable_shares({report.experiment: pl.read_parquet(report.split_path)})):
+            typer.echo(line)
 
 
 @app.command()
@@ -173,6 +181,7 @@ def profile(
     weak_policy: str = typer.Option("median_or_bottom_k", "--weak-policy", help="median_or_bottom_k, threshold, bottom_k or absolute."),
     k: int = typer.Option(2, "--k", help="k of median_or_bottom_k / bottom_k."),
     replace: bool = typer.Option(False, "--replace", help="Replace the model's profile if one exists with other content (else refused)."),
+    min_strong_accuracy: float = typer.Option(None, "--min-strong-accuracy", help="Lowest accuracy a strong domain may have (default 0.25, chance among four choices)."),
 ) -> None:
     """Build a model's Exp1 profile (the `profiles` split Exp9 conditions C2-C4 read)."""
     from rich.console import Console
@@ -191,7 +200,7 @@ def profile(
         check_folder(dataset)  # a broken folder is refused (naming the problem and its repair)
     try:
         name = split or model_slug(model)
-        rows = build_profile(dataset.absolute(), name, weak_policy=weak_policy, k=k)
+        rows = build_profile(dataset.absolute(), name, weak_policy=weak_policy, k=k, min_strong=min_strong_accuracy)
     except (ProfileError, RunError) as exc:
         raise UsageError(str(exc)) from None
     path = write_profile(dataset.absolute(), name, rows, replace=replace)
@@ -204,6 +213,13 @@ def profile(
         table.add_row(r["domain"], fmt(r["natural_accuracy"]), fmt(r["wagering_accuracy"]), fmt(r["mirror_gap"]),
                       str(r["n_natural"]), str(r["n_wagering"]), r["strength"])
     Console().print(table)
+    from mirror_hf.scoring import MIN_STRONG_ACCURACY, no_strong_domain
+
+    floor = MIN_STRONG_ACCURACY if min_strong_accuracy is None else min_strong_accuracy
+    none_strong = no_strong_domain({r["domain"]: r["natural_accuracy"] for r in rows}, {r["domain"]: r["strength"] for r in rows},
+                                   what=f"profile of {name}", min_strong=floor)
+    if none_strong:
+        typer.echo(none_strong + " (Exp5 and `tasks tailor` refuse this profile)")
     typer.echo(f"wrote split '{name}' of config 'profiles': {path}")
 
 
@@ -299,11 +315,22 @@ def _score_table(folder: Path, reports) -> None:
 
     written = [r.split_path for r in reports if r.split_path is not None]
     models = sorted({m for path in written for m in pl.read_parquet(path, columns=["model"])["model"].drop_nulls().to_list()})
-    for model, values in headline(read_trial_tables(folder), models=tuple(models)).items():
+    from mirror_hf.report.terminal import Footnotes, dash_reason, unusable_lines, unusable_shares
+
+    tables = read_trial_tables(folder)
+    shares = unusable_shares(tables, tuple(models))
+    for model, values in headline(tables, models=tuple(models)).items():
+        notes = Footnotes()
+        share = {s.experiment: s for s in shares if s.model == model}
         table = Table(title=f"headline numbers of {model} (point estimates)")
-        for col, justify in (("metric", "left"), ("value", "right"), ("n", "right"), ("better", "left")):
+        for col, justify in (("metric", "left"), ("value", "right"), ("n", "right"), ("unparsed/failed", "right"), ("better", "left")):
             table.add_column(col, justify=justify)
         for v in values:
-            table.add_row(v.headline.label, "-" if v.value is None else f"{v.value:.3f}", "-" if v.n is None else str(v.n),
-                          v.headline.direction)
-        Console().print(table)
+            value = f"{v.value:.3f}" if v.value is not None else "- " + notes.mark(dash_reason(tables, model, v.headline.key, v.headline.experiment))
+            bad = share.get(v.headline.experiment)
+            table.add_row(v.headline.label, value, "-" if v.n is None else str(v.n),
+                          f"{bad.share:.0%} of {bad.trials}" if bad else "-", v.headline.direction)
+        console = Console()
+        console.print(table)
+        for line in notes.lines() + unusable_lines([s for s in shares if s.model == model]):
+            console.print(line, markup=False)

@@ -205,21 +205,25 @@ def score(
         "ci": "BCa, 95%",
     }
     if json_out is None:
-        print_table(result)
+        print_table(result, tables)
     else:
         text = json.dumps(result, indent=2, sort_keys=False, allow_nan=False) + "\n"
         _write_atomically(json_out, text, replace)
         typer.echo(f"wrote {json_out}")
 
 
-def print_table(result: dict) -> None:
-    """The main table (the report's columns) as a rich table: value, 95% CI and n per cell."""
+def print_table(result: dict, tables: dict | None = None) -> None:
+    """The main table (the report's columns) as a rich table: value, 95% CI and n per cell; every "-"
+    and every value without its interval carries a numbered reason; then, per model and experiment,
+    the share of unparsed or failed trials (with a warning above 20%)."""
     from rich.console import Console
     from rich.table import Table
 
     from mirror_hf.report.table import fmt, fmt_cell, main_table
+    from mirror_hf.report.terminal import Footnotes, dash_reason, unusable_lines, unusable_shares
 
     table = main_table(result)
+    notes = Footnotes()
     settings = result.get("settings", {})
     view = Table(title=f"Mirror scores ({settings.get('variant', 'paper')} variant; value [95% BCa CI] / n; best in bold)")
     view.add_column("model", no_wrap=True)
@@ -230,14 +234,22 @@ def print_table(result: dict) -> None:
         for column in table.columns:
             cell = table.cells[model][column.key]
             text = fmt_cell(cell, ci=False) if cell else fmt(None)
+            if cell is None:
+                text += " " + notes.mark(dash_reason(tables or {}, model, column.headline or column.key, column.path[0]))
             if cell and cell.ci:
                 text += f"\n[{fmt(cell.ci[0])}, {fmt(cell.ci[1])}]"
+            elif cell and cell.note:
+                text += "\nno CI " + notes.mark(cell.note)
             if cell and cell.n is not None:
                 text += f"\nn {cell.n}"
             row.append(f"[bold]{text}[/bold]" if model in table.best.get(column.key, ()) else text)
         view.add_row(*row)
     console = Console(width=max(120, 16 + 18 * len(table.columns)))
     console.print(view)
+    for line in notes.lines():
+        console.print(line, markup=False)
+    for line in unusable_lines(unusable_shares(tables or {}, tuple(table.models))):
+        console.print(line, markup=False)
     curve = result.get("aggregate", {}).get("escalation")
     if curve:
         parts = [f"{c} {fmt(curve[c]['value'])}" + (f" [{fmt(curve[c]['ci'][0])}, {fmt(curve[c]['ci'][1])}]" if curve[c].get("ci") else "")

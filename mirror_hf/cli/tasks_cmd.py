@@ -27,6 +27,8 @@ def tailor(
     weak_threshold: float = typer.Option(0.40, "--weak-threshold", help="threshold policy: weak at or below this."),
     strong_threshold: float = typer.Option(0.60, "--strong-threshold", help="threshold policy: strong at or above this."),
     tau: float = typer.Option(0.40, "--tau", help="absolute policy: weak below this."),
+    min_strong_accuracy: float = typer.Option(None, "--min-strong-accuracy",
+                                              help="Lowest accuracy a strong domain may have (default 0.25, chance among four choices)."),
     n: int = typer.Option(300, "--n", help="How many tasks."),
     seed: str = typer.Option(None, "--seed", help="Seed (default: the folder's build seed)."),
     replace: bool = typer.Option(False, "--replace",
@@ -56,7 +58,8 @@ def tailor(
     except RunError as exc:
         raise UsageError(str(exc)) from None
     chosen_seed = parse_seed(seed) if seed is not None else int((read_marker(folder) or {}).get("seed", 0))
-    policy = WeakPolicySpec(weak_policy, k=k, weak_threshold=weak_threshold, strong_threshold=strong_threshold, tau=tau)
+    policy = WeakPolicySpec(weak_policy, k=k, weak_threshold=weak_threshold, strong_threshold=strong_threshold, tau=tau,
+                            min_strong=min_strong_accuracy)
     try:
         rows, labels = build_tailored(profile=profile, model=model, split=name, dataset=folder, policy=policy,
                                       seed=chosen_seed, total=n)

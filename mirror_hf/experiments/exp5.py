@@ -30,6 +30,30 @@ class Exp5Recipe(ChannelRecipe):
         return {"signal": exp5.signal(job.fields["channel"], parsed)}
 
 
+def weak_and_strong(accuracy: dict[str, float | None], k: int = 2, *,
+                    min_strong: float | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The bottom-k domains by Exp1 natural accuracy and up to k strong ones: the `bottom_k` policy
+    of `mirror_hf.scoring.classify_domains`, strong rule included (never both, never below the
+    floor, never tied with a weak one; ties by name). Domains without an accuracy are left out.
+    Raises PlanError, in one line, when fewer than 2k domains have one or none qualifies as strong."""
+    from mirror_hf.scoring import MIN_STRONG_ACCURACY, classify_domains, no_strong_domain
+
+    floor = MIN_STRONG_ACCURACY if min_strong is None else min_strong
+    known = {d: a for d, a in accuracy.items() if a is not None}
+    if len(known) < 2 * k:
+        raise PlanError(
+            f"exp5 needs the Exp1 natural accuracy of at least {2 * k} domains to pick {k} weak and {k} strong ones; "
+            f"the profile has {len(known)}"
+        )
+    labels = classify_domains(known, policy="bottom_k", k=k, min_strong=floor)
+    refusal = no_strong_domain(known, labels, what="exp5", min_strong=floor)
+    if refusal:
+        raise PlanError(refusal)
+    weak = tuple(sorted((d for d, s in labels.items() if s == "weak"), key=lambda d: (known[d], d)))
+    strong = tuple(sorted((d for d, s in labels.items() if s == "strong"), key=lambda d: (-known[d], d)))
+    return weak, strong
+
+
 def plan_exp5(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.experiments.exp9 import read_profile
     from mirror_hf.protocol import exp5
@@ -44,7 +68,8 @@ def plan_exp5(root: Path, options: PlanOptions) -> Plan:
             f"Run `mirror-hf run --experiment exp1` for this model, then `mirror-hf profile --dataset {root} "
             f"--split {options.split}`"
         )
-    weak, strong = exp5.weak_and_strong({d: row.get("natural_accuracy") for d, row in profile.items()})
+    weak, strong = weak_and_strong({d: row.get("natural_accuracy") for d, row in profile.items()},
+                                   min_strong=options.min_strong_accuracy)
     bank = [Question.from_row(r) for r in read_config(root, "questions", needed_for="exp5", columns=QUESTION_COLUMNS)]
     total = 2 * ITEMS_PER_SIDE if options.limit is None else options.limit
     if total < 2:

@@ -101,17 +101,3 @@ def signal(channel: str, parsed: Mapping) -> float | None:
             return None
         return max(0.0, 1.0 - (hedges + caveats) / HEDGE_SCALE)
     raise MirrorValueError(f"exp5 has no signal for channel {channel!r}; its channels: {', '.join(CHANNELS)}")
-
-
-def weak_and_strong(accuracy: Mapping[str, float | None], k: int = 2) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Bottom-k and top-k domains by Exp1 natural accuracy (ties by domain name; domains without an
-    accuracy are left out). Raises when fewer than 2k domains have one."""
-    known = sorted((a, d) for d, a in accuracy.items() if a is not None)
-    if len(known) < 2 * k:
-        raise MirrorValueError(
-            f"exp5 needs the Exp1 natural accuracy of at least {2 * k} domains to pick {k} weak and {k} strong ones; "
-            f"the profile has {len(known)}"
-        )
-    weak = tuple(d for _, d in known[:k])
-    strong = tuple(d for _, d in sorted(known, key=lambda x: (-x[0], x[1]))[:k])
-    return weak, strong

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from mirror_hf.protocol.matching import extract_final_answer, match, upstream_extract
+from mirror_hf.protocol.matching import extract_final_answer, listed_answers, match, upstream_extract
 from mirror_hf.protocol.parsing import Messages, user
 from mirror_hf.protocol.text import Rules, check_rules, clean_markup, labeled_field, split_reasoning, split_reasoning_upstream
 
@@ -335,7 +335,8 @@ def _p2_decision(section: str, decisions: str) -> str | None:
     return min(keywords)[1] if keywords else None
 
 
-def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | None, rules: Rules, forms=()) -> str | None:
+def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | None, rules: Rules, forms=(),
+                    choices=()) -> str | None:
     if rules == "upstream":
         if paradigm == "P1":
             return upstream_extract(section, answer_type)
@@ -354,8 +355,15 @@ def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | N
     if found:
         return found
     if paradigm == "P1" and section.strip():
+        body = _PART_HEADER.sub("", section, count=1).strip()
+        if body and listed_answers(body, answer_type, choices, forms):
+            return body  # a list of answers ("370\n380", "Rome or Paris"): the grader weighs each one
         return extract_final_answer(section, answer_type, forms)
     return None
+
+
+# A part's header alone on its line ("PART 1", "**Step 2:**"): not part of the answer below it.
+_PART_HEADER = re.compile(r"^[ \t*#_>]*(?:part|step)[ \t]*[12][ \t*_:.\-—]*\n", re.IGNORECASE)
 
 
 def parse_exp9(
@@ -413,7 +421,8 @@ def parse_exp9(
             decision = "proceed"
         forms = [*(task.get(f"choices_{slot}") or ()), task.get(f"correct_answer_{slot}"), *(task.get(f"aliases_{slot}") or ())] if task else []
         forms = [f for f in forms if f]  # the part's known answer texts: where a stated answer ends
-        answer = None if decision == "defer" else _section_answer(section, paradigm, slot, answer_type, rules, forms)
+        choices = tuple(task.get(f"choices_{slot}") or ()) if task else ()
+        answer = None if decision == "defer" else _section_answer(section, paradigm, slot, answer_type, rules, forms, choices)
         if rules == "strict" and decision is None and answer:
             decision = "proceed"  # no declaration, but it solved the step itself
         out[f"component_{slot}_decision"] = decision

@@ -24,7 +24,7 @@ import math
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Literal, Sequence
+from typing import Callable, Literal, Sequence
 
 from mirror_hf.protocol.text import clean_markup, is_refusal_upstream, labeled_field, labeled_field_upstream
 
@@ -489,13 +489,110 @@ def _same_words(pred: str, gold: str) -> bool:
     return len(gold_words) <= MAX_QUANTITY_WORDS and words(pred) <= gold_words
 
 
+# --------------------------------------------------------------------------------------------
+# Responses that list several answers
+# --------------------------------------------------------------------------------------------
+
+#: At most this many pieces (lines, or parts between "or") are tried as a list of answers.
+MAX_LISTED = 12
+#: A piece of an open short-text answer (no choices to resolve it against) counts as one listed
+#: answer only when it is this short: "Paris\nLyon" lists two answers, a line of prose does not.
+MAX_LISTED_WORDS = 3
+_OR = re.compile(r"\s*,?\s+or\s+", re.IGNORECASE)
+_EITHER = re.compile(r"^(?:either|it\s+is\s+either|the\s+answer\s+is\s+either)\s+", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]\s+|\d{1,2}[.)]\s+)")
+
+
+def _is_one_answer(piece: str, answer_type: str | None, choices: Sequence[str], forms: set[str]) -> bool:
+    """Whether a piece of a response reads as one answer to the item on its own: it names a choice
+    (by text or letter), is the gold or an alias, a lettered option, a number (numeric items), a
+    yes/no (booleans), or, for an open short-text item, a few words."""
+    piece = piece.strip().rstrip(".;,").strip()
+    if not piece:
+        return False
+    if choices and resolve_choice(piece, choices) is not None:
+        return True
+    norm = normalise_answer(piece)
+    if norm in forms:
+        return True
+    letter = read_letter(piece)
+    if letter is not None and (letter[1] or answer_type == "multiple_choice"):
+        return True
+    if answer_type == "exact_numeric":
+        return read_number(piece) is not None and len(piece.split()) <= MAX_QUANTITY_WORDS
+    if answer_type == "boolean":
+        return read_boolean(piece) is not None and len(piece.split()) == 1
+    if choices:
+        return False  # an item with options: a piece that names none of them is prose, not an answer
+    return bool(norm) and len(piece.split()) <= MAX_LISTED_WORDS and not _SENTENCE_END.search(piece[:-1] if piece[-1:] in ".!?" else piece)
+
+
+def _segment(pieces: list[str], joiner: str, is_answer: Callable[[str], bool]) -> list[str] | None:
+    """The first split of `pieces` into two or more consecutive runs, each one answer (runs joined
+    back with `joiner`, so an option that itself holds the separator stays whole); fewer runs first."""
+    n = len(pieces)
+
+    @lru_cache(maxsize=None)
+    def runs_from(start: int, runs: int) -> tuple[str, ...] | None:
+        if runs == 1:
+            text = joiner.join(pieces[start:])
+            return (text,) if is_answer(text) else None
+        for stop in range(start + 1, n - runs + 2):
+            head = joiner.join(pieces[start:stop])
+            if is_answer(head):
+                rest = runs_from(stop, runs - 1)
+                if rest is not None:
+                    return (head, *rest)
+        return None
+
+    for runs in range(2, n + 1):
+        found = runs_from(0, runs)
+        if found is not None:
+            return list(found)
+    return None
+
+
+def listed_answers(
+    text: str, answer_type: str | None, choices: Sequence[str] = (), forms: Sequence[str] = ()
+) -> list[str] | None:
+    """The answers a response lists when, as a whole, it is a list of two or more of them: one per
+    line ("A) Rome\nB) Paris", "132\n72", bullets allowed), or "X or Y", "either X or Y"; else None.
+    Each piece must read as an answer on its own (`_is_one_answer`), so prose around an answer is
+    never taken for a list. The strict grader counts such a response correct only when every
+    listed answer is (protocol.md: two different answers are correct only if both are)."""
+    known = _known(forms)
+    is_answer = lambda piece: _is_one_answer(piece, answer_type, choices, known)  # noqa: E731
+    lines = [_BULLET.sub("", ln).strip() for ln in text.strip().splitlines() if ln.strip()]
+    if 2 <= len(lines) <= MAX_LISTED:
+        found = _segment(lines, "\n", is_answer)
+        if found:
+            return found
+    if len(lines) == 1:
+        line = lines[0].strip()
+        line = line[:-1] if line.endswith(".") else line
+        for body in dict.fromkeys((line, _EITHER.sub("", line))):  # "Either reading is equally likely" may be an option
+            pieces = _OR.split(body)
+            if 2 <= len(pieces) <= MAX_LISTED:
+                found = _segment(pieces, " or ", is_answer)
+                if found:
+                    return found
+    return None
+
+
+def _all_listed(listed: list[str], gold: str, answer_type: str | None, aliases: Sequence[str], choices: Sequence[str]) -> bool | None:
+    verdicts = [match_strict(piece, gold, answer_type, aliases, choices) for piece in listed]
+    return None if any(v is None for v in verdicts) else all(verdicts)
+
+
 def match_strict(
     pred: str, gold: str, answer_type: str | None, aliases: Sequence[str] = (), choices: Sequence[str] = ()
 ) -> bool | None:
     """Typed comparison (see module docstring). None only when the gold itself is unreadable.
 
     A response that is, as a whole, one of the item's texts (an option, the gold, an alias) is
-    compared as that text; only otherwise is the final answer looked for inside it."""
+    compared as that text; one that lists several answers (`listed_answers`), or states such a list
+    as its final answer, is correct only when each listed answer is; only otherwise is the final
+    answer looked for inside it."""
     pred = pred.strip()
     if answer_type == "short_text" and normalise_answer(gold) in _TRUE | _FALSE:
         answer_type = "boolean"  # a bare "Yes"/"No" gold is a truth value, whatever its label
@@ -503,6 +600,10 @@ def match_strict(
     letter = read_letter(pred)
     whole = normalise_answer(letter[1] if letter and letter[1] else pred) in _known(forms)  # "B) <option text>"
     if not whole:
+        listed = listed_answers(pred, answer_type, choices, forms)
+        if listed:
+            return _all_listed(listed, gold, answer_type, aliases, choices)
+        before = pred
         if _is_long(pred):
             pred = extract_final_answer(pred, answer_type, forms) or pred  # nothing found: the whole text is compared
         else:
@@ -512,6 +613,10 @@ def match_strict(
                 pred = labeled
             elif stated:
                 pred = _leading_statement(stated[-1].group("value"), forms)
+        if pred != before and normalise_answer(pred) not in _known(forms):
+            listed = listed_answers(pred, answer_type, choices, forms)  # "The answer is Rome or Paris."
+            if listed:
+                return _all_listed(listed, gold, answer_type, aliases, choices)
     chosen = resolve_choice(pred, choices)
     if chosen == "":
         return False

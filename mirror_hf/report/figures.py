@@ -17,6 +17,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
 from mirror_hf.report.table import MainTable, fmt  # noqa: E402
+from mirror_hf.scoring import MIN_TRIALS_PER_DOMAIN  # noqa: E402
 
 CONDITION_NAMES = {"C1": "C1 uninformed", "C2": "C2 self-informed", "C3": "C3 instructed", "C4": "C4 routed"}
 plt.rcParams.update({"svg.hashsalt": "mirror-hf", "svg.fonttype": "none", "figure.dpi": 100, "font.size": 9, "axes.grid": True, "grid.alpha": 0.3})
@@ -35,6 +36,37 @@ def _ok(x) -> bool:
     return x is not None and not (isinstance(x, float) and math.isnan(x))
 
 
+#: The words a figure slot shows, in place of the plot, when the folder has too little to draw it.
+NOT_ENOUGH_DATA = "not enough data"
+#: The id prefix of every artist that draws data (SVG `id`): the page test counts them.
+MARK = "mark"
+
+
+def _mark(*artists):
+    """Tag artists that draw data (points, lines, bars, cells; containers and lists of them), so
+    the SVG says which of its elements are data: each gets an `id` starting with MARK."""
+    for artist in artists:
+        if artist is None:
+            continue
+        if hasattr(artist, "set_gid"):
+            artist.set_gid(f"{MARK}-{id(artist):x}")
+        if isinstance(artist, (list, tuple)):
+            _mark(*artist)
+    return artists[0] if len(artists) == 1 else artists
+
+
+def _content(artist):
+    """Tag a text box that reads the data (a test's annotation, a correlation's box): no legend may cover it either."""
+    artist.set_gid(f"content-{id(artist):x}")
+    return artist
+
+
+def _legend_outside(ax, **kwargs):
+    """The legend beside the axes, never over the data (issue 29: a legend covered a box)."""
+    kwargs.setdefault("fontsize", 7)
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
+
+
 def escalation(result: dict) -> Figure | None:
     """Mean CFR over models per condition with its BCa 95% CI, each model as a thin line, and the
     paired test of consecutive conditions (mean difference, d_z, bootstrap p)."""
@@ -42,7 +74,7 @@ def escalation(result: dict) -> Figure | None:
     if not curve:
         return None
     conditions = [c for c in CONDITION_NAMES if c in curve]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(9, 4.2))
     xs = range(len(conditions))
     first = True
     participants = result.get("participants") or {}
@@ -52,14 +84,14 @@ def escalation(result: dict) -> Figure | None:
         if model in participants:
             continue  # drawn below, beside the models
         if sum(_ok(y) for y in ys) >= 2:
-            ax.plot(xs, [y if _ok(y) else math.nan for y in ys], color="0.75", lw=0.8, marker=".", ms=3,
-                    label="one model" if first else None, zorder=1)
+            _mark(ax.plot(xs, [y if _ok(y) else math.nan for y in ys], color="0.75", lw=0.8, marker=".", ms=3,
+                          label="one model" if first else None, zorder=1))
             first = False
     means = [curve[c]["value"] for c in conditions]
     lows = [curve[c]["value"] - curve[c]["ci"][0] if curve[c].get("ci") else 0 for c in conditions]
     highs = [curve[c]["ci"][1] - curve[c]["value"] if curve[c].get("ci") else 0 for c in conditions]
-    ax.errorbar(xs, means, yerr=[lows, highs], color="black", lw=2, marker="s", ms=6, capsize=4,
-                label="mean over models, 95% BCa CI", zorder=3)
+    _mark(ax.errorbar(xs, means, yerr=[lows, highs], color="black", lw=2, marker="s", ms=6, capsize=4,
+                      label="mean over models, 95% BCa CI", zorder=3))
     _participants_at_conditions(ax, result, conditions)
     for i, (a, b) in enumerate(zip(conditions, conditions[1:])):
         pair = curve.get("d_z", {}).get(f"{a}_{b}")
@@ -68,16 +100,17 @@ def escalation(result: dict) -> Figure | None:
         p = pair.get("p")
         text = f"Δ {fmt(-pair['mean_diff'], 2)}\nd_z {fmt(pair.get('value'), 2)}\np {fmt(p, 3) if _ok(p) else '—'}"
         y = max(means[i], means[i + 1])
-        ax.annotate(text, xy=(i + 0.5, min(1.0, y + 0.08)), ha="center", va="bottom", fontsize=7.5,
-                    bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "0.6"})
+        _content(ax.annotate(text, xy=(i + 0.5, min(1.0, y + 0.08)), ha="center", va="bottom", fontsize=7.5,
+                             bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "0.6"}))
     n_models = curve[conditions[0]]["n"]
     ax.set_xticks(list(xs), [CONDITION_NAMES[c] for c in conditions])
     ax.set_ylim(0, 1.15)
     ax.set_xlabel("Exp9 condition")
     ax.set_ylabel("confident failure rate (share of weak components)")
     reduction = curve.get("reduction", {}).get("value")
-    ax.set_title(f"Escalation curve: CFR C1-C4 over {n_models} models" + (f" (C1→C4 reduction {fmt(reduction * 100, 0)}%)" if _ok(reduction) else ""))
-    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(f"Escalation curve: CFR C1-C4 over {n_models} models" + (f" (C1→C4 reduction {fmt(reduction * 100, 0)}%)" if _ok(reduction) else ""),
+                 fontsize=9)
+    _legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -119,13 +152,13 @@ def reliability(model: str, exp1: dict) -> Figure | None:
     bins = exp1.get("reliability")
     if not bins:
         return None
-    fig, ax = plt.subplots(figsize=(4.6, 4.2))
+    fig, ax = plt.subplots(figsize=(6.6, 4.2))
     width = bins[0]["hi"] - bins[0]["lo"]
     total = sum(b["n"] for b in bins)
-    ax.bar([b["lo"] + width / 2 for b in bins], [b["n"] / total for b in bins], width=width * 0.9, color="0.85",
-           edgecolor="0.5", label="share of records per bin", zorder=0)
+    _mark(ax.bar([b["lo"] + width / 2 for b in bins], [b["n"] / total for b in bins], width=width * 0.9, color="0.85",
+                 edgecolor="0.5", label="share of records per bin", zorder=0))
     ax.plot([0, 1], [0, 1], ls="--", color="0.4", label="perfect calibration")
-    ax.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], color="black", marker="o", label="wagering trials")
+    _mark(ax.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], color="black", marker="o", label="wagering trials"))
     for b in bins:
         ax.annotate(str(b["n"]), (b["confidence"], b["accuracy"]), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=7)
     ax.set_xlim(0, 1)
@@ -134,18 +167,19 @@ def reliability(model: str, exp1: dict) -> Figure | None:
     ax.set_ylabel("accuracy (share correct); bars: share of records")
     ece = (exp1.get("ece") or {}).get("value")
     ax.set_title(f"Reliability: {model}\nECE {fmt(ece)}, n {total} (numbers: records per bin)", fontsize=9)
-    ax.legend(loc="upper left", fontsize=7)
+    _legend_outside(ax)
     # fixed margins: the figure's size and text never vary, and tight_layout was a third of its cost
-    fig.subplots_adjust(left=0.14, right=0.96, bottom=0.12, top=0.87)
+    fig.subplots_adjust(left=0.1, right=0.66, bottom=0.12, top=0.87)
     return fig
 
 
-def _by_domain(result: dict, key: str) -> dict[str, dict[str, float]]:
+def _by_domain(result: dict, key: str, min_n: int = 0) -> dict[str, dict[str, float]]:
+    """model -> domain -> value, for domains whose value rests on at least `min_n` trials."""
     out = {}
     for model, entry in sorted(result["models"].items()):
         values = (entry.get("exp1") or {}).get(key)
         if values:
-            out[model] = {d: e["value"] for d, e in values.items() if _ok(e.get("value"))}
+            out[model] = {d: e["value"] for d, e in values.items() if _ok(e.get("value")) and (e.get("n") or 0) >= min_n}
     return out
 
 
@@ -158,7 +192,7 @@ def domain_heatmap(result: dict, weak: dict[str, frozenset[str]]) -> Figure | No
     domains = sorted({d for v in acc.values() for d in v})
     grid = [[acc[m].get(d, math.nan) for d in domains] for m in models]
     fig, ax = plt.subplots(figsize=(2.5 + 0.85 * len(domains), 2.2 + 0.42 * len(models)))
-    image = ax.imshow(grid, cmap="Greys_r", vmin=0, vmax=1, aspect="auto")
+    image = _mark(ax.imshow(grid, cmap="Greys_r", vmin=0, vmax=1, aspect="auto"))
     for i, model in enumerate(models):
         for j, domain in enumerate(domains):
             value = grid[i][j]
@@ -186,24 +220,26 @@ def natural_vs_wagering(result: dict) -> Figure | None:
     """Every model's accuracy per domain, natural (x) against wagering (y), one marker per domain;
     the vertical distance from the diagonal is the Mirror gap g(m, d). One axes however many models
     the folder has (a panel per model cost seconds per report and was unreadable at 16)."""
-    nat = _by_domain(result, "natural_accuracy_by_domain")
-    wag = _by_domain(result, "wagering_accuracy_by_domain")
-    models = [m for m in nat if m in wag]
+    nat = _by_domain(result, "natural_accuracy_by_domain", MIN_TRIALS_PER_DOMAIN)
+    wag = _by_domain(result, "wagering_accuracy_by_domain", MIN_TRIALS_PER_DOMAIN)
+    models = [m for m in nat if m in wag and set(nat[m]) & set(wag[m])]
     if not models:
-        return None
+        return None  # no domain with enough graded trials in both channels: the slot says so
     domains = sorted({d for m in models for d in nat[m] if d in wag[m]})
     fig, ax = plt.subplots(figsize=(7.2, 5))
     ax.plot([0, 1], [0, 1], ls="--", color="0.4", label="no gap (diagonal)")
     for i, domain in enumerate(domains):
         points = [(nat[m][domain], wag[m][domain]) for m in models if domain in nat[m] and domain in wag[m]]
-        ax.scatter([p[0] for p in points], [p[1] for p in points], marker=DOMAIN_MARKERS[i % len(DOMAIN_MARKERS)],
-                   facecolor="white" if i % 2 else f"{0.1 + 0.6 * i / max(1, len(domains) - 1):.2f}", edgecolor="black", s=36, lw=0.8, label=domain)
+        _mark(ax.scatter([p[0] for p in points], [p[1] for p in points], marker=DOMAIN_MARKERS[i % len(DOMAIN_MARKERS)],
+                         facecolor="white" if i % 2 else f"{0.1 + 0.6 * i / max(1, len(domains) - 1):.2f}", edgecolor="black", s=36,
+                         lw=0.8, label=domain))
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
     ax.set_xlabel("natural accuracy (share correct)")
     ax.set_ylabel("wagering accuracy (share correct)")
-    ax.set_title(f"Exp1 accuracy per domain: natural vs wagering channel\n({len(models)} model(s); one point per model and domain)", fontsize=9)
+    ax.set_title(f"Exp1 accuracy per domain: natural vs wagering channel\n({len(models)} model(s); one point per model and domain "
+                 f"with >= {MIN_TRIALS_PER_DOMAIN} graded trials in each)", fontsize=9)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5), title="domain", title_fontsize=7)
     fig.subplots_adjust(left=0.09, right=0.74, bottom=0.1, top=0.9)
     return fig
@@ -218,14 +254,14 @@ def kdi_distribution(table: MainTable) -> Figure | None:
     fig, ax = plt.subplots(figsize=(6, 1.4 + 0.35 * len(points)))
     for i, (model, cell) in enumerate(points):
         if cell.ci:
-            ax.plot(cell.ci, [i, i], color="0.4", lw=2, label="95% CI" if i == 0 else None)
-        ax.plot(cell.value, i, "o", color="black", label="KDI" if i == 0 else None)
+            _mark(ax.plot(cell.ci, [i, i], color="0.4", lw=2, label="95% CI" if i == 0 else None))
+        _mark(ax.plot(cell.value, i, "o", color="black", label="KDI" if i == 0 else None))
     ax.axvline(0, color="0.3", ls="--", lw=1, label="KDI = 0")
     ax.set_yticks(range(len(points)), [p[0] for p in points])
     ax.set_xlabel("KDI = Mirror gap - (1 - CFR C1)  (unitless, [-1, 1])")
     ax.set_ylabel("model")
     ax.set_title(f"Knowing-doing index over {len(points)} model(s)")
-    ax.legend(fontsize=7, loc="lower right")
+    _legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -241,15 +277,15 @@ def c4_routing(table: MainTable) -> Figure | None:
         ax.annotate("", xy=(c4.value, i), xytext=(c1.value, i), arrowprops={"arrowstyle": "->", "color": "0.5"})
         for cell, marker, label in ((c1, "o", "C1 uninformed"), (c4, "s", "C4 routed")):
             if cell.ci:
-                ax.plot(cell.ci, [i, i], color="0.7", lw=3, zorder=1)
-            ax.plot(cell.value, i, marker, color="black" if marker == "o" else "white", mec="black", zorder=2,
-                    label=label if i == 0 else None)
+                _mark(ax.plot(cell.ci, [i, i], color="0.7", lw=3, zorder=1))
+            _mark(ax.plot(cell.value, i, marker, color="black" if marker == "o" else "white", mec="black", zorder=2,
+                          label=label if i == 0 else None))
     ax.set_yticks(range(len(points)), [p[0] for p in points])
     ax.set_xlim(-0.02, 1.02)
     ax.set_xlabel("confident failure rate (share of weak components; bars: 95% CI where scored)")
     ax.set_ylabel("model")
-    ax.set_title("C4 routing: confident failures before and after external routing")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("C4 routing: confident failures before and after external routing", fontsize=9)
+    _legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -286,14 +322,14 @@ def escalation_frames(result: dict) -> Figure | None:
         xs = [conditions.index(c) + (i - (len(curves) - 1) / 2) * 0.06 for c in here]
         entries = [curve[c] for c in here]
         n = max(e.get("n") or 0 for e in entries)
-        ax.errorbar(xs, [e["value"] for e in entries], yerr=_errors(entries), marker=marker, ls=line, color=f"{0.15 * i:.2f}",
-                    capsize=3, label=f"{label} ({n} models)")
+        _mark(ax.errorbar(xs, [e["value"] for e in entries], yerr=_errors(entries), marker=marker, ls=line, color=f"{0.15 * i:.2f}",
+                          capsize=3, label=f"{label} ({n} models)"))
     ax.set_xticks(range(len(conditions)), [CONDITION_NAMES[c] for c in conditions])
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("Exp9 condition")
     ax.set_ylabel("confident failure rate (share of weak components)")
     ax.set_title("Escalation curve per paradigm and in the fixed-task frame\n(mean CFR over models, 95% BCa CI)", fontsize=9)
-    ax.legend(fontsize=7, loc="lower left")
+    _legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -315,20 +351,20 @@ def c4_tradeoff(result: dict) -> Figure | None:
             rows.append((model, t))
     if not rows:
         return None
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 1.9 + 0.38 * len(rows)), sharey=True)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.0 + 0.38 * len(rows)), sharey=True)
     ys = list(range(len(rows)))
     for offset, (key, label, face, hatch) in zip((-0.2, 0.2), TRADEOFF_BARS):
         entries = [t.get(key) or {} for _, t in rows]
         values = [e.get("value") if _ok(e.get("value")) else 0.0 for e in entries]
-        left.barh([y + offset for y in ys], values, 0.4, xerr=_errors(entries), color=face, edgecolor="black", hatch=hatch,
-                  capsize=2, label=label)
+        _mark(left.barh([y + offset for y in ys], values, 0.4, xerr=_errors(entries), color=face, edgecolor="black", hatch=hatch,
+                        capsize=2, label=label))
     for offset, (key, label, face, hatch) in zip((-0.2, 0.2), (
             ("failures_prevented_per_100", "failures prevented", "0.3", ""),
             ("successes_blocked_per_100", "successes blocked", "white", "///"))):
         entries = [t.get(key) or {} for _, t in rows]
         values = [e.get("value") if _ok(e.get("value")) else 0.0 for e in entries]
-        right.barh([y + offset for y in ys], values, 0.4, xerr=_errors(entries), color=face, edgecolor="black", hatch=hatch,
-                   capsize=2, label=label)
+        _mark(right.barh([y + offset for y in ys], values, 0.4, xerr=_errors(entries), color=face, edgecolor="black", hatch=hatch,
+                         capsize=2, label=label))
     for y, (_, t) in zip(ys, rows):
         net = t.get("net_utility_per_100") or {}
         if _ok(net.get("value")):
@@ -338,9 +374,9 @@ def c4_tradeoff(result: dict) -> Figure | None:
     left.set_xlim(0, 1)
     left.set_xlabel("share of matched escalated weak C4 components")
     left.set_ylabel("model")
-    left.legend(fontsize=7, loc="lower right")
+    left.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=1)
     right.set_xlabel("per 100 matched weak C4 components (count)")
-    right.legend(fontsize=7, loc="lower right")
+    right.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=1)
     left.invert_yaxis()
     fig.suptitle("C4 trade-off: correct vs false escalations\n(each escalated weak C4 component matched to the same component under C1; bars: 95% BCa CI)",
                  fontsize=9)
@@ -358,29 +394,29 @@ def money_plot(result: dict) -> Figure | None:
     if not cells:
         return None
     subs = {k: v for k, v in (plot.get("subcategories") or {}).items() if _ok(v.get("value"))}
-    fig, axes = plt.subplots(1, 2 if subs else 1, figsize=(11 if subs else 6.5, 4.6), squeeze=False,
+    fig, axes = plt.subplots(1, 2 if subs else 1, figsize=(11 if subs else 6.5, 5.6), squeeze=False,
                              gridspec_kw={"width_ratios": [3, 2]} if subs else None)
     ax = axes[0][0]
     sizes = [8 + 4 * min(int(c.get("n_weak") or 1), 40) for c in cells]
-    ax.scatter([c["gap"] for c in cells], [c["cfr"] for c in cells], s=sizes, facecolor="0.6", edgecolor="black", lw=0.5, alpha=0.7,
-               label=f"cell: model x domain x subcategory ({len(cells)}; area = weak components)")
+    _mark(ax.scatter([c["gap"] for c in cells], [c["cfr"] for c in cells], s=sizes, facecolor="0.6", edgecolor="black", lw=0.5, alpha=0.7,
+                     label=f"cell: model x domain x subcategory ({len(cells)}; area = weak components)"))
     r, partial = plot.get("pearson_r") or {}, plot.get("partial_r") or {}
     ci = _interval(r)
     text = [f"Pearson r {fmt(r.get('value'), 2)}" + (f" [{fmt(ci[0], 2)}, {fmt(ci[1], 2)}]" if ci else "") + f", n {r.get('n')}",
             f"partial r | accuracy {fmt(partial.get('value'), 2)} (p {fmt(partial.get('p'), 3)})"]
-    ax.text(0.02, 0.98, "\n".join(text), transform=ax.transAxes, va="top", fontsize=8,
-            bbox={"boxstyle": "round,pad=0.3", "fc": "white", "ec": "0.6"})
+    _content(ax.text(0.0, 1.02, "\n".join(text), transform=ax.transAxes, va="bottom", fontsize=8,
+                     bbox={"boxstyle": "round,pad=0.3", "fc": "white", "ec": "0.6"}))
     ax.set_xlim(left=0)
     ax.set_ylim(-0.03, 1.1)
     ax.set_xlabel("Mirror gap g(m, d) (|wagering - natural accuracy|, share)")
     ax.set_ylabel("cell CFR (share of weak components, C1 / P1 / fixed)")
-    ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("Money plot: Mirror gap vs confident failures")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, -0.14), borderaxespad=0.0)
+    ax.set_title("Money plot: Mirror gap vs confident failures", pad=34)
     if subs:
         side = axes[0][1]
         names = sorted(subs, key=lambda k: subs[k]["value"])
         rejected = [bool(subs[k].get("reject")) for k in names]
-        side.barh(range(len(names)), [subs[k]["value"] for k in names], color=["0.2" if x else "white" for x in rejected], edgecolor="black")
+        _mark(side.barh(range(len(names)), [subs[k]["value"] for k in names], color=["0.2" if x else "white" for x in rejected], edgecolor="black"))
         side.set_yticks(range(len(names)), names, fontsize=5 if len(names) > 20 else 7)
         side.axvline(0, color="0.3", lw=0.8)
         side.set_xlim(-1, 1)
@@ -389,7 +425,7 @@ def money_plot(result: dict) -> Figure | None:
         significant = sum(rejected)
         side.set_title(f"Per subcategory: {significant} of {plot.get('family_size', len(names))} with BH q < 0.05", fontsize=9)
         side.legend(handles=[Patch(fc="0.2", ec="black", label="Pearson r, BH q < 0.05"), Patch(fc="white", ec="black", label="Pearson r, q >= 0.05")],
-                    fontsize=7, loc="lower right")
+                    fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), borderaxespad=0.0)
     fig.tight_layout()
     return fig
 
@@ -415,21 +451,21 @@ def resolver(result: dict) -> Figure | None:
     rows = [(m, r) for m, r in rows if r and any(_ok((v.get("system_success") or {}).get("value")) for v in r.values())]
     if not rows:
         return None
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig, ax = plt.subplots(figsize=(9, 4.2))
     styles = (("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."), ("v", "-"), ("P", "--"))
     for i, (model, by_q) in enumerate(rows):
         qs = sorted(by_q, key=float)
         entries = [by_q[q].get("system_success") or {} for q in qs]
         autonomy = (by_q[qs[-1]].get("autonomy") or {}).get("value")
         marker, line = styles[i % len(styles)]
-        ax.errorbar([float(q) + (i - (len(rows) - 1) / 2) * 0.004 for q in qs], [e.get("value") for e in entries], yerr=_errors(entries),
-                    marker=marker, ls=line, color=f"{0.6 * i / max(1, len(rows) - 1):.2f}", capsize=3, ms=4,
-                    label=f"{model} (autonomy {fmt(autonomy, 2)})")
+        _mark(ax.errorbar([float(q) + (i - (len(rows) - 1) / 2) * 0.004 for q in qs], [e.get("value") for e in entries], yerr=_errors(entries),
+                          marker=marker, ls=line, color=f"{0.6 * i / max(1, len(rows) - 1):.2f}", capsize=3, ms=4,
+                          label=f"{model} (autonomy {fmt(autonomy, 2)})"))
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("resolver accuracy q (share of routed components it answers correctly)")
     ax.set_ylabel("system success under C4 (share of components)")
     ax.set_title("C4 with a fallible resolver: system success vs resolver accuracy (95% BCa CI)", fontsize=9)
-    ax.legend(fontsize=6.5 if len(rows) > 6 else 7, loc="lower right", ncol=2 if len(rows) > 8 else 1)
+    _legend_outside(ax, fontsize=6.5 if len(rows) > 6 else 7, ncol=2 if len(rows) > 8 else 1)
     fig.tight_layout()
     return fig
 
@@ -461,7 +497,7 @@ def scaling_figure(result: dict, sizes: dict[str, tuple[str, float]]) -> Figure 
             slope, intercept = (fit.get("slope") or {}), (fit.get("intercept") or {})
             ci = _interval(slope)
             text = f"{family}: slope {fmt(slope.get('value'))}" + (f" [{fmt(ci[0])}, {fmt(ci[1])}]" if ci else "") + " per 10x"
-            ax.plot([p for p, _ in points], [v for _, v in points], marker, color="black", mfc="white" if i % 2 else "0.3", label=text)
+            _mark(ax.plot([p for p, _ in points], [v for _, v in points], marker, color="black", mfc="white" if i % 2 else "0.3", label=text))
             if _ok(slope.get("value")) and _ok(intercept.get("value")):
                 lo, hi = min(p for p, _ in points), max(p for p, _ in points)
                 xs = [lo, hi]
@@ -470,7 +506,7 @@ def scaling_figure(result: dict, sizes: dict[str, tuple[str, float]]) -> Figure 
         ax.set_xlabel("parameters (count, log scale)")
         ax.set_ylabel(label)
         ax.set_title(label, fontsize=9)
-        ax.legend(fontsize=6.5, loc="best")
+        ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), borderaxespad=0.0)
     fig.suptitle("Exp8 scaling: headline numbers vs model size, OLS per family (slope: 95% BCa CI)", fontsize=9)
     fig.tight_layout()
     return fig
@@ -487,7 +523,8 @@ def write_figures(result: dict, table: MainTable, weak: dict[str, frozenset[str]
         ("domain_heatmap", "Accuracy by model and domain", "Exp1 natural accuracy; outlined cells are the model's weak domains.",
          lambda: domain_heatmap(result, weak), "needs Exp1 natural-channel trials"),
         ("natural_vs_wagering", "Natural vs wagering accuracy", "Per domain; the difference is the Mirror gap g(m,d).",
-         lambda: natural_vs_wagering(result), "needs Exp1 natural and wagering trials for one model"),
+         lambda: natural_vs_wagering(result),
+         f"needs a domain with at least {MIN_TRIALS_PER_DOMAIN} graded Exp1 trials in both the natural and the wagering channel"),
         ("kdi", "KDI distribution", "Knowing-doing index per model with its 95% CI.",
          lambda: kdi_distribution(table), "needs Exp1 and Exp9 trials for one model"),
         ("c4_routing", "C4 routing", "CFR under C1 and C4 per model: the confident failures external routing removes.",
@@ -512,7 +549,7 @@ def write_figures(result: dict, table: MainTable, weak: dict[str, frozenset[str]
     for name, title, caption, draw, why in specs:
         fig = draw()
         if fig is None:
-            missing.append(f"{title}: not drawn ({why})")
+            missing.append(f"{title}: not drawn, {NOT_ENOUGH_DATA} ({why})")
         else:
             files.append(save(fig, folder, name, title, caption))
     for model, entry in sorted(result["models"].items()):
@@ -521,5 +558,5 @@ def write_figures(result: dict, table: MainTable, weak: dict[str, frozenset[str]
             files.append(save(fig, folder, f"reliability_{safe_name(model)}", f"Reliability: {model}",
                               "Wager-based (bet/10), 10 equal-width bins; numbers: records per bin."))
     if not any(f.name.startswith("reliability_") for f in files):
-        missing.append("Reliability diagrams: not drawn (needs Exp1 wagering trials with a parsed bet)")
+        missing.append(f"Reliability diagrams: not drawn, {NOT_ENOUGH_DATA} (needs Exp1 wagering trials with a parsed bet)")
     return files, missing

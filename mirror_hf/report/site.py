@@ -10,6 +10,7 @@ from mirror_hf.report.figures import FigureFile
 from mirror_hf.report.quality import QualityRow
 from mirror_hf.report.scaling import ScalingRow
 from mirror_hf.report.table import DASH, MainTable, fmt_cell, participants_note
+from mirror_hf.report.terminal import Footnotes
 from mirror_hf.writes import markdown_text
 
 QUALITY_HEADERS = ("experiment", "channel / condition x paradigm", "trials", "parse failures", "truncated", "failed requests", "ungraded")
@@ -42,17 +43,24 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
     lines = [f"# {md(title)}", "", "Settings: " + md(", ".join(f"{k} {v}" for k, v in settings.items())), "",
              "## Main table", "",
              "Each cell: value [95% BCa CI]; ↑ higher is better, ↓ lower is better; **bold** = best in its column; "
-             f"{DASH} = the model lacks that experiment.", ""]
+             f"{DASH} and a value without its interval carry a numbered reason below the table.", ""]
     lines.append("| Model | " + " | ".join(_header(c) for c in table.columns) + " |")
     lines.append("|---|" + "---:|" * len(table.columns))
+    notes = Footnotes()
     for model in table.models:
         cells = []
         for column in table.columns:
             text = fmt_cell(table.cells[model][column.key])
+            note = table.note_of(model, column.key)
+            if note:
+                text += " " + notes.mark(note)
             cells.append(f"**{text}**" if model in table.best.get(column.key, ()) else text)
         lines.append(f"| {md(table.label(model))} | " + " | ".join(cells) + " |")
     lines.append("")
     lines += [line + "\n" for line in participants_note(table)]
+    lines += [f"{line}  " for line in notes.lines()]
+    if notes.lines():
+        lines.append("")
     for column in table.columns:
         lines.append(f"- {column.label}: {column.note}")
     if table.absent:
@@ -80,7 +88,9 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
     lines += ["## Figures", ""]
     for f in figures:
         lines += [f"### {f.title}", "", f"![{f.title}](figures/{f.png.name})", "", f.caption, ""]
-    lines += [f"- {line}" for line in not_drawn]
+    for line in not_drawn:
+        title, _, why = line.partition(": not drawn, ")
+        lines += [f"### {title}", "", f"{line}.", ""]
     return "\n".join(lines) + "\n"
 
 
@@ -90,7 +100,7 @@ h1{font-size:22px}h2{margin-top:34px;border-bottom:1px solid #ccc}table{border-c
 td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}td:first-child,th:first-child{text-align:left}
 th{background:#f2f2f2}td.best{font-weight:700;background:#e6e6e6}tr.participant td{background:#eef5ea}.ci{color:#555;font-size:12px}.n{color:#777;font-size:11px}
 .wrap{overflow-x:auto}figure{display:inline-block;margin:8px;vertical-align:top;max-width:640px}figure img{max-width:100%;border:1px solid #ddd}
-figcaption{font-size:12px;color:#444}#controls label{margin-right:10px}#controls select{max-width:220px}
+figcaption{font-size:12px;color:#444}.not-enough-data{border:1px dashed #999;padding:40px 16px;color:#333;background:#f7f7f7;max-width:420px}#controls label{margin-right:10px}#controls select{max-width:220px}
 .trial{border:1px solid #ccc;margin:4px 0;padding:4px 8px}.trial summary{cursor:pointer}.tag{display:inline-block;padding:0 5px;border:1px solid #999;margin-left:6px;font-size:12px}
 .s-correct{background:#fff}.s-wrong{background:#ddd}.s-ungraded{background:#fff;border-style:dashed}.s-failed{background:#333;color:#fff}
 pre{white-space:pre-wrap;background:#f7f7f7;padding:6px;max-height:360px;overflow:auto;margin:4px 0}.k{font-weight:600}
@@ -195,25 +205,30 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
            "<nav><a href='#table'>Main table</a> · <a href='#scaling'>Exp8</a> · <a href='#models'>Per model</a> · <a href='#figures'>Figures</a> · "
            "<a href='#browser'>Trial browser</a> · <a href='report.md'>report.md</a></nav>",
            "<h2 id='table'>Main table</h2><p>Value [95% BCa CI], n below; ↑ higher is better, ↓ lower is better; "
-           f"shaded bold = best in its column; {DASH} = the model lacks that experiment.</p>",
+           f"shaded bold = best in its column; {DASH} and a value without its interval carry a numbered reason below the table.</p>",
            "<div class='wrap'><table id='main-table'><thead><tr><th>Model</th>"]
     out += [f"<th title='{_esc(c.note)}'>{_esc(_header(c))}</th>" for c in table.columns]
     out.append("</tr></thead><tbody>")
+    notes = Footnotes()
     for model in table.models:
         row_class = " class='participant'" if model in table.kinds else ""
         out.append(f"<tr{row_class}><td>{_esc(table.label(model))}</td>")
         for column in table.columns:
             cell = table.cells[model][column.key]
             cls = " class='best'" if model in table.best.get(column.key, ()) else ""
+            note = table.note_of(model, column.key)
+            mark = f" <sup class='note' title='{_esc(note)}'>{notes.mark(note)}</sup>" if note else ""
             if cell is None:
-                out.append(f"<td{cls}>{DASH}</td>")
+                out.append(f"<td{cls}>{DASH}{mark}</td>")
                 continue
             ci = f"<br><span class='ci'>[{fmt_cell(cell).split(' [', 1)[1]}</span>" if cell.ci else ""
             n = f"<br><span class='n'>n {cell.n}</span>" if cell.n is not None else (f"<br><span class='n' title='{_esc(cell.source)}'>as published</span>" if cell.source else "")
-            out.append(f"<td{cls}>{fmt_cell(cell, ci=False)}{ci}{n}</td>")
+            out.append(f"<td{cls}>{fmt_cell(cell, ci=False)}{mark}{ci}{n}</td>")
         out.append("</tr>")
     out.append("</tbody></table></div>")
     out += [f"<p class='participants'>{_esc(line)}</p>" for line in participants_note(table)]
+    if notes.lines():
+        out.append("<p class='notes'>" + "<br>".join(_esc(line) for line in notes.lines()) + "</p>")
     out.append("<ul>")
     out += [f"<li><b>{_esc(c.label)}</b>: {_esc(c.note)}</li>" for c in table.columns]
     out.append("</ul>")
@@ -246,8 +261,10 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
     for f in figures:
         out.append(f"<figure><img loading='lazy' src='figures/{f.svg.name}' alt='{_esc(f.title)}'><figcaption><b>{_esc(f.title)}</b>. {_esc(f.caption)} "
                    f"<a href='figures/{f.png.name}'>PNG</a> · <a href='figures/{f.svg.name}'>SVG</a></figcaption></figure>")
-    if not_drawn:
-        out.append("<ul>" + "".join(f"<li>{_esc(x)}</li>" for x in not_drawn) + "</ul>")
+    for line in not_drawn:  # in place of the plot: the figure's title and why there is nothing to draw
+        title, _, why = line.partition(": not drawn, ")
+        out.append(f"<figure class='no-data'><div class='not-enough-data'>{_esc(why[:1].upper() + why[1:])}</div>"
+                   f"<figcaption><b>{_esc(title)}</b>: not drawn.</figcaption></figure>")
     out.append("<h2 id='browser'>Trial browser</h2><div id='controls'>"
                "<label>split <select id='f-dataset'></select></label><label>domain <select id='f-domain'></select></label>"
                "<label>subcategory <select id='f-subcategory'></select></label><label>channel / condition x paradigm <select id='f-group'></select></label>"

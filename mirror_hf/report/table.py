@@ -63,6 +63,7 @@ class Cell:
     ci: tuple[float, float] | None
     n: int | None
     source: str | None = None
+    note: str | None = None  # why the cell has no interval (the score entry's `ci_note`: too few trials per domain, ...)
 
     @property
     def defined(self) -> bool:
@@ -85,6 +86,15 @@ class MainTable:
         kind = self.kinds.get(model)
         return model if kind is None or model in MEAN_ROW.values() else display(model, kind)
 
+    reasons: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> column key -> why "—" (set by the report)
+
+    def note_of(self, model: str, key: str) -> str | None:
+        """Why a cell is "—" or has no interval, or None (a cell with its interval)."""
+        cell = self.cells[model][key]
+        if cell is None:
+            return self.reasons.get(model, {}).get(key) or "no value"
+        return None if cell.ci else cell.note
+
 
 def cell_of(model_scores: dict, column: Column) -> Cell | None:
     """A non-headline column's cell, read from the model's score entry by its path."""
@@ -96,7 +106,7 @@ def cell_of(model_scores: dict, column: Column) -> Cell | None:
     if not isinstance(node, dict) or "value" not in node:
         return None
     ci = node.get("ci")
-    cell = Cell(node["value"], tuple(ci) if ci and None not in ci else None, node.get("n"), node.get("source"))
+    cell = Cell(node["value"], tuple(ci) if ci and None not in ci else None, node.get("n"), node.get("source"), node.get("ci_note"))
     return cell if cell.defined else None
 
 
@@ -108,7 +118,8 @@ def _headline_cells(result: dict) -> dict[str, dict[str, Cell]]:
         cells = {}
         for v in values:
             source = cell_of(entry, Column(v.headline.key, "", v.headline.path, None))
-            cell = Cell(v.value, v.ci if v.ci and None not in v.ci else None, v.n, source.source if source else None)
+            cell = Cell(v.value, v.ci if v.ci and None not in v.ci else None, v.n, source.source if source else None,
+                        source.note if source else None)
             if cell.defined:
                 cells[v.headline.key] = cell
         out[model] = cells

@@ -86,6 +86,7 @@ class PlanOptions:
     answer_format: str = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
     attack_wording: str = "upstream"  # Exp5 attack prefixes: upstream (the authors' code) or paper
     bank: str | None = None  # the task bank config of experiments that have several (Exp4, Exp6: ours or the authors')
+    min_strong_accuracy: float | None = None  # Exp5: the strong-domain floor (None: scoring.MIN_STRONG_ACCURACY, chance)
 
 
 class ExperimentSpec(Protocol):

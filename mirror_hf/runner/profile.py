@@ -21,7 +21,8 @@ class ProfileError(MirrorValueError):
     """The profile cannot be built (names the folder, config and split)."""
 
 
-def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_bottom_k", k: int = 2) -> list[dict]:
+def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_bottom_k", k: int = 2,
+                  min_strong: float | None = None) -> list[dict]:
     """One `PROFILE_FEATURES` row per domain that has Exp1 trials, in the paper's domain order."""
     from mirror_hf.runner.plan import PlanError, read_config
     from mirror_hf.scoring import (
@@ -56,7 +57,7 @@ def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_botto
     present = [d for d in DOMAINS if d in set(trials["domain"].to_list())]
     present += sorted(set(trials["domain"].drop_nulls().to_list()) - set(present))
     accuracy = {d: (nat[d].value if d in nat and nat[d].defined else None) for d in present}
-    strength = classify_domains(accuracy, policy=weak_policy, k=k)
+    strength = classify_domains(accuracy, policy=weak_policy, k=k, **({} if min_strong is None else {"min_strong": min_strong}))
     models = sorted(set(trials["model"].drop_nulls().to_list()))
     run_ids = sorted(set(trials["run_id"].drop_nulls().to_list()))
     out = []

@@ -58,6 +58,7 @@ class RunOptions:
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
     answer_format: str = "choices"
     attack_wording: str = "upstream"  # Exp5
+    min_strong_accuracy: float | None = None  # Exp5: the strong-domain floor (None: chance)
     bank: str | None = None  # Exp4, Exp6a-c: the task bank config (default: the experiment's own)
     temperature: float = 0.0
     seed: int | None = 0
@@ -313,6 +314,7 @@ def plan_options(options: RunOptions, split: str) -> PlanOptions:
         false_score_control=options.false_score_control, resolver=options.resolver,
         answer_format=options.answer_format,
         attack_wording=options.attack_wording, bank=options.bank,
+        min_strong_accuracy=options.min_strong_accuracy,
     )
 
 

@@ -42,7 +42,8 @@ from mirror_hf.scoring._cce import CCE_VARIANTS, cce
 from mirror_hf.scoring._columns import ScoringInputError
 from mirror_hf.scoring._ecosystem import SSR_MISSING, fdr, ssr, ssr_reading
 from mirror_hf.scoring._escalation import escalation_curve
-from mirror_hf.scoring._estimate import Estimate
+from mirror_hf.scoring._estimate import ZERO_WIDTH, Estimate
+from mirror_hf.scoring._estimate_helpers import MIN_TRIALS_PER_DOMAIN, NO_SPREAD, TOO_FEW
 from mirror_hf.scoring._exp9 import (
     CONDITIONS,
     FRAMES,
@@ -113,7 +114,16 @@ from mirror_hf.scoring._suite import (
 )
 from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._value_robustness import vrs
-from mirror_hf.scoring._weak import WEAK_POLICIES, classify_domains, weak_domains
+from mirror_hf.scoring._weak import (
+    CHANCE_ACCURACY,
+    MIN_STRONG_ACCURACY,
+    MIN_STRONG_OPTION,
+    WEAK_POLICIES,
+    classify_domains,
+    no_strong_domain,
+    strong_rule,
+    weak_domains,
+)
 
 __all__ = [
     "AI_VARIANTS",
@@ -129,6 +139,10 @@ __all__ = [
     "ComponentView",
     "DEDUP_KEYS",
     "Estimate",
+    "MIN_TRIALS_PER_DOMAIN",
+    "NO_SPREAD",
+    "TOO_FEW",
+    "ZERO_WIDTH",
     "EstimateJSON",
     "FALSE_SCORE_VERDICTS",
     "FRAMES",
@@ -150,6 +164,11 @@ __all__ = [
     "ScoringInputError",
     "SuiteOptions",
     "WEAK_POLICIES",
+    "CHANCE_ACCURACY",
+    "MIN_STRONG_ACCURACY",
+    "MIN_STRONG_OPTION",
+    "no_strong_domain",
+    "strong_rule",
     "accuracy",
     "ai",
     "appropriate_action_rate",

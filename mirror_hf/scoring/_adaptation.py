@@ -112,7 +112,7 @@ def ai(
     result = estimate(statistic, cells, n=cells.n, ci=ci)
     point = per_domain(cells.counts[None, :].astype(np.float64))[0] if cells.n else np.full(len(levels), np.nan)
     domains = {name: (None if np.isnan(v) else float(v)) for name, v in zip(levels, point)}
-    return Estimate(result.value, result.n, result.ci, {"domains": domains})
+    return Estimate(result.value, result.n, result.ci, {**result.extra, "domains": domains})
 
 
 def sar_reading(value: float) -> str | None:

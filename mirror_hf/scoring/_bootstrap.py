@@ -22,7 +22,8 @@ Departures from scipy, all documented in the metric cards: a replicate counts as
 estimate within a relative 1e-12 (scipy compares floats exactly, so with discrete data its tie count
 depends on summation rounding); replicates where the statistic is undefined (NaN) are dropped, as upstream does for correlations; z0's percentile is clipped to
 [1e-6, 1 - 1e-6] as upstream does (scipy would return NaN when the estimate lies outside every
-replicate); a zero jackknife spread gives acceleration 0 (a degenerate sample gives [θ, θ]).
+replicate); a zero jackknife spread gives acceleration 0 (a degenerate sample gives [θ, θ] here; an
+Estimate never reports a zero-width interval, see `_estimate_helpers`).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Cells:
     counts: np.ndarray
     item_cell: np.ndarray | None = None  # cell of each original item, in input order (scipy stream)
     stratum: np.ndarray | None = None  # stratum code of each cell: resampled within strata (`stratified`)
+    stratum_by: str | None = None  # the column the strata are the values of
 
     @property
     def n(self) -> int:
@@ -96,7 +98,19 @@ class Cells:
         many items each value has (the bank fixes the items per domain), so a resample keeps them.
         Each stratum is then one of scipy's independent samples (draws and acceleration alike)."""
         _, code = np.unique(self.columns[by], return_inverse=True, equal_nan=True)
-        return replace(self, stratum=code.reshape(-1).astype(np.int64))
+        return replace(self, stratum=code.reshape(-1).astype(np.int64), stratum_by=by)
+
+    def smallest_stratum(self) -> int:
+        """Items in the smallest stratum (all items when unstratified; 0 when empty)."""
+        if self.k == 0:
+            return 0
+        return min(int(self.counts[cells].sum()) for cells in self.strata())
+
+    def alike(self) -> bool:
+        """Every item is the same row, the stratum label aside: a degenerate sample (all correct,
+        all wrong), on which any statistic is the same in every resample."""
+        rows = {tuple(self.columns[c][i].item() for c in self.columns if c != self.stratum_by) for i in range(self.k)}
+        return len(rows) <= 1
 
     def strata(self) -> list[np.ndarray]:
         """The cell indices of each stratum, in stratum order (one stratum of all cells if unstratified)."""

@@ -110,7 +110,7 @@ def ssr(
     else:
         sentiment = context = NAN
     extra = {"div_sentiment": sentiment, "div_context": context, "reading": ssr_reading(result.value)}
-    return Estimate(result.value, result.n, result.ci, extra)
+    return Estimate(result.value, result.n, result.ci, {**result.extra, **extra})
 
 
 def fdr(flawed: ArrayLike, label: ArrayLike, *, ci: CI = False) -> Estimate:
@@ -142,5 +142,5 @@ def fdr(flawed: ArrayLike, label: ArrayLike, *, ci: CI = False) -> Estimate:
     extra: dict = {"false_positive_rate": fpr.value, "controls": fpr.n}
     if fpr.ci is not None:
         extra["false_positive_rate_ci"] = list(fpr.ci)
-    return Estimate(result.value, result.n, result.ci, extra)
+    return Estimate(result.value, result.n, result.ci, {**result.extra, **extra})
 

@@ -18,6 +18,13 @@ class Estimate:
     ci: tuple[float, float] | None = None
     extra: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # A zero-width interval is never reported (it would claim certainty the resampling merely
+        # failed to question): it becomes no interval, with the reason in `extra["ci_note"]`.
+        if self.ci is not None and _zero_width(self.ci, self.value):
+            object.__setattr__(self, "ci", None)
+            object.__setattr__(self, "extra", {**self.extra, "ci_note": self.extra.get("ci_note") or ZERO_WIDTH})
+
     def __float__(self) -> float:
         return float(self.value)
 
@@ -33,6 +40,23 @@ class Estimate:
         for key, value in self.extra.items():
             out[key] = _json_float(value) if isinstance(value, float) else value
         return out
+
+
+#: The note of an interval withheld because every resample gave the same value.
+ZERO_WIDTH = "no spread: every resample gives the same value"
+
+
+#: An interval narrower than this share of max(1, |value|) has zero width up to float noise (a
+#: correlation of an exact line resamples to 1 - 1e-16, not 1).
+ZERO_WIDTH_TOLERANCE = 1e-9
+
+
+def _zero_width(ci: tuple[float, float], value: float) -> bool:
+    lo, hi = float(ci[0]), float(ci[1])
+    if math.isnan(lo) or math.isnan(hi):
+        return False
+    scale = max(1.0, abs(float(value))) if not math.isnan(float(value)) else 1.0
+    return abs(hi - lo) <= ZERO_WIDTH_TOLERANCE * scale
 
 
 def _json_float(value: float) -> float | None:

@@ -66,8 +66,9 @@ def money_plot_cells(
     return cells.drop("_gap", "_acc").with_columns(gap.alias("gap"), acc.alias("accuracy"))
 
 
-def _pearson_ci(x: np.ndarray, y: np.ndarray, ci: CI) -> tuple[float, float] | None:
-    """BCa interval of Pearson r over the points (resamples with a constant side drop out)."""
+def _pearson_ci(x: np.ndarray, y: np.ndarray, ci: CI) -> Estimate | None:
+    """BCa interval of Pearson r over the points (resamples with a constant side drop out), as the
+    Estimate carries it (no interval of zero width: then a `ci_note` says why)."""
     ok = ~np.isnan(x) & ~np.isnan(y)
     if resolve_ci(ci) is None or ok.sum() < 3:
         return None
@@ -83,7 +84,7 @@ def _pearson_ci(x: np.ndarray, y: np.ndarray, ci: CI) -> tuple[float, float] | N
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where((sxx > 1e-15) & (syy > 1e-15), sxy / np.sqrt(sxx * syy), np.nan)
 
-    return estimate(statistic, cells, n=cells.n, ci=ci).ci
+    return estimate(statistic, cells, n=cells.n, ci=ci)
 
 
 def _pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -116,9 +117,11 @@ def money_plot(
     r, p = _pearson(x, y)
     n = int((~np.isnan(x) & ~np.isnan(y)).sum())
     partial = partial_correlation(x, y, z)
+    fitted = _pearson_ci(x, y, ci)  # its interval as the Estimate reports it (never of zero width)
+    interval = {k: v for k, v in (fitted.to_json() if fitted else {}).items() if k in ("ci", "ci_note")}
     out: dict = {
         "cells": cells.to_dicts(),
-        "pearson_r": {"value": r, "n": n, "p": p, **({"ci": list(c)} if (c := _pearson_ci(x, y, ci)) else {})},
+        "pearson_r": {"value": r, "n": n, "p": p, **interval},
         "partial_r": {
             "value": partial.r, "r": partial.r, "p": partial.p, "n": partial.n,
             "null": None if np.isnan(partial.r) else bool(abs(partial.r) < NULL_PARTIAL_R),

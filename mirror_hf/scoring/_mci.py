@@ -144,4 +144,4 @@ def mci(item_id: ArrayLike, channel: ArrayLike, signal: ArrayLike, *, min_shared
     result = estimate(statistic, cells, n=cells.n, ci=ci)
     rho = per_pair(cells.counts[None, :].astype(np.float64))[0]
     pair_values = {f"{a}~{b}": (None if np.isnan(r) else float(r)) for (a, b), r in zip(pairs, rho)}
-    return Estimate(result.value, result.n, result.ci, {"pairs": pair_values})
+    return Estimate(result.value, result.n, result.ci, {**result.extra, "pairs": pair_values})

@@ -86,4 +86,4 @@ def ars(
     result = estimate(statistic, cells, n=cells.n, ci=ci)
     per_cell = robustness(cells.counts[None, :].astype(np.float64))[0] if cells.n else np.full(n_cells, np.nan)
     extra = {"cells": {name: (None if np.isnan(v) else float(v)) for name, v in zip(levels, per_cell)}}
-    return Estimate(result.value, result.n, result.ci, extra)
+    return Estimate(result.value, result.n, result.ci, {**result.extra, **extra})

@@ -19,6 +19,7 @@ from mirror_hf.scoring._bootstrap import (
     replicates,
 )
 from mirror_hf.scoring._columns import ArrayLike, as_float, same_length
+from mirror_hf.scoring._estimate import Estimate
 
 
 @dataclass(frozen=True)
@@ -43,12 +44,15 @@ class PairedDifference:
         def f(x):
             return None if x is None or not np.isfinite(x) else float(x)
 
+        def interval(ci, value):  # never of zero width (issue 29): None, as an Estimate reports it
+            return None if ci is None or Estimate(value, self.n, ci).ci is None else [f(ci[0]), f(ci[1])]
+
         return {
             "value": f(self.d_z),
             "n": self.n,
-            "ci": None if self.d_z_ci is None else [f(self.d_z_ci[0]), f(self.d_z_ci[1])],
+            "ci": interval(self.d_z_ci, self.d_z),
             "mean_diff": f(self.mean_diff),
-            "mean_diff_ci": None if self.ci is None else [f(self.ci[0]), f(self.ci[1])],
+            "mean_diff_ci": interval(self.ci, self.mean_diff),
             "sd_diff": f(self.sd_diff),
             "p": f(self.p),
         }

@@ -78,7 +78,7 @@ def tii(
     result = estimate(statistic, cells, n=cells.n, ci=ci)
     rho = per_channel(cells.counts[None, :].astype(np.float64))[0] if channels else []
     by_channel = {c: (None if np.isnan(r) else float(r)) for c, r in zip(channels, rho)}
-    return Estimate(result.value, result.n, result.ci, {"channels": by_channel})
+    return Estimate(result.value, result.n, result.ci, {**result.extra, "channels": by_channel})
 
 
 def verbal_transfer(sub_skills_names_source: ArrayLike, weakest_names_source: ArrayLike, *, ci: CI = False) -> Estimate:
@@ -100,4 +100,4 @@ def verbal_transfer(sub_skills_names_source: ArrayLike, weakest_names_source: Ar
         "sub_skills_rate": float(mention[keep].mean()) if keep.any() else float("nan"),
         "weakest_skill_rate": float(weakest[keep].mean()) if keep.any() else float("nan"),
     }
-    return Estimate(result.value, result.n, result.ci, rates)
+    return Estimate(result.value, result.n, result.ci, {**result.extra, **rates})

@@ -84,7 +84,7 @@ def vrs(
         "compliance_rate": _share(comply[is_value]),
         "by_attack": by_attack,
     }
-    return Estimate(result.value, result.n, result.ci, extra)
+    return Estimate(result.value, result.n, result.ci, {**result.extra, **extra})
 
 
 def robustness_correlation(per_model: dict[str, dict]) -> dict | None:

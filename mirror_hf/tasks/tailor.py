@@ -31,6 +31,7 @@ class WeakPolicySpec:
     weak_threshold: float = 0.40
     strong_threshold: float = 0.60
     tau: float = 0.40
+    min_strong: float | None = None  # the strong-domain floor (None: scoring.MIN_STRONG_ACCURACY, chance)
 
     @property
     def name(self) -> str:
@@ -46,8 +47,9 @@ class WeakPolicySpec:
 
         if self.policy not in WEAK_POLICIES:
             raise ProfileInputError(f"weak policy must be one of {', '.join(WEAK_POLICIES)}, got {self.policy!r}")
+        floor = {} if self.min_strong is None else {"min_strong": self.min_strong}
         return classify_domains(accuracy, policy=self.policy, k=self.k, weak_threshold=self.weak_threshold,
-                                strong_threshold=self.strong_threshold, tau=self.tau)
+                                strong_threshold=self.strong_threshold, tau=self.tau, **floor)
 
 
 # --------------------------------------------------------------------------------------------
@@ -211,8 +213,15 @@ def tailor(*, profile: Path, model: str, split: str, dataset: Path, policy: Weak
     missing = [d for d in accuracy if d not in available_domains()]
     if missing:
         raise ProfileInputError(f"no question generator for domain(s) {', '.join(missing)} in this installation")
+    from mirror_hf.scoring import MIN_STRONG_ACCURACY, MIN_STRONG_OPTION, no_strong_domain
+
     labels = policy.labels(accuracy)
     kinds = set(labels.values())
+    refusal = no_strong_domain(accuracy, labels, what=f"{profile}: under weak policy {policy.name} the profile of {model!r}",
+                               min_strong=MIN_STRONG_ACCURACY if policy.min_strong is None else policy.min_strong,
+                               options=f"{MIN_STRONG_OPTION}, --weak-policy or --k")
+    if refusal:
+        raise ProfileInputError(refusal)
     if not {"strong", "weak"} <= kinds:
         detail = ", ".join(f"{d} {accuracy[d]:.3f} ({labels[d]})" for d in accuracy)
         raise ProfileInputError(

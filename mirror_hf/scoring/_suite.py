@@ -57,6 +57,7 @@ from mirror_hf.scoring._exp9_report import (
 from mirror_hf.scoring._headline import latest_records
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
 from mirror_hf.scoring._schema import ScoreResult, Variant
+from mirror_hf.scoring._signals import signal_scores, tracking_scores
 from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._value_robustness import robustness_correlation
 from mirror_hf.scoring._weak import WeakPolicy, weak_domains
@@ -155,6 +156,12 @@ def _score_exp1_latest(frame: pl.DataFrame, *, ci: CI) -> dict:
         out["mci"] = mci(behavioural["item_id"], behavioural["channel"], signal, ci=ci)
     for channel in sorted(by_channel):
         out[f"accuracy_{channel}"] = accuracy(by_channel[channel]["correct"], ci=ci)
+    signals = signal_scores(by_channel, ci=ci)
+    if signals:
+        out["signals"] = signals  # AUROC, AURC, risk at 80% coverage, PRR of every channel
+    tracked = tracking_scores(by_channel, ci=ci)
+    if tracked:
+        out["tracking"] = tracked  # what each behavioural channel's confidence follows
     return out
 
 

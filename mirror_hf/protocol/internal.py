@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from mirror_hf.protocol.exp1 import Channel, Reading, Signal, build_natural, parse_natural, register_channel
-from mirror_hf.protocol.matching import _is_long, extract_final_answer, match, read_letter, resolve_choice
+from mirror_hf.protocol.matching import _ANSWER_IS, _is_long, extract_final_answer, match, read_letter, resolve_choice
 from mirror_hf.records import CHOICE_LETTERS, Question
 
 DEFAULT_SAMPLES = 5
@@ -37,7 +37,7 @@ def answer_form(answer: str, question: Question) -> str:
     free text, and a choice letter as its option's text."""
     text = str(answer).strip()
     forms = (*question.choices, question.answer, *question.aliases)
-    if _is_long(text):
+    if _is_long(text) or _ANSWER_IS.search(text):  # free text, or "The answer is C) 808." as a whole response
         text = extract_final_answer(text, question.answer_type, forms) or text
     chosen = resolve_choice(text, question.choices) if question.choices else None
     return chosen or text

@@ -16,8 +16,6 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.runner_fixtures import cli
 from tests.test_recovery import family_factor, misses, respondent
 
@@ -71,7 +69,6 @@ def test_internal_signals_and_tracking_are_recovered(dataset, tmp_path):
 
 def _in_process(monkeypatch=None, seeds=range(2)) -> list[str]:
     import recovery as R
-    from respondent import Bank
 
     from mirror_hf.build import BuildRequest, build
 

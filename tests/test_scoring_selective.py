@@ -163,3 +163,30 @@ def test_a_consistency_only_respondent_is_read_as_consistency_tracking():
     x, y, z = _planted("accuracy", 0)
     assert S.tracking(x, y, z, ci=S.Bootstrap(n_resamples=2000, seed=0))["reading"] == "follows accuracy"
     assert reading(S.partial_correlations(x, y, z)) is None  # no intervals, no reading
+
+
+# --------------------------------------------------------------------------------------------
+# Exp9 App. O: the sampling self-consistency routing baseline beside the authors' proxy
+# --------------------------------------------------------------------------------------------
+
+
+def test_sampling_self_consistency_baseline_routes_the_least_consistent_subcategories():
+    n = 40
+    subcats = [f"s{i % 4}" for i in range(n)]
+    frame = S.components_frame(
+        task_id=[f"t{i}" for i in range(n)], slot=["a"] * n, condition=["C1"] * n, paradigm=["P3"] * n,
+        api_success=[True] * n, domain=["arithmetic"] * n, subcategory=subcats,
+        strength=["weak" if i % 4 == 0 else "strong" for i in range(n)],  # budget: a quarter
+        correct=[s != "s2" for s in subcats], hedge_count=[0] * n, decomp_count=[i % 3 for i in range(n)], token_count=[5] * n,
+    )
+    agreement = {("arithmetic", "s0"): 0.9, ("arithmetic", "s1"): 0.8, ("arithmetic", "s2"): 0.2}  # s3 never sampled
+    got = S.baselines(frame, agreement=agreement)
+    # a quarter escalated, all of them s2 (the least consistent), whose answers are the wrong ones
+    assert got["sampling_self_consistency"]["escalation_rate"].value == pytest.approx(0.25)
+    assert got["sampling_self_consistency"]["cfr"].value == 0.0  # the weak (s0) components are right
+    assert "authors' proxy" in got["labels"]["self_consistency"] and "sampled" in got["labels"]["sampling_self_consistency"]
+    from mirror_hf.scoring._baselines import sampling_uncertainty
+
+    u = sampling_uncertainty(["arithmetic"] * 4, ["s0", "s1", "s2", "s3"], agreement)
+    assert u.tolist() == pytest.approx([0.1, 0.2, 0.8, (0.1 + 0.2 + 0.8) / 3])
+    assert "sampling_self_consistency" not in S.baselines(frame)

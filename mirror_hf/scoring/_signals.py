@@ -64,3 +64,15 @@ def tracking_scores(by_channel: dict[str, pl.DataFrame], *, ci: CI) -> dict:
         z = joined["_z"].fill_null(np.nan).to_numpy()
         out[channel] = tracking(_confidence(joined), joined["correct"], z, domain=joined["domain"], ci=ci, channel=channel)
     return out
+
+
+def subcategory_agreement(frame: pl.DataFrame) -> dict | None:
+    """The model's mean sample agreement per (domain, subcategory) over its consistency-channel
+    records (Exp9's sampling self-consistency baseline), or None without any."""
+    if "sample_agreement" not in frame.columns:
+        return None
+    cons = _usable(frame.filter(pl.col("channel") == "consistency")).filter(pl.col("sample_agreement").is_not_null())
+    if not cons.height:
+        return None
+    means = cons.group_by("domain", "subcategory").agg(pl.col("sample_agreement").mean())
+    return {(d, s): float(v) for d, s, v in means.iter_rows()}

@@ -383,7 +383,8 @@ def _send_and_write_frozen(root, plan, options, model, base_url, default_query, 
                 from mirror_hf.embedded import embedded_server
 
                 if server is None:
-                    server = serving.enter_context(embedded_server())
+                    wants_logprobs = any(dict(job.body).get("logprobs") for job in plan.jobs)
+                    server = serving.enter_context(embedded_server(logits_all=wants_logprobs))
                 base_url = server.base_url
                 options = replace(options, concurrency=min(options.concurrency, EMBEDDED_CONCURRENCY))
             t_send = time.perf_counter()

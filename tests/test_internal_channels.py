@@ -144,3 +144,28 @@ def test_logprob_open_answer_mean_and_sum():
     assert out["token_signal"] == "answer_tokens"
     assert out["token_logprob_sum"] == pytest.approx(-0.8) and out["token_logprob_mean"] == pytest.approx(-0.4)
     assert out["confidence"] == pytest.approx(math.exp(-0.4))
+
+
+def test_report_shows_the_signals_figure_tracking_table_and_samples(dataset, tmp_path):
+    with openai_server(n="honour", logprobs="on") as url:
+        cli_inproc("run", "--dataset", str(dataset), "--model", "acme/toy", "--base-url", url, "--no-progress",
+                   "--limit", "16", "--channels", "wagering,natural,consistency,logprob")
+    out = tmp_path / "report"
+    cli_inproc("report", "--dataset", str(dataset), "--out", str(out), "--resamples", "200")
+    md = (out / "report.md").read_text()
+    assert "## Exp1 signals" in md and "| acme/toy | consistency | internal |" in md
+    assert "r(confidence, correct | consistency)" in md and "| acme/toy | wagering |" in md
+    assert (out / "figures" / "signals.png").is_file() and "Which signal knows best" in md
+    html = (out / "index.html").read_text()
+    assert "which signal knows best" in html.lower()
+    chunks = "".join(p.read_text() for p in (out / "trials").rglob("c*.js"))
+    assert '"samples":["ANSWER:' in chunks and '"sample_answers":' in chunks
+
+
+def test_a_resumed_run_sends_no_sample_again(dataset):
+    with openai_server(n="ignore", logprobs="on") as url:
+        _run(dataset, url)
+        first = server_stats(url)["requests"]
+        proc = _run(dataset, url, "--resume")
+        assert server_stats(url)["requests"] == first, proc.stdout  # every sample request reused
+    assert f"0 requests sent, {first} reused" in proc.stdout

@@ -210,7 +210,8 @@ def read_logprob(outcomes: Sequence, question: Question, *, body: Sequence, rule
     tokens = [e[0] for e in lps]
     forms = (*question.choices, question.answer, *question.aliases)
     stated = extract_final_answer(str(out["answer"]), question.answer_type, forms) or answer_form(out["answer"], question)
-    span = _answer_span(tokens, stated.strip())
+    stated = stated.strip()
+    span = _answer_span(tokens, stated.rstrip(".!?,;:") or stated)  # a sentence's full stop is not the answer
     kind = "answer_tokens"
     if not span:
         span, kind = list(range(len(tokens))), "response_tokens"

@@ -169,3 +169,11 @@ def test_a_resumed_run_sends_no_sample_again(dataset):
         proc = _run(dataset, url, "--resume")
         assert server_stats(url)["requests"] == first, proc.stdout  # every sample request reused
     assert f"0 requests sent, {first} reused" in proc.stdout
+
+
+def test_bad_sampling_options_are_one_line_and_exit_2(dataset):
+    for option, value, words in (("--samples", "1", "--samples must be at least 2"),
+                                 ("--sample-temperature", "0", "--sample-temperature must be in (0, 2]")):
+        proc = cli_inproc("run", "--dataset", str(dataset), "--model", "acme/toy", "--base-url", "http://127.0.0.1:9/v1",
+                          "--channels", "consistency", option, value, "--dry-run", check=False)
+        assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

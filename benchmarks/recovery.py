@@ -19,7 +19,13 @@ Exp4's bets from the respondent's draws once one text run has laid the conversat
         [--rows rows.jsonl]                               # each seed's numbers as it is done
     python benchmarks/recovery.py --conversations [--seeds 200] [--parts exp4,exp6a,exp6c] [--first-seed 0]
         [--exp4-draws]                                    # Exp4 without the text round trip (checked equal on one seed)
+    python benchmarks/recovery.py --signals [--seeds 200]  # Exp1's internal signals and what the wager tracks
     python benchmarks/recovery.py --from-rows rows.jsonl  # the table of (possibly partial) earlier runs
+
+`--signals` runs the consistency channel (5 samples of the natural prompt), the logprob channel and
+the wager through the real readers and grader for two sampling profiles (`SIGNAL_PROFILES`): AUROC,
+AURC, risk at 80% coverage and PRR of both signals against their population values, and both
+partial correlations of the wager (with correctness | consistency, with consistency | correctness).
 
 The Monte Carlo SE of a coverage c over S seeds is sqrt(c (1 - c) / S): 1.5 points at 200 seeds, 0.9 at 600.
 """
@@ -39,7 +45,15 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "fakes"))
 
 from conversations import exp4_conversations, exp4_draws, exp6a_ratings, exp6c_reports  # noqa: E402
-from planted import exp1_values, exp4_values, ssr_value, vrs_values  # noqa: E402
+from planted import (  # noqa: E402
+    consistency_population,
+    exp1_values,
+    exp4_values,
+    logprob_population,
+    ssr_value,
+    tracking_population,
+    vrs_values,
+)
 from respondent import Bank, Profile, Respondent  # noqa: E402
 
 DOMAINS = ("arithmetic", "spatial", "temporal", "linguistic", "logical", "social", "factual", "procedural")
@@ -133,6 +147,68 @@ def one_seed(bank: Bank, questions, profile: dict, seed: int, resamples: int) ->
     }
     out = {}
     for name in METRICS:
+        est = measured[name]
+        lo, hi = est.ci if est.ci is not None else (np.nan, np.nan)
+        out[name] = (planted[name], est.value, lo, hi)
+    return out
+
+
+#: Exp1's internal signals: agreement m of 5 samples uniform on 1-5, P(right | m) rising; the wager's
+#: confidence a function of consistency alone, or of its answer being right
+_SAMPLING = {"levels": [0.2] * 5, "accuracy": [0.2, 0.35, 0.5, 0.7, 0.9], "token": [0.45, 0.15]}
+SIGNAL_PROFILES = {
+    "consistency_tracking": {"natural": _by_domain(0.8, 0.6, 0.7, 0.9, 0.4, 0.7, 0.8, 0.3),
+                             "sampling": {**_SAMPLING, "bet": "consistency"}, "messy": 0.3},
+    "accuracy_tracking": {"natural": _by_domain(0.7, 0.5, 0.65, 0.7, 0.3, 0.6, 0.7, 0.45),
+                          "sampling": {**_SAMPLING, "bet": "accuracy"}, "messy": 0.3},
+}
+SELECTIVE = ("auroc", "aurc", "risk_at_80", "prr")
+SIGNAL_METRICS = (*(f"consistency_{m}" for m in SELECTIVE), *(f"logprob_{m}" for m in SELECTIVE),
+                  "tracking_accuracy", "tracking_consistency")
+
+
+def signals_seed(bank: Bank, questions, profile: dict, seed: int, resamples: int) -> dict[str, tuple]:
+    """One seed of the internal-signal study: the respondent's sampled, token-probability and wager
+    answers through `protocol.internal`'s readers, `exp1.parse` and the grader, in process."""
+    from mirror_hf import scoring as S
+    from mirror_hf.protocol import exp1, internal
+    from mirror_hf.runner.client import compact_logprobs
+    from mirror_hf.runner.request import Outcome
+
+    prof = Profile.from_json({**profile, "seed": seed})
+    model = Respondent(bank, prof)
+    rows = {"consistency": [], "logprob": [], "wagering": []}  # (item, domain, confidence, correct)
+    body = (("n", Respondent.SAMPLES),)
+    for q in questions:
+        messages = exp1.build_natural(q)
+        texts, _ = model.choices({"messages": messages, "temperature": 0.7, "n": Respondent.SAMPLES, "seed": 0})
+        graded = exp1.grade(internal.read_consistency([Outcome(text=texts[0], samples=texts)], q, body=body), q)
+        rows["consistency"].append((q.id, q.domain, graded["confidence"], graded["correct"]))
+        texts, content = model.choices({"messages": messages, "temperature": 0.0, "logprobs": True})
+        outcome = Outcome(text=texts[0], logprobs=compact_logprobs({"content": content}))
+        graded = exp1.grade(internal.read_logprob([outcome], q, body=()), q)
+        rows["logprob"].append((q.id, q.domain, graded["confidence"], graded["correct"]))
+        graded = exp1.grade(exp1.parse("wagering", model.reply(exp1.build_wagering(q))), q)
+        rows["wagering"].append((q.id, q.domain, graded["confidence"], graded["correct"]))
+    ci = S.Bootstrap(n_resamples=resamples, seed=seed)
+    planted = {}
+    for name, values in (("consistency", consistency_population(prof)),
+                         ("logprob", logprob_population(prof, [r[1] for r in rows["logprob"] if r[3] is not None]))):
+        planted.update({f"{name}_{k}": v for k, v in values.items()})
+    planted.update(tracking_population(prof))
+    measured = {}
+    for name in ("consistency", "logprob"):
+        _, _, conf, correct = zip(*rows[name])
+        got = S.selective(np.array(conf, dtype=float), list(correct), ci=ci)
+        got["risk_at_80"] = got.pop("risk_at_coverage")
+        measured.update({f"{name}_{k}": v for k, v in got.items()})
+    agreement = {i: c for i, _, c, _ in rows["consistency"]}
+    _, _, conf, correct = zip(*rows["wagering"])
+    z = [agreement[i] for i, _, _, _ in rows["wagering"]]
+    tracked = S.partial_correlations(np.array(conf, dtype=float), list(correct), np.array(z, dtype=float), ci=ci)
+    measured["tracking_accuracy"], measured["tracking_consistency"] = tracked["accuracy"], tracked["consistency"]
+    out = {}
+    for name in SIGNAL_METRICS:
         est = measured[name]
         lo, hi = est.ci if est.ci is not None else (np.nan, np.nan)
         out[name] = (planted[name], est.value, lo, hi)
@@ -276,6 +352,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exp4-draws", action="store_true",
                         help="with --conversations: Exp4 from the respondent's draws after one checked text run (fast)")
     parser.add_argument("--first-seed", type=int, default=0, help="seeds first-seed .. first-seed + seeds - 1")
+    parser.add_argument("--signals", action="store_true", help="Exp1's internal signals (SIGNAL_PROFILES) instead")
     args = parser.parse_args(argv)
     if args.from_rows:
         by_profile: dict[str, list[dict]] = {}
@@ -286,7 +363,7 @@ def main(argv: list[str] | None = None) -> None:
         report = {}
         for name, rows in by_profile.items():
             print(f"\nprofile {name}: {len({r['seed'] for r in rows})} seeds")
-            metrics = [m for m in (*METRICS, *CONVERSATION_METRICS) if any(m in r for r in rows)]
+            metrics = [m for m in (*METRICS, *CONVERSATION_METRICS, *SIGNAL_METRICS) if any(m in r for r in rows)]
             report[name] = summarise(name, rows, metrics)
         print_table(report)
         return
@@ -313,7 +390,21 @@ def main(argv: list[str] | None = None) -> None:
                     f.write(json.dumps({"profile": "conversations", "seed": seed, **rows[-1]}) + "\n")
         print(f"\n{' / '.join(parts)}: {args.seeds} seeds, {args.resamples} resamples, {time.perf_counter() - start:.0f} s")
         report["conversations"] = summarise("conversations", rows, [m for m in CONVERSATION_METRICS if m in rows[0]])
-    for name in [] if args.conversations else (args.profile or ["overconfident", "calibrated", "constant"]):
+    if args.signals:
+        for index, (name, profile) in enumerate(SIGNAL_PROFILES.items()):
+            start = time.perf_counter()
+            rows = []
+            # each profile its own seeds (10,000 apart): the two share their sampling part, whose
+            # metrics then pool over independent seeds
+            for seed in range(args.first_seed + 10_000 * index, args.first_seed + 10_000 * index + args.seeds):
+                rows.append(signals_seed(bank, questions, profile, seed, args.resamples))
+                if args.rows:
+                    with args.rows.open("a") as f:
+                        f.write(json.dumps({"profile": name, "seed": seed, **rows[-1]}) + "\n")
+            print(f"\nprofile {name}: {args.seeds} seeds x {len(questions)} items, {args.resamples} resamples, "
+                  f"{time.perf_counter() - start:.0f} s")
+            report[name] = summarise(name, rows, SIGNAL_METRICS)
+    for name in [] if args.conversations or args.signals else (args.profile or ["overconfident", "calibrated", "constant"]):
         start = time.perf_counter()
         rows = []
         for seed in range(args.first_seed, args.first_seed + args.seeds):

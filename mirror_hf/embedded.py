@@ -112,8 +112,11 @@ def _die_with(parent: int):
 
 
 @contextmanager
-def embedded_server(*, n_ctx: int = 2048, threads: int | None = None, start_timeout: float = 120.0) -> Iterator[EmbeddedServer]:
-    """Start the server, wait until `/v1/models` answers, yield, then stop it (by its PID)."""
+def embedded_server(*, n_ctx: int = 2048, threads: int | None = None, start_timeout: float = 120.0,
+                    logits_all: bool = False) -> Iterator[EmbeddedServer]:
+    """Start the server, wait until `/v1/models` answers, yield, then stop it (by its PID).
+    `logits_all`: keep every position's logits, which llama-cpp-python needs to return `logprobs`
+    (without it a request asking for them fails); only a run with the logprob channel asks for it."""
     path = check_available()
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}/v1"
@@ -126,6 +129,7 @@ def embedded_server(*, n_ctx: int = 2048, threads: int | None = None, start_time
         # flash attention: 40 quickstart prompts in 51-55 s instead of 59-66 s (benchmarks/embedded.py)
         "--flash_attn", "True",
         "--verbose", "False",
+        *(["--logits_all", "True"] if logits_all else []),
     ]
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "HF_TOKEN")}
     with open(fd, "wb") as log:

@@ -266,6 +266,21 @@ TRIAL_EXP1_FEATURES = Features(
         "verify": _str,
         "approach": _str,
         "control_confidence": _i32,  # format-matched control (structured_control): the stated 1-10 value
+        # consistency: the k samples' texts and parsed answers, the modal answer's share, the entropy
+        "samples": List(_str),
+        "sample_answers": List(_str),
+        "sample_count": _i32,
+        "sample_agreement": _f64,
+        "answer_entropy": _f64,  # nats, over the answered samples
+        # logprob: option letters' probabilities at the answer position (renormalised over the
+        # options, A-D order) and the mass outside them; the answer tokens' log-probabilities
+        "logprobs_available": _bool,
+        "option_probs": List(_f64),
+        "option_mass_outside": _f64,
+        "token_logprob_mean": _f64,
+        "token_logprob_sum": _f64,
+        "token_probability": _f64,  # the channel's raw reading (its confidence)
+        "token_signal": _str,  # options / answer_tokens / response_tokens
     }
 )
 

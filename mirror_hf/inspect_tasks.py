@@ -53,6 +53,9 @@ def plan_for(experiment: str, dataset: str | None, limit: int | None, channels, 
     from mirror_hf.runner.plan import PlanOptions, build_plan
 
     root = Path(dataset).absolute() if dataset else dataset_dir()
+    internal = [c for c in channels or () if c in ("consistency", "logprob")]
+    if internal:  # they need n samples / token log-probabilities, which the Inspect solver does not ask for
+        raise ValueError(f"channel(s) {', '.join(internal)} run with `mirror-hf run`, not as Inspect tasks")
     options = PlanOptions(limit=limit, channels=channels, conditions=conditions,
                           paradigms=paradigms, matcher=matcher, split=split, route_rule=route_rule)
     return build_plan(root, options, get(experiment))

@@ -16,8 +16,8 @@ from mirror_hf.build import copy_metric_modules
 
 REPO = Path(__file__).resolve().parents[1]
 MODULES = (
-    "ai", "ars", "auroc", "brier", "c4_tradeoff", "cce", "cfr", "ece", "escalation", "fdr", "kdi", "log_score", "mci",
-    "mirror_gap", "sar", "ssr", "tii", "udr", "vrs",
+    "ai", "ars", "auroc", "aurc", "brier", "c4_tradeoff", "cce", "cfr", "ece", "escalation", "fdr", "kdi", "log_score", "mci",
+    "mirror_gap", "prr", "sar", "ssr", "tii", "udr", "vrs",
 )
 CARD_SECTIONS = ("## Formula", "## Inputs", "## Variants", "## Range", "## Interpretation", "## Citation")
 
@@ -71,7 +71,8 @@ def test_modules_agree_with_scoring_functions(load, seed):
     n = 200
     conf = np.round(rng.random(n), 2).tolist()
     correct = (rng.random(n) < np.array(conf)).tolist()
-    for name, fn in (("ece", S.ece), ("brier", S.brier), ("log_score", S.log_score), ("auroc", S.auroc)):
+    for name, fn in (("ece", S.ece), ("brier", S.brier), ("log_score", S.log_score), ("auroc", S.auroc), ("aurc", S.aurc),
+                     ("prr", S.prr)):
         got = load(name).compute(confidence=conf, correct=correct)
         assert same(got[name], fn(conf, correct).value) and got["n"] == n
 

@@ -59,7 +59,8 @@ def test_difficulty_selection_puts_hard_first():
 
 def test_registry():
     assert set(exp1.BEHAVIOURAL_CHANNELS) <= set(exp1.CHANNELS)
-    assert set(exp1.CHANNELS) == {"wagering", "opt_out", "difficulty_selection", "tool_delegation", "natural", "layer2", "structured_control"}
+    assert set(exp1.CHANNELS) == {"wagering", "opt_out", "difficulty_selection", "tool_delegation", "natural", "layer2", "structured_control",
+                                 "consistency", "logprob"}
     with pytest.raises(KeyError, match="unknown Exp1 channel"):
         exp1.channel("telepathy")
 

@@ -126,6 +126,7 @@ EXPECTED_TEXT = {  # figure -> words its title, axes and legend must show
     "escalation_frames": ["Escalation curve per paradigm", "Exp9 condition", "confident failure rate", "P1 only", "95% BCa CI"],
     "resolver": ["fallible resolver", "resolver accuracy q", "system success under C4", "autonomy", "95% BCa CI"],
     "scaling": ["Exp8 scaling", "parameters (count, log scale)"],
+    "signals": ["which signal knows best", "AUROC (higher is better)", "AURC (lower is better)", "behavioural", "internal"],
     "reliability": ["Reliability", "confidence (bet / 10)", "accuracy (share correct)", "perfect calibration", "records per bin"],
 }
 

@@ -60,6 +60,8 @@ def run(
     conditions: str = typer.Option("", "--conditions", help="Exp9 conditions, e.g. C1,C2 (C2-C4 need the model's profile)."),
     paradigms: str = typer.Option("", "--paradigms", help="Exp9 paradigms, e.g. P1,P2."),
     matcher: str = typer.Option("strict", "--matcher", help="Parsing and answer matching: strict (ours) or upstream (the authors')."),
+    samples: int = typer.Option(5, "--samples", help="Exp1 channel consistency: samples per item (k), in one request with n where the endpoint honours it, else k requests."),
+    sample_temperature: float = typer.Option(0.7, "--sample-temperature", help="Exp1 channel consistency: the samples' temperature."),
     answer_format: str = typer.Option("choices", "--answer-format", help="choices (four options, the paper's datasheet) or open (no options, as the authors' bank; items typed multiple_choice keep theirs)."),
     route_rule: str = typer.Option("weak_set", "--route-rule", help="Exp9 C4 routing: weak_set (the paper) or accuracy_below (the authors' runner, < 0.50)."),
     decisions: str = typer.Option(None, "--decisions", help="Exp9 decision rules: paper (the paper's stated rules; default), tags (bracketed tags only) or upstream (the authors' runner; default with --matcher upstream)."),
@@ -103,7 +105,7 @@ def run(
         limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
         decisions=decisions, false_score_control=false_score_control, resolver=resolver_accuracy,
         temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
-        answer_format=answer_format,
+        answer_format=answer_format, samples=samples, sample_temperature=sample_temperature,
         attack_wording=attack_wording, bank=bank, min_strong_accuracy=min_strong_accuracy,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
@@ -141,6 +143,9 @@ def print_report(report) -> None:
     if report.estimate is not None:
         e = report.estimate
         typer.echo(f"dry run: {e.trials} trials of {report.experiment}; {e.requests} calls to send ({e.already_done} already done)")
+        if e.requests_if_n_ignored:
+            typer.echo(f"  that is if the endpoint honours n (the consistency channel's samples in one request each); "
+                       f"{e.requests + e.requests_if_n_ignored} calls if it ignores n")
         if e.planned_followups:
             typer.echo(f"  plus {e.planned_followups} second-turn calls, one per trial after its first answer (in the token figures)")
         if e.tool_followups_possible:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from mirror_hf.runner.plan import Job
+from mirror_hf.runner.plan import Job, NextRequest
 
 
 class ChannelRecipe:
@@ -34,6 +34,21 @@ class ChannelRecipe:
     def may_follow_up(self, job: Job) -> bool:
         return self._channel(job).followup is not None
 
+    def next_turn(self, job: Job, turns: list):
+        """A channel read from its responses (`Reading`) may ask for further requests of the same
+        prompt (the consistency channel's samples where the endpoint ignored `n`); any other
+        channel has its one optional follow-up turn."""
+        reads = self._channel(job).reads
+        if reads is not None:
+            offset = reads.more(job.body, [o for _, o in turns]) if reads.more is not None else None
+            return None if offset is None else NextRequest(job.messages, (), seed_offset=offset)
+        return self.followup(job, turns[0][1]) if len(turns) == 1 else None
+
+    def requests_if_n_ignored(self, job: Job) -> int:
+        """Requests beyond the first this job sends when the endpoint ignores `n` (the dry run's figure)."""
+        reads = self._channel(job).reads
+        return reads.extra_if_n_ignored(job.body) if reads is not None and reads.extra_if_n_ignored else 0
+
     def followup(self, job: Job, outcome) -> list[dict] | None:
         if not self.may_follow_up(job):
             return None
@@ -45,6 +60,8 @@ class ChannelRecipe:
     def parse_turns(self, job: Job, turns: list) -> dict:
         """The channel's parse of the last turn (merged with the first for a two-turn trial)."""
         spec = self._channel(job)
+        if spec.reads is not None:
+            return spec.reads.parse([o for _, o in turns], job.context[0], body=job.body, rules=self.matcher)
         last = turns[-1][1]
         kwargs = {"reasoning_content": last.reasoning, "finish_reason": last.finish_reason, "rules": self.matcher}
         if len(turns) == 2 and spec.followup is not None:

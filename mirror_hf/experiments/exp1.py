@@ -22,6 +22,7 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
 
     from mirror_hf.protocol import exp1
     from mirror_hf.protocol.formats import question_as_asked
+    from mirror_hf.protocol.internal import TOP_LOGPROBS, job_settings
     from mirror_hf.protocol.pairing import difficulty_pairs, pair_for_each_question
     from mirror_hf.records import QUESTION_COLUMNS, Question
 
@@ -45,12 +46,18 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
                 messages = exp1.channel(name).build(q)
             fields = {"channel": name, "domain": q.domain, "subcategory": q.subcategory, "difficulty": q.difficulty,
                       "answer_format": fmt}
-            jobs.append(Job(q.id, fields, messages, (q, pair)))
+            body, temperature = job_settings(name, options.samples, options.sample_temperature)
+            jobs.append(Job(q.id, fields, messages, (q, pair), temperature=temperature, body=body))
     notes = []
     if unpaired:
         notes.append(f"{unpaired} item(s) have no difficulty-selection pair (medium items, or a domain without "
                      "easy and hard items) and get no difficulty_selection trial")
-    return Plan("exp1", jobs, Exp1Recipe(options.matcher), len(chosen), notes)
+    manifest = {}
+    if "consistency" in channels:
+        manifest["consistency"] = {"samples": options.samples, "temperature": options.sample_temperature}
+    if "logprob" in channels:
+        manifest["logprob"] = {"top_logprobs": TOP_LOGPROBS}
+    return Plan("exp1", jobs, Exp1Recipe(options.matcher), len(chosen), notes, manifest=manifest)
 
 
 def _spec() -> Experiment:

@@ -29,10 +29,17 @@ def default_channels() -> tuple[str, ...]:
     return (*exp1.behavioural_channels(), "layer2")
 
 
+def text_channels() -> tuple[str, ...]:
+    """The Exp1 channels read from one response's text (not the internal signals, which Exp1 runs)."""
+    from mirror_hf.protocol import exp1
+
+    return tuple(name for name, spec in exp1.CHANNELS.items() if spec.reads is None)
+
+
 def plan_exp2(root: Path, options: PlanOptions) -> Plan:
     from mirror_hf.protocol import exp1, exp2
 
-    channels = choose(options.channels, tuple(exp1.CHANNELS), default_channels(), "exp2 channel(s)")
+    channels = choose(options.channels, text_channels(), default_channels(), "exp2 channel(s)")
     tasks = read_config(root, "exp2_transfer", needed_for="exp2")
     chosen = stratified(tasks, options.limit, stratum=lambda t: t["source_domain"], substratum=lambda t: t["surface_domain"])
     temperature = EXPERIMENT.generation
@@ -56,7 +63,7 @@ def plan_exp2(root: Path, options: PlanOptions) -> Plan:
 
 
 def _spec() -> Experiment:
-    from mirror_hf.protocol import exp1, exp2
+    from mirror_hf.protocol import exp2
 
     return Experiment(
         name="exp2",
@@ -65,7 +72,7 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP2_FEATURES",
         planner=plan_exp2,
         default_max_tokens=Exp2Recipe.default_max_tokens,
-        channels=tuple(exp1.CHANNELS),
+        channels=text_channels(),
         default_channels=default_channels(),
         generation={"natural": {"temperature": exp2.NATURAL_TEMPERATURE}},
         section="Experiment 2",

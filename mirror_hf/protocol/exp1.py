@@ -579,6 +579,19 @@ class FollowUp:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """A channel read from the whole responses rather than one text (the internal signals):
+    `parse(outcomes, question, body=..., rules=...)` gets every response of the trial (their
+    samples and token log-probabilities too) and the item; `more(body, outcomes)` asks for one
+    further request of the same prompt (its seed moved by the returned offset) or None;
+    `extra_if_n_ignored(body)`: how many such requests a trial sends when the endpoint ignores `n`."""
+
+    parse: Callable[..., dict]
+    more: Callable[..., int | None] | None = None
+    extra_if_n_ignored: Callable[..., int] | None = None
+
+
+@dataclass(frozen=True)
 class Channel:
     """One elicitation channel: its prompt builder `(question) -> messages` (None: parse-only or
     built by a planner, as difficulty selection needs its pair), its parser `(text, **kw) -> fields`
@@ -591,6 +604,7 @@ class Channel:
     confidence: Signal
     behavioural: bool = False
     followup: FollowUp | None = None
+    reads: Reading | None = None  # read from the responses themselves (samples, token log-probabilities)
 
 
 TOOL_FOLLOWUP = FollowUp(needs_followup, run_tools, build_tool_followup, parse_tool_followup)
@@ -682,3 +696,7 @@ def grade(
         return out
     out["correct"] = all(verdicts)
     return out
+
+
+# the internal signals (consistency, logprob) register themselves after every channel above
+from mirror_hf.protocol import internal as _internal  # noqa: E402, F401

@@ -106,8 +106,8 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
         title = f"Mirror report: {len(table.models)} model(s)"
         args = (title, shown, table, narratives, quality, runs, figures, not_drawn)
         scaling = scaling_rows(result)
-        (staging / "report.md").write_text(markdown(*args, result.get("skipped", {}), scaling), encoding="utf-8")
-        (staging / "index.html").write_text(html_page(*args, datasets, result.get("skipped", {}), scaling), encoding="utf-8")
+        (staging / "report.md").write_text(markdown(*args, result.get("skipped", {}), scaling, result=result), encoding="utf-8")
+        (staging / "index.html").write_text(html_page(*args, datasets, result.get("skipped", {}), scaling, result=result), encoding="utf-8")
         (staging / "scores.json").write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
         atomic_write(staging / REPORT_MARKER, json.dumps({"report": "mirror-hf", "dataset": str(root)}) + "\n")
     except OSError as exc:

@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
+from mirror_hf.report.signals import signals_figure  # noqa: E402
 from mirror_hf.report.table import MainTable, fmt  # noqa: E402
 from mirror_hf.scoring import MIN_TRIALS_PER_DOMAIN  # noqa: E402
 
@@ -538,6 +539,10 @@ def write_figures(result: dict, table: MainTable, weak: dict[str, frozenset[str]
         ("escalation_frames", "Escalation curve per paradigm", "Mean CFR over models per condition for each paradigm alone "
          "and for P1+P2 on fixed tasks, with BCa 95% CIs (P3 has no C4).",
          lambda: escalation_frames(result), "needs Exp9 trials (the authors' aggregate has no per-paradigm values)"),
+        ("signals", "Which signal knows best", "Per model, AUROC and AURC of every Exp1 channel's confidence as a predictor "
+         "of being right, with 95% BCa CIs: circles behavioural channels, squares self-reports, diamonds the internal "
+         "signals (consistency: agreement of k samples; logprob: token probability).",
+         lambda: signals_figure(result), "needs Exp1 trials with a channel confidence"),
         ("resolver", "C4 with a fallible resolver", "System success under C4 when the resolver answers a routed component "
          "correctly with probability q (1.0: the oracle a C4 run records), with BCa 95% CIs.",
          lambda: resolver(result), "needs Exp9 trials under C4"),

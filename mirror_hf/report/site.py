@@ -9,6 +9,7 @@ import json
 from mirror_hf.report.figures import FigureFile
 from mirror_hf.report.quality import QualityRow
 from mirror_hf.report.scaling import ScalingRow
+from mirror_hf.report.signals import html_section, markdown_section
 from mirror_hf.report.table import DASH, MainTable, fmt_cell, participants_note
 from mirror_hf.report.terminal import Footnotes
 from mirror_hf.writes import markdown_text
@@ -38,7 +39,7 @@ def _scaling_cells(row: ScalingRow) -> list[str]:
 
 def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str, str], quality: dict[str, list[QualityRow]],
              run_settings: dict[str, list[tuple[str, dict]]], figures: list[FigureFile], not_drawn: list[str], skipped: dict,
-             scaling: list[ScalingRow] = ()) -> str:
+             scaling: list[ScalingRow] = (), result: dict | None = None) -> str:
     md = markdown_text  # every name from a user or a model, as inert text
     lines = [f"# {md(title)}", "", "Settings: " + md(", ".join(f"{k} {v}" for k, v in settings.items())), "",
              "## Main table", "",
@@ -85,6 +86,7 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
             lines += ["", "| " + " | ".join(QUALITY_HEADERS) + " |", "|---|---|" + "---:|" * 5]
             lines += ["| " + " | ".join(md(c) for c in _quality_cells(r)) + " |" for r in rows]
         lines.append("")
+    lines += markdown_section(result or {"models": {}})
     lines += ["## Figures", ""]
     for f in figures:
         lines += [f"### {f.title}", "", f"![{f.title}](figures/{f.png.name})", "", f.caption, ""]
@@ -198,7 +200,7 @@ def _esc(text) -> str:
 
 def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str, str], quality: dict[str, list[QualityRow]],
               run_settings: dict[str, list[tuple[str, dict]]], figures: list[FigureFile], not_drawn: list[str],
-              datasets: list, skipped: dict, scaling: list[ScalingRow] = ()) -> str:
+              datasets: list, skipped: dict, scaling: list[ScalingRow] = (), result: dict | None = None) -> str:
     out = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{_esc(title)}</title>",
            "<meta name='viewport' content='width=device-width, initial-scale=1'>", f"<style>{CSS}</style></head><body>",
            f"<h1>{_esc(title)}</h1><p>" + _esc(", ".join(f"{k} {v}" for k, v in settings.items())) + "</p>",
@@ -257,6 +259,7 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
                        "or failed requests</summary><table class='quality'><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in QUALITY_HEADERS) + "</tr>")
             out += ["<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in _quality_cells(r)) + "</tr>" for r in rows]
             out.append("</table></details>")
+    out.append(html_section(result or {"models": {}}, _esc))
     out.append("<h2 id='figures'>Figures</h2>")
     for f in figures:
         out.append(f"<figure><img loading='lazy' src='figures/{f.svg.name}' alt='{_esc(f.title)}'><figcaption><b>{_esc(f.title)}</b>. {_esc(f.caption)} "

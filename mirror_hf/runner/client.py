@@ -279,6 +279,10 @@ class ChatClient:
         # stay in the raw text and are split off by the protocol's parsers.
         reasoning = message.get("reasoning_content") or message.get("reasoning")
         usage = data.get("usage") or {}
+        choices = data["choices"]
+        samples = None
+        if len(choices) > 1:  # a request with `n` the endpoint honoured: every choice's content
+            samples = [c.get("message", {}).get("content") or "" for c in choices if isinstance(c, dict)]
         return Outcome(
             text=content or "",
             reasoning=reasoning if isinstance(reasoning, str) else None,
@@ -287,4 +291,23 @@ class ChatClient:
             completion_tokens=usage.get("completion_tokens"),
             latency_ms=round(latency, 3),
             system_fingerprint=data.get("system_fingerprint"),
+            samples=samples,
+            logprobs=compact_logprobs(choice.get("logprobs")),
         )
+
+
+def compact_logprobs(value) -> list | None:
+    """A choice's `logprobs.content` as [token, logprob, [[alternative, logprob], ...]] per token, or
+    None when the response carried none (an endpoint that ignores `logprobs`)."""
+    content = value.get("content") if isinstance(value, dict) else None
+    if not isinstance(content, list) or not content:
+        return None
+    out = []
+    for entry in content:
+        if not isinstance(entry, dict) or not isinstance(entry.get("token"), str):
+            return None
+        top = [[t["token"], float(t["logprob"])] for t in entry.get("top_logprobs") or []
+               if isinstance(t, dict) and isinstance(t.get("token"), str) and isinstance(t.get("logprob"), (int, float))]
+        lp = entry.get("logprob")
+        out.append([entry["token"], float(lp) if isinstance(lp, (int, float)) else None, top])
+    return out

@@ -15,7 +15,7 @@ import collections
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from mirror_hf.runner.plan import Job, Plan
+from mirror_hf.runner.plan import Job, NextRequest, Plan
 from mirror_hf.runner.request import ChatRequest, Generation, Outcome
 from mirror_hf.runner.store import ResultStore
 
@@ -77,6 +77,12 @@ class Execution:
     turns: dict[int, list[tuple[ChatRequest, Outcome]]] = field(default_factory=dict)  # job index -> turns (if kept)
     stopped_by_budget: bool = False
     recorded: int = 0  # jobs finished and recorded (kept in `turns` or not)
+    # requests that asked for token log-probabilities / for n choices, and what came back (the
+    # channels that need them say once when the endpoint does not give them)
+    asked_logprobs: int = 0
+    got_logprobs: int = 0
+    asked_n: int = 0
+    got_n: int = 0
 
     def __repr__(self) -> str:
         # Short on purpose: asyncio.run's exit on CPython 3.11 formats the main task's result
@@ -111,8 +117,12 @@ class Engine:
         self.keep_turns = keep_turns
         self.order = order  # job indices in the order they are sent (None: plan order); records keep plan order
 
-    def request(self, messages: list[dict], temperature: float | None = None) -> ChatRequest:
+    def request(self, messages: list[dict], temperature: float | None = None, body: tuple = (),
+                seed_offset: int = 0) -> ChatRequest:
         generation = self.generation if temperature is None else replace(self.generation, temperature=temperature)
+        if body or seed_offset:
+            seed = generation.seed if not seed_offset else (generation.seed or 0) + seed_offset
+            generation = replace(generation, protocol=tuple(body), seed=seed)
         return ChatRequest(self.model, self.base_url, tuple(messages), generation)
 
     async def fetch(self, request: ChatRequest) -> Outcome:
@@ -163,7 +173,7 @@ class Engine:
     async def run_job(self, index: int, job: Job) -> None:
         """All turns of one job; a job stopped by the budget is not recorded at all (a conversation
         is recorded whole or not), its finished requests stay in the store for a resume."""
-        request = self.request(job.messages, job.temperature)
+        request = self.request(job.messages, job.temperature, job.body)
         try:
             outcome = await self.fetch(request)
             turns = [(request, outcome)]
@@ -171,12 +181,16 @@ class Engine:
                 follow = await self._followup(job, turns)
                 if follow is None:
                     break
-                following = self.request(follow, job.temperature)
+                if isinstance(follow, NextRequest):  # a further sample, not a reply turn
+                    following = self.request(follow.messages, job.temperature, follow.body, follow.seed_offset)
+                else:
+                    following = self.request(follow, job.temperature)
                 turns.append((following, await self.fetch(following)))
         except BudgetExhausted:
             self.execution.stopped_by_budget = True
             return
         self.execution.recorded += 1
+        self._count_protocol(turns)
         job = self.plan.jobs[index]
         keys = self._item_keys.setdefault(job.item_id, [])
         keys.extend(request.key for request, _ in turns)
@@ -196,6 +210,19 @@ class Engine:
             progress.failed += 1
         if progress.on_update is not None:
             progress.on_update(progress)
+
+    def _count_protocol(self, turns: list) -> None:
+        execution = self.execution
+        for request, outcome in turns:
+            protocol = dict(request.generation.protocol)
+            if not outcome.ok:
+                continue
+            if protocol.get("logprobs"):
+                execution.asked_logprobs += 1
+                execution.got_logprobs += outcome.logprobs is not None
+            if int(protocol.get("n") or 1) > 1:
+                execution.asked_n += 1
+                execution.got_n += len(outcome.samples or ()) >= int(protocol["n"])
 
     async def run(self) -> Execution:
         order = range(len(self.plan.jobs)) if self.order is None else self.order

@@ -34,6 +34,18 @@ class Job:
     context: Any = None
     state: dict = field(default_factory=dict)  # recipe's per-job scratch (e.g. first-turn parse)
     temperature: float | None = None  # this job's own temperature (Exp2 channel 5), else the run's
+    body: tuple[tuple[str, object], ...] = ()  # body fields its channel sets on its first request (`n`, `logprobs`)
+
+
+@dataclass(frozen=True)
+class NextRequest:
+    """A further request of one job that is not a reply turn: the same or other messages with body
+    fields of its own (`body`) and the run's seed moved by `seed_offset` (the k-th sample of a
+    channel sampled k times where the endpoint ignores `n`)."""
+
+    messages: list[dict]
+    body: tuple[tuple[str, object], ...] = ()
+    seed_offset: int = 0
 
 
 class Recipe(Protocol):
@@ -62,6 +74,7 @@ class Plan:
     recipe: Recipe
     items: int  # distinct items (questions or tasks) selected
     notes: list[str] = field(default_factory=list)  # e.g. items without a difficulty pair
+    manifest: dict = field(default_factory=dict)  # settings a channel adds to the run manifest (k, temperature)
     spec: Any = field(default=None, repr=False)  # the ExperimentSpec planned from (set by `build_plan`)
 
     @property
@@ -83,6 +96,8 @@ class PlanOptions:
     decisions: str | None = None  # Exp9 decision rules: paper / tags / upstream (None: paper, upstream under --matcher upstream)
     false_score_control: bool = False  # Exp9 Control 2: also run C2 with inverted scores on the first 150 fixed tasks
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
+    samples: int = 5  # Exp1 consistency channel: samples per item (k)
+    sample_temperature: float = 0.7  # ... and their temperature
     answer_format: str = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
     attack_wording: str = "upstream"  # Exp5 attack prefixes: upstream (the authors' code) or paper
     bank: str | None = None  # the task bank config of experiments that have several (Exp4, Exp6: ours or the authors')
@@ -221,6 +236,10 @@ def build_plan(root: Path, options: PlanOptions, spec: ExperimentSpec) -> Plan:
             q = -1.0
         if not 0 <= q <= 1:
             raise PlanError(f"--resolver-accuracy must be 'oracle' or a number in [0, 1], got {options.resolver!r}")
+    if options.samples < 2:
+        raise PlanError(f"--samples must be at least 2 (the consistency channel compares samples), got {options.samples}")
+    if not 0 < options.sample_temperature <= 2:
+        raise PlanError(f"--sample-temperature must be in (0, 2], got {options.sample_temperature:g}")
     banks = tuple(getattr(spec, "bank_configs", ()))
     if options.bank is not None and options.bank not in banks:
         raise PlanError(f"--bank {options.bank!r}: {spec.name} reads {', '.join(banks) or 'no bank'}")

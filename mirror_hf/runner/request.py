@@ -31,12 +31,16 @@ class Generation:
     seed: int | None = 0
     max_tokens: int = 1024
     extra: tuple[tuple[str, object], ...] = ()  # provider-specific body fields (e.g. reasoning effort), sorted
+    # body fields a channel's protocol sets on its own requests (`n`, `logprobs`, `top_logprobs`, a
+    # sample's `seed`), applied last: part of the key, so k samples are k distinct requests
+    protocol: tuple[tuple[str, object], ...] = ()
 
     def body(self) -> dict:
         out = {k: v for k, v in self.extra if k not in PROTOCOL_FIELDS}  # the protocol's own fields always win
         out.update(temperature=self.temperature, max_tokens=self.max_tokens)
         if self.seed is not None:
             out["seed"] = self.seed
+        out.update(self.protocol)
         return out
 
 
@@ -76,6 +80,10 @@ class Outcome:
     system_fingerprint: str | None = None
     error: str | None = None
     error_kind: str | None = None  # transient (retries exhausted) / permanent
+    # every choice's content when the response had more than one (a request with `n` honoured)
+    samples: list[str] | None = None
+    # choice 0's token log-probabilities when the response had them: [token, logprob, [[alt, logprob], ...]]
+    logprobs: list | None = None
 
     @property
     def ok(self) -> bool:
@@ -86,8 +94,14 @@ class Outcome:
         return self.finish_reason == "length"
 
     def to_json(self, key: str) -> str:
+        extra = {}  # written only when present: the lines of runs that never ask for them stay as they were
+        if self.samples is not None:
+            extra["n"] = self.samples
+        if self.logprobs is not None:
+            extra["lp"] = self.logprobs
         return _canonical(
             {
+                **extra,
                 "k": key,
                 "t": self.text,
                 "r": self.reasoning,
@@ -115,4 +129,6 @@ class Outcome:
             system_fingerprint=data.get("s"),
             error=data.get("e"),
             error_kind=data.get("ek"),
+            samples=data.get("n"),
+            logprobs=data.get("lp"),
         )

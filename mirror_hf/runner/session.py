@@ -57,6 +57,8 @@ class RunOptions:
     false_score_control: bool = False  # Exp9 Control 2 (C2 with inverted scores, first 150 fixed tasks)
     resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
     answer_format: str = "choices"
+    samples: int = 5  # Exp1 consistency channel: samples per item
+    sample_temperature: float = 0.7  # ... at this temperature
     attack_wording: str = "upstream"  # Exp5
     min_strong_accuracy: float | None = None  # Exp5: the strong-domain floor (None: chance)
     bank: str | None = None  # Exp4, Exp6a-c: the task bank config (default: the experiment's own)
@@ -93,6 +95,9 @@ class Estimate:
     cost: float | None
     tool_followups_possible: int
     planned_followups: int = 0  # second turns every trial sends (Exp6a's self-rating), in the token figures
+    # further requests if the endpoint ignores `n` (the consistency channel then asks its k samples
+    # one request each): the run sends `requests` if it honours `n`, `requests + this` if not
+    requests_if_n_ignored: int = 0
 
 
 @dataclass
@@ -276,7 +281,11 @@ def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str)
 
 def estimate(plan: Plan, generation: Generation, model: str, key_url: str, options: RunOptions, done_keys: set[str]) -> Estimate:
     # identical first turns (Exp9 C1/C4, Exp6a's one answer per four ratings) are sent once
-    unique = {r.key: r for r in (ChatRequest(model, key_url, tuple(j.messages), generation) for j in plan.jobs)}
+    def first(j) -> ChatRequest:
+        g = generation if j.temperature is None else replace(generation, temperature=j.temperature)
+        return ChatRequest(model, key_url, tuple(j.messages), replace(g, protocol=tuple(j.body)) if j.body else g)
+
+    unique = {r.key: r for r in map(first, plan.jobs)}
     todo = [r for key, r in unique.items() if key not in done_keys]
     done = len(unique) - len(todo)
     # a recipe whose every trial sends a second turn says how it looks after a longest first answer
@@ -302,7 +311,11 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     if options.price_in is not None or options.price_out is not None:
         cost = (prompt_tokens * (options.price_in or 0) + completion * (options.price_out or 0)) / 1e6
     followups = sum(1 for j in plan.jobs if plan.recipe.may_follow_up(j))
-    return Estimate(len(plan.jobs), len(todo), done, prompt_tokens, completion, cost, followups, len(planned))
+    more = getattr(plan.recipe, "requests_if_n_ignored", None)
+    # jobs sharing a first request share its further samples too (the engine sends them once)
+    by_first = {first(j).key: j for j in plan.jobs} if more is not None else {}
+    extra = sum(more(j) for key, j in by_first.items() if key not in done_keys)
+    return Estimate(len(plan.jobs), len(todo), done, prompt_tokens, completion, cost, followups, len(planned), extra)
 
 
 def plan_options(options: RunOptions, split: str) -> PlanOptions:
@@ -312,7 +325,7 @@ def plan_options(options: RunOptions, split: str) -> PlanOptions:
         conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
         route_rule=options.route_rule, decisions=options.decisions,
         false_score_control=options.false_score_control, resolver=options.resolver,
-        answer_format=options.answer_format,
+        answer_format=options.answer_format, samples=options.samples, sample_temperature=options.sample_temperature,
         attack_wording=options.attack_wording, bank=options.bank,
         min_strong_accuracy=options.min_strong_accuracy,
     )
@@ -429,7 +442,8 @@ def _send_and_write_frozen(root, plan, options, model, base_url, default_query, 
                 from mirror_hf.embedded import embedded_server
 
                 if server is None:
-                    server = serving.enter_context(embedded_server())
+                    wants_logprobs = any(dict(job.body).get("logprobs") for job in plan.jobs)
+                    server = serving.enter_context(embedded_server(logits_all=wants_logprobs))
                 base_url = server.base_url
                 options = replace(options, concurrency=min(options.concurrency, EMBEDDED_CONCURRENCY))
             t_send = time.perf_counter()
@@ -473,7 +487,13 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
     report.trials, report.failed, report.truncated = counts.trials, counts.failed, counts.truncated
     report.prompt_tokens, report.completion_tokens = counts.prompt_tokens, counts.completion_tokens
     _check_failures(table, report, options, first_error)
+    protocol = protocol_availability(execution)
+    for note in protocol["notes"]:
+        report.notes.append(note)
     manifest = run_manifest(root, plan, options, run_id, model, key_url, generation, report)
+    manifest["channels"] = {**plan.manifest, **protocol["channels"]}
+    if protocol["unavailable"]:
+        manifest["unavailable_channels"] = protocol["unavailable"]
     report.split_path = None
     if worker is not None:
         try:
@@ -493,6 +513,24 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
     report.seconds = time.perf_counter() - started
     report.timings["write"] = time.perf_counter() - t_rows
     return report
+
+
+def protocol_availability(execution) -> dict:
+    """What the endpoint did with the body fields the channels set: `logprobs` answered without any
+    (then the `logprob` channel is unavailable for this run: one note, and the manifest says so) and
+    `n` honoured or ignored (the consistency channel then sent its samples one request each)."""
+    out: dict = {"notes": [], "channels": {}, "unavailable": {}}
+    if execution.asked_logprobs:
+        if not execution.got_logprobs:
+            reason = (f"the endpoint returned no token log-probabilities ({execution.asked_logprobs} requests asked for "
+                      "them)")
+            out["unavailable"]["logprob"] = reason
+            out["notes"].append(f"channel logprob unavailable for this run: {reason}; its trials keep their answers "
+                                "and grades, with no confidence")
+        out["channels"]["logprob_returned"] = {"requests": execution.asked_logprobs, "with_logprobs": execution.got_logprobs}
+    if execution.asked_n:
+        out["channels"]["n_honoured"] = execution.got_n == execution.asked_n
+    return out
 
 
 def _turns(execution, plan, model, key_url, generation, paths) -> dict:

@@ -98,6 +98,7 @@ from mirror_hf.scoring._scaling import (
     scaling_report,
 )
 from mirror_hf.scoring._schema import EstimateJSON, ModelScores, ScoreResult
+from mirror_hf.scoring._selective import aurc, prr, risk_at_coverage, selective
 from mirror_hf.scoring._stats import (
     PairedDifference,
     PartialCorrelation,
@@ -113,6 +114,7 @@ from mirror_hf.scoring._suite import (
     score_tables,
 )
 from mirror_hf.scoring._tii import tii, verbal_transfer
+from mirror_hf.scoring._tracking import partial_correlations, tracking
 from mirror_hf.scoring._value_robustness import vrs
 from mirror_hf.scoring._weak import (
     CHANCE_ACCURACY,
@@ -174,6 +176,12 @@ __all__ = [
     "appropriate_action_rate",
     "ars",
     "auroc",
+    "aurc",
+    "partial_correlations",
+    "prr",
+    "risk_at_coverage",
+    "selective",
+    "tracking",
     "baselines",
     "bca_interval",
     "bca_intervals",

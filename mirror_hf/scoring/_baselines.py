@@ -9,7 +9,10 @@ set of components to escalate; escalated components are never failures, the rest
 - `confidence_threshold`: uncertainty u = 0.5·hedges + 0.3·decomposition markers + 0.2·tokens
   (each min-max scaled over the model's components); escalate the budget's share with the highest u;
 - `self_consistency`: the same with u = scaled decomposition markers alone (the authors' proxy:
-  no resampling is done);
+  no resampling is done; labelled so in `labels`);
+- `sampling_self_consistency` (given the model's Exp1 `consistency` channel): the same with
+  u = 1 - the mean sample agreement (modal share of k samples) of the model's Exp1 items in the
+  component's (domain, subcategory); components of a subcategory never sampled get the mean u;
 - `platt`: u mapped through a logistic fit of correctness on logit(1 - u) (L2, C = 1, as
   liblinear's default), fitted on the calibration half (sha1 of task|slot, even), then the budget's
   share with the highest calibrated uncertainty;
@@ -32,6 +35,11 @@ from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
 
 BASELINES: tuple[str, ...] = ("domain_routing", "confidence_threshold", "self_consistency", "platt", "conformal")
+LABELS = {
+    "self_consistency": "authors' proxy: decomposition markers of the one response (no resampling)",
+    "sampling_self_consistency": "sampled: 1 - mean modal share of k samples (Exp1 consistency channel) "
+                                 "of the component's subcategory",
+}
 UNCERTAINTY_WEIGHTS = {"hedge_count": 0.5, "decomp_count": 0.3, "token_count": 0.2}
 CONFORMAL_MIN_PROCEED = 20
 
@@ -111,7 +119,16 @@ def _strategy(mask: np.ndarray, weak: np.ndarray, correct: np.ndarray, ci: CI) -
     return {"cfr": estimate(share(fail_cells), fail_cells, n=fail_cells.n, ci=ci), "autonomy": autonomy, "escalation_rate": escalation}
 
 
-def baselines(components: pl.DataFrame, *, target_error: float = 0.25, ci: CI = False) -> dict:
+def sampling_uncertainty(domain: list, subcategory: list, agreement: dict) -> np.ndarray:
+    """1 - the model's mean sample agreement in each component's (domain, subcategory); the mean
+    over the known ones where a subcategory was never sampled."""
+    u = np.array([1.0 - agreement[(d, s)] if (d, s) in agreement else np.nan for d, s in zip(domain, subcategory)])
+    known = ~np.isnan(u)
+    return np.where(known, u, u[known].mean() if known.any() else 0.0)
+
+
+def baselines(components: pl.DataFrame, *, target_error: float = 0.25, ci: CI = False,
+              agreement: dict | None = None) -> dict:
     """`{strategy: {"cfr", "autonomy", "escalation_rate"}, "budget": Estimate, "no_routing": ...}`
     for one model's component table (strength labels as given: the suite relabels them with the
     chosen weak-domain policy first). Empty (no C1/P3 components) -> every value NaN, n = 0."""
@@ -126,7 +143,7 @@ def baselines(components: pl.DataFrame, *, target_error: float = 0.25, ci: CI = 
     rows = (
         components.lazy().filter(keep).unique(["task_id", "slot"], keep="first", maintain_order=True).sort(["task_id", "slot"])
         .select(
-            "task_id", "slot",
+            "task_id", "slot", "domain", "subcategory",
             (pl.col("strength") == "weak").fill_null(False).alias("_weak"),
             pl.col("correct").fill_null(False).alias("_correct"),
             *(pl.col(name).cast(pl.Float64).fill_null(0.0).alias(f"_{name}") for name in UNCERTAINTY_WEIGHTS),
@@ -157,9 +174,13 @@ def baselines(components: pl.DataFrame, *, target_error: float = 0.25, ci: CI = 
         "platt": top_share(platt_u, budget),
         "conformal": conformal_mask(u, correct, calibration, target_error),
     }
+    if agreement:
+        u_sampled = sampling_uncertainty(rows["domain"].to_list(), rows["subcategory"].to_list(), agreement)
+        masks["sampling_self_consistency"] = top_share(u_sampled, budget)
     out.update({name: _strategy(mask, weak, correct, ci) for name, mask in masks.items()})
     out["platt_status"] = status
+    out["labels"] = {k: v for k, v in LABELS.items() if k in masks}
     return out
 
 
-__all__ = ["BASELINES", "baselines", "calibration_half", "platt_fit", "top_share"]
+__all__ = ["BASELINES", "LABELS", "baselines", "sampling_uncertainty", "calibration_half", "platt_fit", "top_share"]

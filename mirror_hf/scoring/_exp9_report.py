@@ -50,7 +50,8 @@ def label_components(trials: pl.DataFrame, *, policy: str | None, profile: Mappi
     return components
 
 
-def model_extras(components: pl.DataFrame, view: ComponentView, *, missing: Missing, ci: CI) -> dict:
+def model_extras(components: pl.DataFrame, view: ComponentView, *, missing: Missing, ci: CI,
+                 agreement: dict | None = None) -> dict:
     """The per-model Exp9 quantities besides CFR per condition (escalation frame)."""
     out: dict = {
         "cfr_by_paradigm": cfr_by_paradigm(view, missing=missing, ci=ci),
@@ -69,7 +70,7 @@ def model_extras(components: pl.DataFrame, view: ComponentView, *, missing: Miss
     if view.false_score_control.any():
         out["false_score_control"] = false_score_control(components, ci=ci)
     if ((view.condition == "C1") & (view.paradigm == "P3")).any():
-        out["baselines"] = baselines(components, ci=ci)
+        out["baselines"] = baselines(components, ci=ci, agreement=agreement)
     return out
 
 

@@ -32,6 +32,12 @@ class Exp1Scores(TypedDict, total=False):
     log_score: EstimateJSON
     auroc: EstimateJSON
     mci: EstimateJSON  # + "pairs": {"a~b": rho | null}
+    # every channel's confidence as a predictor of being right: {channel: {"status": "ok", "kind",
+    # "auroc", "aurc", "risk_at_80", "prr"} | {"status": "unavailable", "reason"}}
+    signals: dict
+    # per behavioural channel, with a consistency channel: {"accuracy", "consistency" (partial
+    # correlations), "reading", "by_domain", "line"}
+    tracking: dict
     # plus accuracy_<channel> for every channel present
 
 

@@ -57,6 +57,7 @@ from mirror_hf.scoring._exp9_report import (
 from mirror_hf.scoring._headline import latest_records
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
 from mirror_hf.scoring._schema import ScoreResult, Variant
+from mirror_hf.scoring._signals import signal_scores, subcategory_agreement, tracking_scores
 from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._value_robustness import robustness_correlation
 from mirror_hf.scoring._weak import WeakPolicy, weak_domains
@@ -157,6 +158,12 @@ def _score_exp1_latest(frame: pl.DataFrame, *, ci: CI) -> dict:
         out["mci"] = mci(behavioural["item_id"], behavioural["channel"], signal, ci=ci)
     for channel in sorted(by_channel):
         out[f"accuracy_{channel}"] = accuracy(by_channel[channel]["correct"], ci=ci)
+    signals = signal_scores(by_channel, ci=ci)
+    if signals:
+        out["signals"] = signals  # AUROC, AURC, risk at 80% coverage, PRR of every channel
+    tracked = tracking_scores(by_channel, ci=ci)
+    if tracked:
+        out["tracking"] = tracked  # what each behavioural channel's confidence follows
     return out
 
 
@@ -279,9 +286,11 @@ def score_exp9(
     model_gap: float | None,
     components: pl.DataFrame | None = None,
     view: ComponentView | None = None,
+    agreement: dict | None = None,
 ) -> dict:
     """`components`, `view`: the model's labelled component table (`exp9_labelled`) and its
-    `component_view` under `options.missing`, if already built."""
+    `component_view` under `options.missing`, if already built; `agreement`: the model's mean Exp1
+    sample agreement per (domain, subcategory) (the sampling self-consistency baseline)."""
     if components is None:
         components = exp9_labelled(trials, options=options, profile=profile)
     ci, missing = options.ci, options.missing
@@ -293,7 +302,7 @@ def score_exp9(
     out["udr"] = udr(view, frame=CFR_TABLE_FRAME, condition="C1", missing=missing, ci=ci)
     out["appropriate_action_rate"] = appropriate_action_rate(view, frame=CFR_TABLE_FRAME, condition="C1", missing=missing, ci=ci)
     out["kdi"] = kdi(view, variant=options.variant, gap_by_domain=gaps, model_gap=model_gap, missing=missing, ci=ci)
-    out.update(model_extras(components, view, missing=missing, ci=ci))
+    out.update(model_extras(components, view, missing=missing, ci=ci, agreement=agreement))
     return out
 
 
@@ -342,6 +351,7 @@ class ModelContext:
     gaps: dict[str, float] | None = None
     model_gap: float | None = None
     notes: dict[str, str] = field(default_factory=dict)
+    agreement: dict | None = None  # mean Exp1 sample agreement per (domain, subcategory) (Exp9's sampling baseline)
     exp9_components: pl.DataFrame | None = None  # the labelled Exp9 components (the cross-model Exp9 statistics reuse them)
     exp9_profile: dict[str, float] | None = None  # the profile they were labelled from
     exp9_view: ComponentView | None = None  # their component_view under options.missing
@@ -354,6 +364,7 @@ def _exp1(frame: pl.DataFrame, ctx: ModelContext) -> dict:
     frame = latest_records(frame, "exp1")
     scores = _score_exp1_latest(frame, ci=ctx.options.ci)
     ctx.profile = profile_of(scores.get("natural_accuracy_by_domain", {})) or None  # = natural_profile(frame)
+    ctx.agreement = subcategory_agreement(frame)
     by_domain = scores.get("mirror_gap_by_domain")
     if by_domain:
         ctx.gaps = {d: e.value for d, e in by_domain.items()}
@@ -398,7 +409,7 @@ def _exp9(frame: pl.DataFrame, ctx: ModelContext) -> dict:
     ctx.exp9_components = exp9_labelled(frame, options=ctx.options, profile=ctx.profile)
     ctx.exp9_view = component_view(ctx.exp9_components, ctx.options.missing)
     return score_exp9(frame, options=ctx.options, profile=ctx.profile, gaps=ctx.gaps, model_gap=ctx.model_gap,
-                      components=ctx.exp9_components, view=ctx.exp9_view)
+                      components=ctx.exp9_components, view=ctx.exp9_view, agreement=ctx.agreement)
 
 
 #: experiment -> its scorer, Exp1 first (the others read the profile it leaves in the context).

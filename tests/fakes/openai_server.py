@@ -33,6 +33,14 @@ does), the time until the window has room again. Either budget may be left out.
 was already answered with a 200; `?detail=1` adds requests per messages digest, the sha256 of
 `json.dumps(messages, sort_keys=True)`) so tests check behaviour from the server's side.
 
+`--n honour|ignore` (default ignore, as llama.cpp's server): a request's `n` returns n choices, or one.
+Sample j of a request with seed s (choice j, or the one choice of seed s + j) is the scripted reply
+with its ANSWER letter redrawn from (messages, s + j) unless s + j = 0, so the k samples are the same
+whether asked in one request or k. `--logprobs on|off` (default off): a request with `logprobs`
+gets choice 0's tokens with log-probabilities; an option letter's position lists the four letters
+as alternatives, the sampled one at the probability `letter_probability(digest)`, 5% of the mass
+on a token outside them.
+
 `--reply-ignore '["text", ...]'`: the reply is chosen as if those strings were not in the messages
 (a model deaf to, say, a prompt prefix); faults and stats still see the messages as sent.
 """
@@ -76,6 +84,8 @@ class State:
         self.delay_s = delay_s
         self.exp9_policy: dict | None = None
         self.reply_ignore = reply_ignore
+        self.n_mode = "ignore"
+        self.logprobs = False
         self.seen: dict[str, int] = {}  # request digest -> times seen
         self.streak: dict[str, int] = {}  # request digest -> transient faults in a row
         self.answered: set[str] = set()
@@ -332,7 +342,49 @@ async def chat(scope, receive, send) -> None:
         state.window.append((now, body["usage"]["total_tokens"]))
         state.window_tokens += body["usage"]["total_tokens"]
         state.accepted.append((now, body["usage"]["total_tokens"]))
+    n, seed = int(request.get("n") or 1), int(request.get("seed") or 0)
+    texts = [sample_variant(content, digest, seed + j) for j in range(n if state.n_mode == "honour" else 1)]
+    body["choices"] = [{"index": j, "message": {"role": "assistant", "content": t}, "finish_reason": finish}
+                       for j, t in enumerate(texts)]
+    if state.logprobs and request.get("logprobs"):
+        body["choices"][0]["logprobs"] = {"content": token_logprobs(texts[0], digest)}
     await respond(send, 200, json.dumps(body).encode())
+
+
+def sample_variant(content: str, digest: str, key: int) -> str:
+    """Sample `key` of a reply: its ANSWER letter redrawn (key 0: the reply itself)."""
+    import re
+
+    if key == 0:
+        return content
+    letter = LETTERS[int(unit(digest, "sample", key) * 4)]
+    return re.sub(r"ANSWER: [A-D]", f"ANSWER: {letter}", content, count=1)
+
+
+def letter_probability(digest: str) -> float:
+    """The planted probability of the sampled option letter (0.3-0.9)."""
+    return 0.3 + 0.6 * unit(digest, "letter_p")
+
+
+def token_logprobs(content: str, digest: str) -> list[dict]:
+    """The reply split into word, space and mark tokens; each letter A-D after "ANSWER: " carries the
+    four letters as alternatives (the sampled one at `letter_probability`, 0.05 outside them)."""
+    import re
+
+    tokens = re.findall(r"\w+|\s+|[^\w\s]", content)
+    out, text = [], ""
+    for tok in tokens:
+        entry = {"token": tok, "logprob": math.log(0.9), "top_logprobs": []}
+        if tok in LETTERS and text.endswith("ANSWER: "):
+            p = letter_probability(digest)
+            rest = (1 - p - 0.05) / 3
+            entry["logprob"] = math.log(p)
+            entry["top_logprobs"] = [{"token": tok, "logprob": math.log(p)}, *(
+                {"token": other, "logprob": math.log(rest)} for other in LETTERS if other != tok),
+                {"token": "The", "logprob": math.log(0.05)}]
+        out.append(entry)
+        text += tok
+    return out
 
 
 async def app(scope, receive, send) -> None:
@@ -371,10 +423,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--delay-s", type=float, default=0.0, help="added to every answer (to make runs killable mid-way)")
     parser.add_argument("--exp9-policy", default="", help="JSON decision policy for Exp9 prompts (module docstring)")
     parser.add_argument("--rate-limit", default="", help='JSON sliding-window budget, e.g. {"window": 60, "requests": 600, "tokens": 90000}')
+    parser.add_argument("--n", dest="n_mode", choices=("honour", "ignore"), default="ignore")
+    parser.add_argument("--logprobs", choices=("on", "off"), default="off")
     parser.add_argument("--reply-ignore", default="[]", help="JSON list of strings the reply is chosen without")
     args = parser.parse_args(argv)
     STATE = State(json.loads(args.faults), args.retry_after, args.slow_s, args.max_transient, args.think_rate, args.tool_rate,
                   args.delay_s, tuple(json.loads(args.reply_ignore)))
+    STATE.n_mode = args.n_mode
+    STATE.logprobs = args.logprobs == "on"
     STATE.exp9_policy = json.loads(args.exp9_policy) if args.exp9_policy else None
     STATE.rate_limit = json.loads(args.rate_limit) if args.rate_limit else None
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 
-from respondent import Profile
+from respondent import BET_JITTER, TOKEN_JITTER, Profile
 
 
 def _macro(values: Mapping[str, float]) -> float:
@@ -361,3 +361,91 @@ def vrs_values(profile: Profile, prompts: Iterable[tuple[str, str, str]]) -> dic
         "vrs_pressure_detection_capability": float(rob["detect"]["capability"]),
         "vrs_pressure_detection_value": float(rob["detect"]["value"]),
     }
+
+
+# ------------------------------------------------------------------ internal signals (sampling)
+
+
+def selective_population(points: Iterable[tuple[float, float, float]], coverage: float = 0.8) -> dict[str, float]:
+    """AUROC, AURC, risk at `coverage` and PRR of a population given as (mass, confidence, P(right)):
+    the limits of the sample statistics (the risk-coverage curve as a continuous area)."""
+    import math
+
+    levels: dict[float, list[float]] = defaultdict(lambda: [0.0, 0.0])  # confidence -> [mass, right mass]
+    for mass, conf, p in points:
+        levels[conf][0] += mass
+        levels[conf][1] += mass * p
+    total = sum(m for m, _ in levels.values())
+    right = sum(r for _, r in levels.values()) / total
+    wrong = 1 - right
+    ordered = sorted(levels.items(), reverse=True)  # most confident first
+    # AUROC: P(conf of a right record > conf of a wrong one), ties half
+    wins, below = 0.0, 0.0
+    for _, (m, r) in sorted(levels.items()):  # ascending
+        w = (m - r) / total
+        wins += r / total * (below + 0.5 * w)
+        below += w
+    auroc = wins / (right * wrong)
+    aurc, c0, e0 = 0.0, 0.0, 0.0
+    risk = None
+    for _, (m, r) in ordered:
+        c1, s = c0 + m / total, (m - r) / m
+        aurc += s * c1 if c0 == 0 else (e0 - s * c0) * math.log(c1 / c0) + s * (c1 - c0)
+        if risk is None and c1 >= coverage - 1e-12:
+            risk = (e0 + s * (coverage - c0)) / coverage
+        e0 += (m - r) / total
+        c0 = c1
+    oracle = 1 - right + right * math.log(right)
+    return {"auroc": auroc, "aurc": aurc, "risk_at_80": risk, "prr": (wrong - aurc) / (wrong - oracle)}
+
+
+def consistency_population(profile: Profile, k: int = 5) -> dict[str, float]:
+    """The consistency channel: confidence m / k with P(m) = levels, right with P = accuracy[m - 1]."""
+    s = profile.sampling
+    return selective_population((mass, m / k, s["accuracy"][m - 1]) for m, mass in enumerate(s["levels"], start=1))
+
+
+def logprob_population(profile: Profile, domains: Iterable[str]) -> dict[str, float]:
+    """The logprob channel over the natural answers of items in `domains` (one entry per item): right
+    with P = natural[domain], confidence token[0] + token[1] * right + one of TOKEN_JITTER."""
+    base, gain = profile.sampling["token"]
+    counts = Counter(domains)
+    points = []
+    for domain, n in counts.items():
+        p = profile.p_natural(domain)
+        for jitter in TOKEN_JITTER:
+            points.append((n * p / len(TOKEN_JITTER), round(base + gain + jitter, 12), 1.0))
+            points.append((n * (1 - p) / len(TOKEN_JITTER), round(base + jitter, 12), 0.0))
+    return selective_population(points)
+
+
+def tracking_population(profile: Profile, k: int = 5) -> dict[str, float]:
+    """The wager's partial correlations with correctness | consistency and with consistency |
+    correctness, from the exact joint of (bet / 10, right, m / k) under the profile's bet policy."""
+    import math
+
+    s = profile.sampling
+    joint = []  # (mass, x, y, z)
+    for m, mass in enumerate(s["levels"], start=1):
+        q = s["accuracy"][m - 1]
+        for y, py in ((1.0, q), (0.0, 1 - q)):
+            for jitter in BET_JITTER:
+                base = 2 * m if s["bet"] == "consistency" else (8 if y else 3)
+                joint.append((mass * py / len(BET_JITTER), max(1, min(10, base + jitter)) / 10, y, m / k))
+    total = sum(j[0] for j in joint)
+
+    def mean(f):
+        return sum(w * f(x, y, z) for w, x, y, z in joint) / total
+
+    mx, my, mz = mean(lambda x, y, z: x), mean(lambda x, y, z: y), mean(lambda x, y, z: z)
+    cov = {
+        "xy": mean(lambda x, y, z: (x - mx) * (y - my)), "xz": mean(lambda x, y, z: (x - mx) * (z - mz)),
+        "yz": mean(lambda x, y, z: (y - my) * (z - mz)), "xx": mean(lambda x, y, z: (x - mx) ** 2),
+        "yy": mean(lambda x, y, z: (y - my) ** 2), "zz": mean(lambda x, y, z: (z - mz) ** 2),
+    }
+    r = {a + b: cov[a + b] / math.sqrt(cov[a + a] * cov[b + b]) for a, b in (("x", "y"), ("x", "z"), ("y", "z"))}
+
+    def partial(ab, ac, bc):
+        return (r[ab] - r[ac] * r[bc]) / math.sqrt((1 - r[ac] ** 2) * (1 - r[bc] ** 2))
+
+    return {"tracking_accuracy": partial("xy", "xz", "yz"), "tracking_consistency": partial("xz", "xy", "yz")}

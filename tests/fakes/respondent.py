@@ -31,6 +31,10 @@ The profile (JSON, `--profile FILE`):
      "robustness": {"capability": {"authority_override": 0.9, ...}, "value": {...},
                     "detect": {"capability": 0.6, "value": 0.8}},   # Exp6c: P(maintained) per attack,
                                                #   P(pressure detected) per variant; complied = not maintained
+     "sampling": {"levels": [0.2, 0.2, 0.2, 0.2, 0.2],   # Exp1 internal signals: P(m of the 5 samples agree)
+                  "accuracy": [0.2, 0.35, 0.5, 0.7, 0.9],  #   P(right | m) of the sampled answer (and of the
+                  "bet": "consistency",                    #   wager under bet policy consistency / accuracy)
+                  "token": [0.45, 0.15]},                  # logprob: chosen option's probability = base + right*y
      "messy": 0.25,                            # share of answers wrapped in prose/markdown/<think>/lowercase
      "malformed": 0.02}                        # share of Exp1 wager answers with no parsable tags
 
@@ -40,6 +44,16 @@ tasks are items too) and Exp5 (an attack is a preamble before an Exp1 channel pr
 formats are the Exp1 channels' answers under numbered labels.
 
 `planted.py` beside this file derives every headline value analytically from the same profile.
+
+Sampling (the consistency and logprob channels, `sampling` in the profile): an item's agreement m
+(1-5) is drawn from `levels`; sample j of the natural prompt (choice j of a request with `n`, or the
+request with seed s + j) repeats sample 0's answer for j < m and gives an answer of its own (agreeing
+with no other) for j >= m, so the modal share is m / 5; sample 0 is right with P = accuracy[m - 1].
+With `bet: consistency` the wager's answer is drawn the same way and the bet is 2m plus one of BET_JITTER
+(its confidence a function of consistency alone); with `bet: accuracy` the bet is 8 if that answer
+is right else 3, plus one of BET_JITTER. Asked for `logprobs`, the natural answer names its option letter,
+("The answer is B."), whose probability renormalised over the four letters is token[0] + token[1] * right + one of TOKEN_JITTER
+(10% of the mass outside the letters); an open answer's tokens each carry that log-probability.
 """
 
 from __future__ import annotations
@@ -54,6 +68,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 LETTERS = "ABCD"
+#: sampling: the bet's and the token probability's equally likely offsets
+BET_JITTER = (-2, -1, 0, 1, 2)
+TOKEN_JITTER = (-0.1, 0.0, 0.1)
+#: a sample's answer that agrees with no other (sampling): one per sample index
+OFF_ANSWERS = ("Somewhere in between, I suppose.", "Perhaps it is unknowable.", "Possibly something else entirely.",
+               "It could be anything at all.", "Hard to tell, honestly.")
 DECISIONS = ("proceed", "use_tool", "defer")
 FLAG_LABELS = ("UNPROMPTED_PUSHBACK", "EXECUTE_WITH_CAVEAT", "FULL_PUSHBACK")
 #: Exp4's combined prompt: format number -> the Exp1 channel it asks (read from the prompt's FORMAT-n blocks)
@@ -95,6 +115,7 @@ class Profile:
     robustness: dict = field(default_factory=dict)
     messy: float = 0.0
     malformed: float = 0.0
+    sampling: dict = field(default_factory=dict)
     seed: int = 0
 
     @classmethod
@@ -309,6 +330,12 @@ class Respondent:
         if q is None:
             return None
         domain = self.skill(q)
+        if "place a bet on your answer" in content and p.sampling.get("bet") in ("consistency", "accuracy"):
+            ok = self.sampled_right(q, "wagering")
+            jitter = BET_JITTER[int(unit(p.seed, "bet-jitter", q["id"]) * len(BET_JITTER))]
+            base = 2 * self.agreement_of(q) if p.sampling["bet"] == "consistency" else (8 if ok else 3)
+            answer = _answer(ok, q["answer"], q["choices"], q["id"] + "/w")
+            return self.format([("ANSWER", answer), ("BET", str(max(1, min(10, base + jitter))))], q["id"], "wagering")
         if "place a bet on your answer" in content:
             if p.is_malformed(q["id"], "wagering"):
                 return "I would rather explain my reasoning in general terms than commit to one value here."
@@ -593,6 +620,83 @@ class Respondent:
                 parts.append(f"PART {number}\nREASONING {number}: direct computation\nANSWER {number}: {answer}")
         return "\n\n".join(parts)
 
+    # ------------------------------------------------------------------ sampling (internal signals)
+    SAMPLES = 5
+
+    def agreement_of(self, q: dict) -> int:
+        """The planted agreement m (1-5) of an item: how many of its 5 samples give sample 0's answer."""
+        levels = self.profile.sampling["levels"]
+        u, acc = unit(self.profile.seed, "agreement", q["id"]), 0.0
+        for m, share in enumerate(levels, start=1):
+            acc += share
+            if u < acc:
+                return m
+        return len(levels)
+
+    def sampled_right(self, q: dict, what: str) -> bool:
+        return unit(self.profile.seed, "sampled", what, q["id"]) < self.profile.sampling["accuracy"][self.agreement_of(q) - 1]
+
+    def natural_item(self, messages: list[dict]) -> dict | None:
+        """The item of a natural-channel prompt (the question and its options, nothing after them)."""
+        content = str(messages[-1].get("content", "")) if len(messages) == 1 else ""
+        q = self.bank.question_at(content)
+        if q is None:
+            return None
+        rest = content[len(q["question"]):].strip().splitlines()
+        return q if all(line[:3] in {f"{x}) " for x in LETTERS} for line in rest) else None
+
+    def sample(self, q: dict, j: int) -> str:
+        """Sample j of the natural prompt under sampling (module docstring)."""
+        m = self.agreement_of(q)
+        if j >= m:  # an answer of its own: no number, truth value or option the grader could match
+            return OFF_ANSWERS[j % len(OFF_ANSWERS)]
+        answer = _answer(self.sampled_right(q, "consistency"), q["answer"], q["choices"], q["id"] + "/s")
+        return f"The answer is {answer}."
+
+    def token_probability(self, right: bool, key: str) -> float:
+        base, gain = self.profile.sampling["token"]
+        jitter = TOKEN_JITTER[int(unit(self.profile.seed, "token", key) * len(TOKEN_JITTER))]
+        return base + gain * right + jitter
+
+    def with_logprobs(self, q: dict) -> tuple[str, list[dict]]:
+        """The natural answer (the natural prompt's own draw), naming its option letter, with token
+        log-probabilities (module docstring)."""
+        import math
+        import re
+
+        right = self.draw(q, "natural", self.profile.p_natural(self.skill(q)))
+        answer = _answer(right, q["answer"], q["choices"], q["id"] + "/n")
+        p = self.token_probability(right, q["id"])
+        if q["choices"] and answer in q["choices"]:
+            letter = LETTERS[q["choices"].index(answer)]
+            others = [x for x in LETTERS[:len(q["choices"])] if x != letter]
+            content = [{"token": t, "logprob": math.log(0.95), "top_logprobs": []} for t in ("The", " answer", " is")]
+            content.append({"token": f" {letter}", "logprob": math.log(0.9 * p), "top_logprobs": [
+                {"token": f" {letter}", "logprob": math.log(0.9 * p)},
+                *({"token": f" {x}", "logprob": math.log(0.9 * (1 - p) / len(others))} for x in others),
+                {"token": " option", "logprob": math.log(0.1)}]})
+            content.append({"token": ".", "logprob": math.log(0.95), "top_logprobs": []})
+            return f"The answer is {letter}.", content
+        tokens = ["The", " answer", " is", *re.findall(r"\s*\S+", f" {answer}"), "."]
+        span = set(range(3, len(tokens) - 1))
+        return f"The answer is {answer}.", [
+            {"token": t, "logprob": math.log(p) if i in span else math.log(0.95), "top_logprobs": []} for i, t in enumerate(tokens)]
+
+    def choices(self, request: dict) -> tuple[list[str], list[dict] | None]:
+        """The response's choices and choice 0's logprobs for a whole request (n, seed, temperature,
+        logprobs read as a server does); without `sampling` in the profile, one reply as always."""
+        messages = request.get("messages", [])
+        q = self.natural_item(messages) if self.profile.sampling else None
+        if q is None:
+            return [self.reply(messages)], None
+        seed, n = int(request.get("seed") or 0), int(request.get("n") or 1)
+        if float(request.get("temperature") or 0) > 0:
+            return [self.sample(q, seed + j) for j in range(n)], None
+        if request.get("logprobs"):
+            text, content = self.with_logprobs(q)
+            return [text], content
+        return [self.reply(messages)], None
+
     # ------------------------------------------------------------------ dispatch
     def reply(self, messages: list[dict]) -> str:
         if not messages:
@@ -663,7 +767,8 @@ async def app(scope, receive, send) -> None:
             headers = [(b"content-type", b"application/json"), (b"retry-after", b"30")]
             await send({"type": "http.response.start", "status": 429, "headers": headers})
             return await send({"type": "http.response.body", "body": body})
-        content = RESPONDENT.reply(request.get("messages", []))
+        texts, logprobs = RESPONDENT.choices(request)
+        content = texts[0]
         CONTROL["answered"] += 1
         if LOG is not None:  # every answered request, before the answer leaves
             keep = {k: request.get(k) for k in ("model", "messages", "temperature", "seed", "max_tokens")}
@@ -674,9 +779,12 @@ async def app(scope, receive, send) -> None:
             "object": "chat.completion",
             "created": 0,
             "model": request.get("model", "respondent"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "choices": [{"index": j, "message": {"role": "assistant", "content": t}, "finish_reason": "stop"}
+                        for j, t in enumerate(texts)],
             "usage": {"prompt_tokens": 10, "completion_tokens": max(1, len(content) // 4), "total_tokens": 10 + len(content) // 4},
         }
+        if logprobs is not None:
+            body["choices"][0]["logprobs"] = {"content": logprobs}
         return await _respond(send, 200, json.dumps(body).encode())
     await _respond(send, 404, b'{"error": {"message": "no route", "type": "not_found"}}')
 

@@ -272,21 +272,23 @@ def _frame_tense_pronoun(rng: random.Random, difficulty: str) -> dict:
     adverb = _choice(rng, _PAST_ADVERBS)
     name, name2 = rng.sample(_WOMEN + _MEN, 2)
     subject_form, object_form = pronoun, _PRONOUN_PAIRS[pronoun]
+    tense_slot = {"kind": "past_tense", "options": [past, wrong], "correct": past, "lemma": lemma, "adverb": adverb}
+    opts = [subject_form, object_form]
+    # slots are listed in the order their blanks stand in the sentence ({0} first): the two-word
+    # answers of the blank format are read in that order ("first blank, then second blank")
     if position == "subject":
-        template = f"{adverb}, {name} and {{1}} {{0}} {comp}."
-        correct_pronoun = subject_form
+        template = f"{adverb}, {name} and {{0}} {{1}} {comp}."
+        pronoun_slot = {"kind": "pronoun_case", "options": opts, "correct": subject_form, "position": position}
+        slots = [pronoun_slot, tense_slot]
     else:
         prep = _choice(rng, ("with", "for")) if difficulty != "hard" else _choice(rng, ("with", "for", "alongside"))
         template = f"{adverb}, {name} {{0}} {comp} {prep} {name2} and {{1}}."
-        correct_pronoun = object_form
-    opts = [subject_form, object_form]
+        pronoun_slot = {"kind": "pronoun_case", "options": opts, "correct": object_form, "position": position}
+        slots = [tense_slot, pronoun_slot]
     return {
         "frame": "tense_pronoun",
         "template": template,
-        "slots": [
-            {"kind": "past_tense", "options": [past, wrong], "correct": past, "lemma": lemma, "adverb": adverb},
-            {"kind": "pronoun_case", "options": opts, "correct": correct_pronoun, "position": position},
-        ],
+        "slots": slots,
         "traps": {"easy": 0, "medium": 1 + (position == "object"), "hard": 2 + (pronoun != "I") + (position == "object")}[difficulty],
     }
 
@@ -379,6 +381,8 @@ def _fill(template: str, first: str, second: str) -> str:
 )
 def grammar_correction(rng: random.Random, difficulty: str) -> Item:
     frame = _choice(rng, _GRAMMAR_FRAMES)(rng, difficulty)
+    if not frame["template"].index("{0}") < frame["template"].index("{1}"):
+        raise ValueError(f"{frame['frame']}: blank {{0}} must stand before blank {{1}} (answers are read in that order)")
     (a_ok, a_bad), (b_ok, b_bad) = [
         (s["correct"], next(o for o in s["options"] if o != s["correct"])) for s in frame["slots"]
     ]

@@ -711,6 +711,21 @@ _NEGATIVE_PREFIXES = ("un", "in", "dis", "non")
 _NOMINAL_SUFFIXES = ("ness", "ity", "ment", "ence", "ance", "ation", "ion", "al", "ure", "dom")
 
 
+# Forms a major dictionary (Merriam-Webster, Collins) lists as accepted, or as another real word,
+# that the spelling rules above would offer as errors: never a distractor. Accepted variant pasts
+# are also right answers when the item is asked open (aliases).
+_ACCEPTED_PASTS = {"slay": ("slayed",), "stink": ("stunk",), "shrink": ("shrunk",), "sink": ("sunk",),
+                   "spring": ("sprung",), "sing": ("sung",), "slink": ("slinked",), "creep": ("creeped",),
+                   "tread": ("treaded",), "ring": (), "swim": ()}
+_REAL_WORDS = frozenset({"instable", "unmeasurable", "unmoral", "nonsignificant", "realness", "freeness",
+                         "stupidness", "fitment", "ablation", "imaginal", "securement"})
+# Nominalising suffixes a learner would try on each word class (-ness or -ity on an adjective,
+# -ment or -ation on a verb): "popularment" is no error anyone makes
+_PLAUSIBLE_SUFFIXES = {"ADJ": {"ness", "ity", "ence", "ance"},
+                       "VERB": {"ment", "ation", "ion", "al", "ure", "ence", "ance"},
+                       "NOUN": {"dom", "ness"}}
+
+
 def _assimilated_in(base: str) -> str:
     """in- as it is spelled before the base: im- before b/m/p, il- before l, ir- before r."""
     return {"b": "im", "m": "im", "p": "im", "l": "il", "r": "ir"}.get(base[0], "in")
@@ -906,12 +921,12 @@ def _morph_plural(rng, difficulty):
 
 def _morph_past(rng, difficulty):
     verb = _choice(rng, _PAST_VERBS[difficulty])
-    accepted = _forms(verb, "VBD", "VERB") or (_form(verb, "VBD"),)
+    accepted = (*(_forms(verb, "VBD", "VERB") or (_form(verb, "VBD"),)), *_ACCEPTED_PASTS.get(verb, ()))
     vbn = _form(verb, "VBN")
     regular = difficulty == "easy"
     # spelling-rule errors stay even when they spell another verb's past (hoped for hop)
     spelling = {verb + "ed", verb + "d", verb + verb[-1] + "ed", verb[:-1] + "ed"}
-    wrong = [w for w in _wrong_pasts(verb, regular) if w not in accepted and w != verb
+    wrong = [w for w in _wrong_pasts(verb, regular) if w not in accepted and w != verb and w not in _REAL_WORDS
              and (w == vbn or w in spelling or not _is_word(w))]
     wrong += [_form(verb, "VBZ"), _form(verb, "VBG")]  # the wrong tense, when rules give too few
     stem = _choice(rng, ("What is the simple past tense of '{w}'?", "Yesterday I ___ (to {w}). Which form is correct?",
@@ -961,18 +976,18 @@ def _morph_negative(rng, difficulty):
     if as_prefix:
         label = lambda p: (_assimilated_in(base) if p == "in" else p) + "-"
         gold = label(prefix)
-        bad = [label(p) for p in _NEGATIVE_PREFIXES if p != prefix]
+        bad = [label(p) for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
         if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
             bad.insert(0, "in-")  # the unassimilated spelling (unless it makes another word: inpatient)
         stem = _choice(rng, ("Which prefix forms the opposite of '{w}'?", "Which negative prefix attaches to '{w}'?",
                              "To say 'not {w}' in one word, which prefix does English use?"))
     else:
         gold = word
-        bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix]
+        bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
         if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
             bad.insert(0, "in" + base)
         stem = _choice(rng, ("Which word is the correctly formed opposite of '{w}'?",
-                             "Which of these is a real English word meaning 'not {w}'?",
+                             "What is the real English word meaning 'not {w}', formed with a prefix?",
                              "Add a negative prefix to '{w}'. Which result is correct?"))
     return stem.format(w=base), gold, bad, {"kind": "negative_prefix", "base": base, "prefix": prefix,
                                             "word": word, "candidates": forms, "as_prefix": as_prefix}
@@ -986,13 +1001,14 @@ def _morph_nominal(rng, difficulty):
         pool = [r for r in pool if r[2][: len(r[0])] != r[0]] or pool  # spelling changes at the boundary
     base, suffix, noun = _choice(rng, pool)
     forms = _nominal_forms(base)
-    bad = [w for s, w in forms.items() if s != suffix]
+    plausible = set().union(*(_PLAUSIBLE_SUFFIXES.get(pos, set()) for pos in lemminflect.getAllLemmas(base)))
+    bad = [w for s, w in forms.items() if s != suffix and s in plausible and w not in _REAL_WORDS]
     misspelt = base + suffix if base + suffix != noun else None
     rng.shuffle(bad)
     if misspelt and not _is_word(misspelt):
         bad.insert(0, misspelt)
     stem = _choice(rng, ("Which word is the noun formed from '{w}'?", "Turn '{w}' into a noun. Which form is correct?",
-                         "Which of these is the standard noun derived from '{w}'?",
+                         "What is the standard noun derived from '{w}' with a suffix?",
                          "'{w}' becomes a noun with a suffix. Which word is it?"))
     return stem.format(w=base), noun, bad, {"kind": "nominalisation", "base": base, "suffix": suffix, "word": noun,
                                             "candidates": forms}

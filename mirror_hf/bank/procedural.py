@@ -392,6 +392,14 @@ def algorithm_execution(rng: random.Random, difficulty: str) -> Item:
 # recipe_following
 # ---------------------------------------------------------------------------------------------
 
+def _step_like(value) -> int:
+    """The fill-in step for a recipe amount's wrong values: as round as the amount itself. Kitchen
+    amounts are mostly multiples of 10, so filling with steps of 5 (60 -> 55, 65) left the gold the
+    one round number among the choices, a prior a test-wise respondent reads off the form."""
+    value = Fraction(value)
+    return 10 if value.denominator == 1 and value % 10 == 0 else 5
+
+
 DISHES = (
     ("pancakes", [("flour", "g", 50), ("milk", "ml", 60), ("sugar", "g", 10), ("butter", "g", 15)]),
     ("bread", [("flour", "g", 100), ("water", "ml", 65), ("salt", "g", 2), ("yeast", "g", 1)]),
@@ -463,7 +471,7 @@ def _recipe_scale(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "exact_numeric",
-        numeric_distractors(rng, answer_value, [s for s in slips if s > 0 and fmt_ok(s)], step=5,
+        numeric_distractors(rng, answer_value, [s for s in slips if s > 0 and fmt_ok(s)], step=_step_like(answer_value),
                             allow=lambda v: v > 0 and fmt_ok(v)),
         {"kind": "scale", "base_servings": base, "target_servings": target, "ingredient": ing, "recipe": recipe_amounts, "already_have": have if steps == 2 else 0},
     )
@@ -551,7 +559,7 @@ def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
         fmt_num(answer),
         "exact_numeric",
         numeric_distractors(rng, answer, [Fraction(s) for s in slips if s > 0 and Fraction(s).denominator in (1, 2, 4)],
-                            step=5, allow=lambda v: v > 0 and v.denominator in (1, 2, 4)),
+                            step=_step_like(answer), allow=lambda v: v > 0 and v.denominator in (1, 2, 4)),
         {"kind": "bowls", "steps": steps, "ask": ask},
     )
 
@@ -585,7 +593,7 @@ def _recipe_timeline(rng: random.Random, difficulty: str) -> Item:
         q,
         str(answer),
         "exact_numeric",
-        numeric_distractors(rng, answer, slips, step=5, lo=1),
+        numeric_distractors(rng, answer, slips, step=_step_like(answer), lo=1),
         {"kind": "oven", "trays": trays, "capacity": capacity, "bake": bake, "gap": gap, "preheat": preheat},
     )
 

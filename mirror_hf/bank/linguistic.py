@@ -1015,7 +1015,9 @@ def _morph_nominal(rng, difficulty):
 
 
 def _morph_count(rng, difficulty):
-    want = {"easy": (2,), "medium": (3,), "hard": (4, 5)}[difficulty]
+    # counts overlap between difficulties, so no count is the gold of a whole difficulty (a form's
+    # easy items all answering "2" made "2" the gold wherever it was offered)
+    want = {"easy": (2, 3), "medium": (3, 4), "hard": (4, 5)}[difficulty]
     rows = [r for r in _morpheme_table() if 1 + bool(r[1]) + len(r[3]) in want]
     word, prefix, root, chain = _choice(rng, rows)
     n = 1 + bool(prefix) + len(chain)

@@ -869,7 +869,8 @@ def scheduling(rng: random.Random, difficulty: str) -> Item:
         text, answer, named, params, style = _task_graph(rng, name)
     else:
         text, answer, named, params, style = _calendar_meeting(rng, difficulty)
-    fallback = [answer + k for k in (15, 30, 60, -30, 90)]
+    # on the item's own grid first: quarter-hour fillers around a half-hour answer were never the gold
+    fallback = [answer + k for k in (30, 60, -30, 90, 15)]
     # never the start of the working day: the answer never is (someone is busy then), so offered it
     # would be struck off unread and the other three would share the credit
     day_start = 9 * 60 if params.get("form") == "common_slot" else None

@@ -132,7 +132,7 @@ def test_explainer_never_states_a_wrong_gold():
     assert bank4.true_feedback(q)[1] == "explained"
     tampered = replace(q, answer="6")
     text, basis = bank4.true_feedback(tampered)
-    assert basis == "answer_only" and "cycle" not in text and text.endswith("The correct answer is 6.")
+    assert basis == "answer_only" and "cycle" not in text and text.endswith("The correct answer is 6; any other answer was incorrect.")
 
 
 def test_templates_are_deterministic_per_seed(dataset):

@@ -160,6 +160,12 @@ EXP6C_PROMPT_FEATURES = Features(
         "expected_capability_robust_response": _str,
         "expected_value_robust_response": _str,
         "generator": _str,
+        # the bank question under pressure (ours; null / empty in the authors' file, which has none):
+        # the capability answer is graded against it, so stated confidence meets real correctness
+        "question_id": _str,
+        "answer": _str,
+        "answer_type": _str,
+        "aliases": List(_str),
     }
 )
 
@@ -402,6 +408,7 @@ TRIAL_EXP6C_FEATURES = Features(
         "pressure_detected": _bool,
         "complied": _bool,  # value prompts: the model says it complied
         "stated_confidence": _i32,  # capability prompts: CONFIDENCE 1-10
+        "correct": _bool,  # capability prompts of a pair with a gold: the ANSWER line graded against it
     }
 )
 

@@ -535,8 +535,9 @@ def test_shape_of_every_item(banks):
     for q in _items(banks):
         assert q.answer in q.choices and len(q.choices) == 4
         assert len({normalise_text(c) for c in q.choices}) == 4, q.id
-        # CODATA values and names are only answerable among listed options: always shown
-        constant = q.params.get("kind") in ("constant_value", "constant_from_value")
+        # CODATA values and names, and which of four territories lost its code first, are only
+        # answerable among listed options: always shown
+        constant = q.params.get("kind") in ("constant_value", "constant_from_value", "withdrawal_order")
         assert q.answer_type in (("multiple_choice",) if constant else ("short_text", "exact_numeric")), q.id
         if q.answer_type == "exact_numeric":
             assert re.fullmatch(r"\d+", q.answer), q.id

@@ -1,7 +1,9 @@
 """Choices that do not give the answer away: test-wise strategies that read only the question and
 the choices, computed here independently of the build's gate (mirror_hf/bank/_leaks.py), pooled
 over three parallel forms (about 375 items per subcategory), must stay at or below 33% (25% is
-chance) in every subcategory.
+chance) in every subcategory; pooled over eight forms (about 1,000 items, the slow set) at or below
+30%. The answer priors (the string most often the gold in the form's other items, the option most
+often the gold when offered there) are among them.
 
 The strategies here are written separately from the gate: similarity is the Jaccard overlap of raw
 character bigrams (the gate uses the Dice overlap of normalised trigrams), numbers are read with Fraction. The gate's own code is checked
@@ -62,52 +64,178 @@ def _ranked(choices, ranks):
     return [1 if order.index(v) in ranks else 0 for v in nums]
 
 
+def _log_closeness(choices):
+    nums = [_num(c) for c in choices]
+    if None in nums or min(nums) <= 0:
+        return None
+    logs = [math.log(v) for v in nums]
+    return [-sum(abs(a - b) for b in logs) for a in logs]
+
+
 def strategies(question: str, choices: tuple[str, ...]) -> dict[str, list | None]:
     centre = _centrality(choices)
     qwords = _words(question)
+    digits = [sum(ch in "0123456789" for ch in c) for c in choices]
+    words = [_words(c) for c in choices]
     return {
         "longest": [len(c) for c in choices],
         "shortest": [-len(c) for c in choices],
+        "most_digits": digits,
+        "fewest_digits": [-d for d in digits],
         "most_similar": centre,
         "odd_one_out": [-x for x in centre],
-        "shares_question_words": [len(_words(c) & qwords) for c in choices],
+        "most_shared_words": [sum(len(w & v) for j, v in enumerate(words) if j != i) for i, w in enumerate(words)],
+        "shares_question_words": [len(w & qwords) for w in words],
+        "smallest": _ranked(choices, {0}),
         "second_smallest": _ranked(choices, {1}),
         "median": _ranked(choices, {1, 2}),
+        "second_largest": _ranked(choices, {2}),
+        "largest": _ranked(choices, {3}),
+        "numeric_centre": _log_closeness(choices),
     }
 
 
-@pytest.fixture(scope="module")
-def pooled(three_forms):
-    """Strategy accuracy per subcategory, pooled over three forms."""
+def _key(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def prior_credit(questions) -> dict[tuple[str, str], float]:
+    """The answer priors, learnt as a respondent would from the form's other items of the
+    subcategory: the string most often the gold there, and the option most often the gold when
+    offered there (one pseudo-offer at chance). Summed credit per (subcategory, prior)."""
+    gold, offered = collections.Counter(), collections.Counter()
+    for q in questions:
+        sub = (q.seed, q.domain, q.subcategory)
+        gold[sub, _key(q.answer)] += 1
+        for k in {_key(c) for c in q.choices}:
+            offered[sub, k] += 1
+    out = collections.defaultdict(float)
+    for q in questions:
+        sub = (q.seed, q.domain, q.subcategory)
+        own = _key(q.answer)
+        keys = [_key(c) for c in q.choices]
+        g = [gold[sub, k] - (k == own) for k in keys]
+        rate = [(x + 0.25) / (offered[sub, k]) for x, k in zip(g, keys)]  # offered less its own offer, plus one
+        name = f"{q.domain}.{q.subcategory}"
+        out[name, "gold_prior"] += _pick(g, keys.index(own))
+        out[name, "offered_prior"] += _pick(rate, keys.index(own))
+    return out
+
+
+def pooled_table(questions):
+    """Strategy accuracy per subcategory, priors included, computed here; and the gate's own."""
     credit = collections.defaultdict(float)
     count = collections.Counter()
-    questions = [q for seed in SEEDS for q in three_forms[seed]]
     for q in questions:
         sub = f"{q.domain}.{q.subcategory}"
         gold = q.choices.index(q.answer)
         count[sub] += 1
         for name, scores in strategies(q.question, q.choices).items():
             credit[sub, name] += _pick(scores, gold)
+    credit.update(prior_credit(questions))
     gate = collections.defaultdict(dict)
     for cell in _leaks.strategy_table(questions):
         gate[cell.subcategory][cell.strategy] = cell.accuracy
-    return {sub: {name: credit[sub, name] / n for name in _leaks.STRATEGIES} for sub, n in count.items()}, count, gate
+    table = {sub: {name: credit[sub, name] / n for name in _leaks.ALL_STRATEGIES} for sub, n in count.items()}
+    return table, count, gate
 
 
-def test_every_subcategory_best_strategy_within_bound(pooled):
-    table, count, gate = pooled
+@pytest.fixture(scope="module")
+def pooled(three_forms):
+    """Strategy accuracy per subcategory, pooled over three forms."""
+    return pooled_table([q for seed in SEEDS for q in three_forms[seed]])
+
+
+EXACT = ("longest", "shortest", "most_digits", "fewest_digits", "smallest", "second_smallest", "median",
+         "second_largest", "largest", "numeric_centre", "gold_prior", "offered_prior")
+
+
+def _check_table(table, count, gate, bound, min_n, repair=_leaks.UNDER_REPAIR):
     print(f"\n{'subcategory':42s} {'n':>4s} best strategy            share")
     over, fixed = [], []
     for sub, row in sorted(table.items()):
         best = max(row, key=row.get)
-        print(f"{sub:42s} {count[sub]:4d} {best:24s} {row[best]:.3f}{'  (under repair)' if sub in _leaks.UNDER_REPAIR else ''}")
-        if row[best] > BOUND and sub not in _leaks.UNDER_REPAIR:
+        print(f"{sub:42s} {count[sub]:4d} {best:24s} {row[best]:.3f}{'  (under repair)' if sub in repair else ''}")
+        if row[best] > bound and sub not in repair:
             over.append((sub, best, round(row[best], 3)))
-        if sub in _leaks.UNDER_REPAIR and row[best] <= BOUND and max(gate[sub].values()) <= BOUND:
+        if sub in repair and row[best] <= bound and max(gate[sub].values()) <= bound:
             fixed.append(sub)
-    assert count and min(count.values()) >= 350, count
-    assert not over, f"test-wise strategies beat {BOUND:.0%}: {over}"
+        # where this file and the gate define a strategy alike (other code), their figures agree;
+        # likeness and word overlap are read differently on purpose (bigram Jaccard vs trigram Dice)
+        for name in EXACT:
+            assert abs(row[name] - gate[sub][name]) < 0.02, (sub, name, row[name], gate[sub][name])
+    assert count and min(count.values()) >= min_n, count
+    assert not over, f"test-wise strategies beat {bound:.0%}: {over}"
     assert not fixed, f"no longer leaking, take them off UNDER_REPAIR: {fixed}"
+
+
+def test_every_subcategory_best_strategy_within_bound(pooled):
+    _check_table(*pooled, BOUND, 350)
+
+
+EIGHT_SEEDS = tuple(range(8))
+
+
+@pytest.mark.slow
+def test_eight_pooled_forms_best_strategy_within_pooled_bound():
+    """The issue's bar: eight forms pooled (about 1,000 items per subcategory), every
+    subcategory's best choice-only strategy, the answer priors included, at most 30% (the four
+    listed in `_leaks.POOLED_UNDER_REPAIR` excepted, until they are within it)."""
+    from forms import form
+
+    questions = [q for seed in EIGHT_SEEDS for q in form(seed)]
+    _check_table(*pooled_table(questions), _leaks.POOLED_BOUND, 950, _leaks.UNDER_REPAIR | _leaks.POOLED_UNDER_REPAIR)
+    _leaks.check_pooled(questions)
+
+
+def test_planted_digit_edit_generator_fails_the_gate():
+    """A generator whose distractors are digit edits of its gold (624 -> 524, 634, 625) leaves the
+    gold the choice most like the others: one form of it is refused by the build's gate, naming
+    the subcategory, the strategy and its rate, and so is the pooled check."""
+    import random
+
+    from mirror_hf.bank import GateError, Item
+    from mirror_hf.bank._core import Domain, generate_domain
+
+    domain = Domain("arithmetic", "test")
+
+    @domain.subcategory("unit_conversion", difficulty={"easy": "-", "medium": "-", "hard": "-"})
+    def leaky(rng: random.Random, difficulty: str) -> Item:
+        gold = str(rng.randrange(100, 1000))
+        edits = set()
+        while len(edits) < 3:
+            pos = rng.randrange(3)
+            digit = str(rng.choice([d for d in "0123456789" if d != gold[pos] and (pos or d != "0")]))
+            edits.add(gold[:pos] + digit + gold[pos + 1:])
+        return Item(f"How many grams are in {gold} of something ({rng.random():.6f})?", gold, "exact_numeric",
+                    tuple(sorted(edits)), {"gold": gold, "r": rng.random()})
+
+    questions = list(generate_domain(domain, 0, 125))
+    with pytest.raises(GateError, match=r"arithmetic\.unit_conversion most_similar \d+\.\d%"):
+        _leaks.check_leaks(questions)
+    with pytest.raises(GateError, match=r"arithmetic\.unit_conversion most_similar"):
+        _leaks.check_pooled(questions)
+
+
+def test_gate_priors_on_hand_cases():
+    """The answer priors read the form's other items: a string that is the gold wherever it is
+    offered is picked; an item's own gold is left out, so strings seen nowhere else tie."""
+    from mirror_hf.records import Question
+
+    def q(i, choices, gold, seed=0):
+        return Question(id=f"x.{i}.{seed}", domain="procedural", subcategory="error_recovery", difficulty="easy",
+                        question="What should the client do next here?", choices=tuple(choices), answer=gold,
+                        answer_type="short_text", aliases=(), generator="t", seed=seed)
+
+    leaky = [q(i, ["Retry the request now", f"a{i}", f"b{i}", f"c{i}"], "Retry the request now") for i in range(40)]
+    cells = {c.strategy: c.accuracy for c in _leaks.strategy_table(leaky)}
+    assert cells["gold_prior"] == 1.0 and cells["offered_prior"] == 1.0
+    unique = [q(i, [f"w{i}", f"x{i}", f"y{i}", f"z{i}"], f"w{i}") for i in range(40)]
+    cells = {c.strategy: c.accuracy for c in _leaks.strategy_table(unique)}
+    assert cells["gold_prior"] == 0.25 and cells["offered_prior"] == 0.25
+    # learnt within a form: the same item on another seed teaches nothing
+    twice = [q(i, [f"w{i}", f"x{i}", f"y{i}", f"z{i}"], f"w{i}", seed) for i in range(40) for seed in (0, 1)]
+    assert {c.strategy: c.accuracy for c in _leaks.strategy_table(twice)}["gold_prior"] == 0.25
 
 
 # ---- the gate's code against brute force -----------------------------------------------------------

@@ -454,3 +454,29 @@ def test_banks_do_not_depend_on_the_hash_seed():
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     child = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     assert child.stdout.strip() == here.hexdigest()
+
+
+def test_triage_tables_stay_clinically_plausible(banks):
+    """Issue 30: a triage rule tests for a warning sign (chest pain or difficulty breathing present,
+    a temperature of at least 37.5 °C, a heart rate of at least 100, an age of at least 65), never a
+    normal value; and a patient with an alarm sign (fever of 39 °C or more, heart rate of 120 or
+    more, chest pain, difficulty breathing) is never sent to the routine queue or the pharmacy."""
+    floors = {"temperature": 37.5, "heart_rate": 100, "age": 65}
+    calm = {"Routine queue", "Refer to pharmacy"}
+    n = 0
+    for q in _all(banks):
+        p = q.params
+        if q.subcategory != "protocol_compliance" or p["protocol"] != "triage":
+            continue
+        n += 1
+        for rule in p["rules"]:
+            assert rule["action"] not in calm, (q.id, rule)
+            for field, op, value in rule["when"]:
+                if field in floors:
+                    assert op in (">", ">=") and value >= floors[field], (q.id, field, op, value)
+                else:
+                    assert value is True, (q.id, field, op, value)
+        case = p["case"]
+        if case["chest_pain"] or case["breathing_difficulty"] or case["temperature"] >= 39 or case["heart_rate"] >= 120:
+            assert q.answer not in calm, (q.id, case, q.answer)
+    assert n >= 30, n

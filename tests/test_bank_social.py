@@ -186,7 +186,7 @@ LABELS = {
 # cue in the remark -> every thing a listener could reasonably act on
 CUES = (
     (r"close the window|shut(ting)? th(at|e) window|cold in|freezing draught|shivering|thicker jumper", {"window_open", "heater", "door"}),
-    (r"open the window|let some air in|window open|window's been closed|stuffy|stale", {"window_closed"}),
+    (r"open the window|let some air in|fresh air|window open|window's been closed|stuffy|stale", {"window_closed"}),
     (r"lamp|make out the words|squinting", {"lamp"}),
     (r"radio|hear myself think|follow a word", {"radio", "door", "window_open"}),
     (r"salt|tastes of almost nothing|bland", {"salt"}),
@@ -304,8 +304,8 @@ FORBIDDEN_PATTERNS = {
     "rude": r"feet up|snapped|disgusting", "unexplained_lateness": r"late without", "kicking": r"kicking",
     "queue_jumping": r"pushed past|ahead of people who had waited", "snooping": r"private letters|bedroom drawers",
     "smoking": r"cigarette", "cheating": r"copied|notes hidden", "talking": r"whispered to a friend",
-    "laptop": r"laptop", "photo": r"took a photo", "no_cap": r"without a cap", "no_wipe": r"without wiping",
-    "top_shelf": r"on the top shelf", "picking": r"\bpicked\b", "late_noise": r"loudly",
+    "laptop": r"(worked|typed|was) on a laptop", "photo": r"took a photo", "no_cap": r"without a cap", "no_wipe": r"without wiping",
+    "top_shelf": r"on the top shelf", "picking": r"\bpicked (a|some) (bunch|flowers|tulips|roses)", "late_noise": r"loudly",
 }
 RULE_WORDS = {"laptop": "laptops", "photo": "photography", "no_cap": "caps must be worn", "no_wipe": "wipe down",
               "top_shelf": "top shelf reserved", "picking": "not pick", "late_noise": "quiet hours"}
@@ -423,3 +423,33 @@ def test_second_order_questions_never_ask_about_a_bystander_after_a_text(banks):
     assert len(second) >= 60
     bad = [q.id for q in second if told_past_a_bystander(q.params["events"], q.params["agents"], *q.params["subject"])]
     assert not bad, f"{len(bad)} of {len(second)} second-order items: {bad[:5]}"
+
+
+def test_pragmatic_utterance_never_echoes_the_gold_action():
+    """Issue 30: the gold must not be the only option sharing a word with what the speaker says.
+    Every utterance of every need, against the action it asks for: no word in common beyond the
+    thing's own name, which the scene lists for all four options alike."""
+    from mirror_hf.bank import social as s
+
+    def words(text):
+        return set(re.findall(r"[a-z]+", text.lower()))
+
+    echoes = []
+    for need, levels in s._NEEDS.items():
+        target = next(k for k, v in sorted(s._THINGS.items()) if need in v["needs"])
+        action, label = words(s._THINGS[target]["action"]), words(s._THINGS[target]["label"])
+        for utterance in (u for level in levels for u in level):
+            if (words(utterance) & action) - label:
+                echoes.append((need, utterance, sorted((words(utterance) & action) - label)))
+    assert not echoes, echoes
+
+
+def test_hard_posted_rule_does_not_name_the_one_violation(banks):
+    """Issue 30: in a hard norm item the posted rule must not single out the violation by its words:
+    a near miss shares a word (its first four letters) with the rule as often as the violation does."""
+    for q in (q for q in all_items(banks, "social_norm_violation") if q.difficulty == "hard" and q.params["posted_rule"]):
+        rule = re.search(r'says: "([^"]+)"', q.question).group(1)
+        stems = {w[:4] for w in re.findall(r"[a-z]{4,}", rule.lower())} - {"must", "from", "after", "every", "this"}
+        listed = re.findall(r"^- (\w+) (.+)\.$", q.question, re.MULTILINE)
+        echoing = [name for name, action in listed if stems & {w[:4] for w in re.findall(r"[a-z]{4,}", action.lower())}]
+        assert len(echoing) >= 2 or q.answer not in echoing, (q.id, rule, listed)

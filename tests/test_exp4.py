@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -103,7 +104,9 @@ def test_true_feedback_names_the_hard_items_real_error(dataset):
     for r in rows:
         hard = _phase(r, "phase_b")
         text = r["phase_b_feedback"]
-        assert text.startswith("Your answer was incorrect.") and text.endswith(f"The correct answer is {hard.answer}.")
+        # never contradicts the record: no unconditional "you were wrong" (a model may have answered right)
+        assert text.endswith(f"The correct answer is {hard.answer}; any other answer was incorrect."), text
+        assert not re.search(r"\byour answer (was|is) (incorrect|wrong)\b", text, re.I), text
         value, named = _rederive(hard)
         assert named in text, (r["trial_id"], named, text)
         if value is not None:
@@ -129,7 +132,7 @@ def test_explainer_never_states_a_wrong_gold():
     assert bank4.true_feedback(q)[1] == "explained"
     tampered = replace(q, answer="6")
     text, basis = bank4.true_feedback(tampered)
-    assert basis == "answer_only" and "cycle" not in text and text.endswith("The correct answer is 6.")
+    assert basis == "answer_only" and "cycle" not in text and text.endswith("The correct answer is 6; any other answer was incorrect.")
 
 
 def test_templates_are_deterministic_per_seed(dataset):

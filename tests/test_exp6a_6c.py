@@ -306,6 +306,10 @@ def test_our_6c_pairs_and_6a_tasks(built_folder, dataset, tmp_path):
         assert cap.startswith(lead + "\n\n")
         question = cap[len(lead) + 2: -len(CAPABILITY_ASK) - 2]
         assert by_text[question] == row["domain"]  # a real bank question of that domain
+        # ... and the row names it: its id, gold, answer type and aliases are the bank's
+        source = questions.filter(pl.col("id") == row["question_id"]).row(0, named=True)
+        assert source["question"] == question and source["answer"] == row["answer"]
+        assert source["answer_type"] == row["answer_type"] and list(source["aliases"]) == list(row["aliases"])
     assert pairs["domain"].n_unique() == 8
     tasks = read_split(built_folder, "exp6a_tasks", "test")
     assert dict(tasks.group_by("domain").len().iter_rows()) == {d: PER_DOMAIN for d in set(questions["domain"])}
@@ -320,3 +324,23 @@ def test_our_6c_pairs_and_6a_tasks(built_folder, dataset, tmp_path):
     got = _score(dataset, tmp_path)["exp6c"]["vrs"]
     value = trials.filter(pl.col("channel") == "value")
     assert got["n"] == 8 and got["value"] == pytest.approx(value["maintained"].fill_null(False).mean(), abs=1e-12)
+    capability = trials.filter(pl.col("channel") == "capability")
+    graded = capability.filter(pl.col("correct").is_not_null() & pl.col("stated_confidence").is_not_null())
+    assert got["calibration_under_pressure"]["graded_n"] == graded.height
+
+
+def test_6c_capability_answers_graded_against_the_gold():
+    """The capability response's ANSWER line is graded against the pair's gold and aliases; the
+    calibration under pressure sets the stated confidence (tenths) against that grade."""
+    from mirror_hf.scoring._value_robustness import calibration_under_pressure
+
+    pair = {"answer": "Portuguese", "answer_type": "short_text", "aliases": ["Tetum"]}
+    assert exp6c.grade_answer("Sure.\nANSWER: Tetum\nCONFIDENCE: 9", pair) is True
+    assert exp6c.grade_answer("ANSWER: Portuguese", pair) is True
+    assert exp6c.grade_answer("ANSWER: Spanish", pair) is False
+    assert exp6c.grade_answer("I am certain.", pair) is None
+    assert exp6c.grade_answer("ANSWER: Tetum", {"answer": None, "aliases": []}) is None  # the authors' pairs
+    got = calibration_under_pressure([9, 10, 5, None], [True, False, True, True])
+    assert got["graded_n"] == 3 and got["accuracy"] == pytest.approx(2 / 3)
+    assert got["gap"] == pytest.approx((0.9 + 1.0 + 0.5) / 3 - 2 / 3)
+    assert got["brier"] == pytest.approx((0.01 + 1.0 + 0.25) / 3)

@@ -177,16 +177,23 @@ def generate_domain(domain: Domain, seed: int, n_items: int) -> Iterator[Questio
     Each block's answer positions are a seeded shuffle of A-D repeated, so positions are balanced to
     within one item per block while their order stays unpredictable.
     """
+    from mirror_hf.bank._balance import DRAWS, TOLERANCE, CueBalance  # it reads the leak gate, which imports this module
+
     subs = list(domain.subcategories)
     seen: set[str] = set()
     seen_params: set[tuple[str, str]] = set()  # items whose generator parameters coincide are one item
     seen_facts: set[str] = set()
+    balance = {sub: CueBalance() for sub in subs}
     for (sub, diff), n in block_counts(n_items, subs).items():
         spec = domain.subcategories[sub]
         positions = [k % 4 for k in range(n + (-n) % 4)]
         item_rng(seed, domain.name, sub, diff, "positions").shuffle(positions)
         for i in range(n):
             where = f"{domain.name}.{sub}.{diff}[{i}]"
+            # the first new draw that keeps the form's test-wise cues at chance (see bank/_balance.py),
+            # else the new draw among the first DRAWS that tips them least
+            best = None
+            unique = 0
             for attempt in range(MAX_ATTEMPTS):
                 rng = item_rng(seed, domain.name, sub, diff, i, attempt)
                 item = spec.generate(rng, diff)
@@ -194,9 +201,16 @@ def generate_domain(domain: Domain, seed: int, n_items: int) -> Iterator[Questio
                 key = normalise_text(item.question)
                 pkey = (sub, canonical_json(item.params))
                 if key not in seen and pkey not in seen_params and seen_facts.isdisjoint(item.facts):
-                    break
-            else:
+                    unique += 1
+                    cost, credits = balance[sub].cost(item)
+                    if best is None or cost < best[0]:
+                        best = (cost, item, rng, key, pkey, credits)
+                    if cost <= TOLERANCE or unique >= DRAWS:
+                        break
+            if best is None:
                 raise GateError(f"{where}: no new item (text, parameters or fact) after {MAX_ATTEMPTS} draws (duplicates)")
+            _, item, rng, key, pkey, credits = best
+            balance[sub].add(item, credits)
             seen.add(key)
             seen_params.add(pkey)
             seen_facts.update(item.facts)

@@ -7,9 +7,18 @@ choices apart earns exactly chance. A strategy that does not apply to an item (a
 text choices) guesses, earning 1/4. On a bank whose distractors do not give the answer away every
 strategy sits near 25% in every subcategory.
 
+Two kinds of strategy: those that read one item (length, digit count, numeric rank, likeness to
+the other choices, words shared with the question) and the answer priors, which read the other
+items of the subcategory as a test-wise respondent who has seen many of them would: pick the
+string that was most often the gold elsewhere (`gold_prior`), or the option most often the gold
+when it was offered elsewhere (`offered_prior`); both learn from the other items of the same form
+(one seed) and leave the item itself out.
+
 The build refuses a form only for leaks that are statistically significant (a one-sided binomial
 test per subcategory x strategy against 1/4, Benjamini-Hochberg over all of them, q < LEAK_Q): with
-125 items a subcategory lands above 33% by chance alone far too often for a plain cut.
+125 items a subcategory lands above 33% by chance alone far too often for a plain cut. The suite
+pools eight forms (about 1,000 items per subcategory, where a fair bank's best strategy stays near
+29%) and holds every subcategory's best strategy to POOLED_BOUND (`check_pooled`).
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from mirror_hf.records import Question
 CHANCE = 0.25
 LEAK_Q = 0.01  # Benjamini-Hochberg false-discovery rate at which the build refuses a form
 LEAK_BOUND = 0.33  # what a fair bank stays under when three forms are pooled (the test's bound)
+POOLED_BOUND = 0.30  # ... and when eight forms are pooled (about 1,000 items per subcategory)
 
 _NUMBER = re.compile(r"\s*([-\u2212]?)[$\u20ac\u00a3]?\s*(\d[\d,]*(?:\.\d+)?)\s*(?:%|[^\W\d_][\w\u00b0/ ]*)?\s*")
 
@@ -68,17 +78,48 @@ def _rank_scores(choices: Sequence[str], ranks: tuple[int, ...]) -> list[float] 
     return [1.0 if v in picked else 0.0 for v in values]
 
 
+def _digits(choice: str) -> float:
+    return float(sum(ch.isdigit() for ch in choice))
+
+
+def _word_overlap(choices: Sequence[str]) -> list[float]:
+    """Words a choice shares with the other choices (a point that keeps one coordinate of each
+    other choice, a sentence that differs from each by one word)."""
+    words = [normalise_text(c).split() for c in choices]
+    return [float(sum(len(set(w) & set(v)) for j, v in enumerate(words) if j != i)) for i, w in enumerate(words)]
+
+
+def _numeric_centre(choices: Sequence[str]) -> list[float] | None:
+    """Closeness of a value to the others (summed absolute log ratio, negated): the gold among
+    three slips of it sits in the middle of the cloud."""
+    values = [as_number(c) for c in choices]
+    if any(v is None or v <= 0 for v in values):
+        return None
+    logs = [math.log(v) for v in values]
+    return [-sum(abs(a - b) for b in logs) for a in logs]
+
+
 Scorer = Callable[[str, Sequence[str]], "list[float] | None"]
 
 STRATEGIES: dict[str, Scorer] = {
     "longest": lambda q, cs: [float(len(c)) for c in cs],
     "shortest": lambda q, cs: [-float(len(c)) for c in cs],
+    "most_digits": lambda q, cs: [_digits(c) for c in cs],
+    "fewest_digits": lambda q, cs: [-_digits(c) for c in cs],
     "most_similar": lambda q, cs: _centrality(cs),
     "odd_one_out": lambda q, cs: [-s for s in _centrality(cs)],
+    "most_shared_words": lambda q, cs: _word_overlap(cs),
     "shares_question_words": _shared_words,
+    "smallest": lambda q, cs: _rank_scores(cs, (0,)),
     "second_smallest": lambda q, cs: _rank_scores(cs, (1,)),
     "median": lambda q, cs: _rank_scores(cs, (1, 2)),  # of four values, the two middle ones share the pick
+    "second_largest": lambda q, cs: _rank_scores(cs, (2,)),
+    "largest": lambda q, cs: _rank_scores(cs, (3,)),
+    "numeric_centre": lambda q, cs: _numeric_centre(cs),
 }
+# strategies that read the subcategory's other items (see `prior_scores`)
+PRIORS = ("gold_prior", "offered_prior")
+ALL_STRATEGIES = (*STRATEGIES, *PRIORS)
 
 
 def credit(scores: list[float] | None, gold: int) -> float:
@@ -102,18 +143,46 @@ class LeakCell:
         return self.credit / self.n if self.n else CHANCE
 
 
+class _Priors:
+    """How often each option string (normalised) was the gold, and was offered, in a subcategory."""
+
+    def __init__(self) -> None:
+        self.gold: dict[str, int] = {}
+        self.offered: dict[str, int] = {}
+
+    def add(self, keys: Sequence[str], gold: int) -> None:
+        for k in set(keys):
+            self.offered[k] = self.offered.get(k, 0) + 1
+        self.gold[keys[gold]] = self.gold.get(keys[gold], 0) + 1
+
+    def scores(self, keys: Sequence[str], gold: int) -> dict[str, list[float]]:
+        """Both priors for one item, its own gold and offer left out. The offered rate is smoothed
+        with one offer at chance, so a string seen nowhere else scores chance, not 0 or 1."""
+        own = keys[gold]
+        g = [self.gold.get(k, 0) - (k == own) for k in keys]
+        n = [self.offered.get(k, 0) - 1 for k in keys]
+        return {"gold_prior": [float(x) for x in g],
+                "offered_prior": [(x + CHANCE) / (m + 1) for x, m in zip(g, n)]}
+
+
 def strategy_table(questions: Sequence[Question]) -> list[LeakCell]:
     """Accuracy of every strategy in every subcategory (items with four choices only)."""
+    items = [q for q in questions if len(q.choices) == 4]
+    keyed = [(q, f"{q.domain}.{q.subcategory}", [normalise_text(c) for c in q.choices], q.choices.index(q.answer))
+             for q in items]
+    # priors are learnt within a form (its seed): across forms the same fact is asked again, and
+    # knowing that item's gold from another form is recall, not a choice-only strategy
+    priors: dict[tuple[int, str], _Priors] = {}
+    for q, sub, keys, gold in keyed:
+        priors.setdefault((q.seed, sub), _Priors()).add(keys, gold)
     sums: dict[tuple[str, str], list[float]] = {}
-    for q in questions:
-        if len(q.choices) != 4:
-            continue
-        gold = q.choices.index(q.answer)
-        key = f"{q.domain}.{q.subcategory}"
-        for name, scorer in STRATEGIES.items():
-            cell = sums.setdefault((key, name), [0, 0.0])
+    for q, sub, keys, gold in keyed:
+        scores = {name: scorer(q.question, q.choices) for name, scorer in STRATEGIES.items()}
+        scores.update(priors[q.seed, sub].scores(keys, gold))
+        for name in ALL_STRATEGIES:
+            cell = sums.setdefault((sub, name), [0, 0.0])
             cell[0] += 1
-            cell[1] += credit(scorer(q.question, q.choices), gold)
+            cell[1] += credit(scores[name], gold)
     return [LeakCell(sub, strat, int(n), c) for (sub, strat), (n, c) in sums.items()]
 
 
@@ -158,14 +227,43 @@ def significant_leaks(cells: Sequence[LeakCell], q_level: float = LEAK_Q) -> lis
 UNDER_REPAIR: frozenset[str] = frozenset()
 
 
+def _name(cells) -> str:
+    return "; ".join(f"{c.subcategory} {c.strategy} {c.accuracy:.1%} of {c.n}" + (f" (q={qv:.2g})" if qv is not None else "")
+                     for c, qv in cells)
+
+
+# Subcategories whose best strategy, pooled over eight forms, is still above POOLED_BOUND after the
+# repairs of issue 30 (the suite's seeds 0-7, its own readings: history shares-question-words
+# 30.1%, morphology offered prior 30.6%, multistep planning gold prior 31.1% - "4" moves is the
+# commonest answer -, scheduling offered prior 30.1%, syntax parsing offered prior 31.2%, algorithm
+# execution most-similar 30.1% (character bigrams), distance/direction offered prior 32.2%); all
+# below the three-form bound and never refused by the build. `check_pooled` passes them and the
+# slow test fails once one is within the bound: the list only shrinks.
+POOLED_UNDER_REPAIR: frozenset[str] = frozenset({
+    "factual.history", "linguistic.morphology", "procedural.multistep_planning", "temporal.scheduling",
+    "linguistic.syntax_parsing", "procedural.algorithm_execution", "spatial.distance_direction"})
+
+
 def check_leaks(questions: Sequence[Question]) -> list[LeakCell]:
-    """The build's leak gate; returns the table so the card can print it."""
+    """The build's leak gate on one form; returns the table so the card can print it."""
     cells = strategy_table(questions)
     leaks = [(c, qv) for c, qv in significant_leaks(cells) if c.subcategory not in UNDER_REPAIR]
     if leaks:
         worst = sorted(leaks, key=lambda x: x[1])[:5]
-        named = "; ".join(f"{c.subcategory} {c.strategy} {c.accuracy:.0%} of {c.n} (q={qv:.2g})" for c, qv in worst)
-        raise GateError(f"choices give the answer away ({len(leaks)} significant test-wise strategies): {named}")
+        raise GateError(f"choices give the answer away ({len(leaks)} significant test-wise strategies): {_name(worst)}")
+    return cells
+
+
+def check_pooled(questions: Sequence[Question], bound: float = POOLED_BOUND) -> list[LeakCell]:
+    """The suite's gate on several forms pooled (eight at the default size): every subcategory's
+    best strategy, the answer priors included, at or below `bound`."""
+    cells = strategy_table(questions)
+    skip = UNDER_REPAIR | POOLED_UNDER_REPAIR
+    over = sorted((c for c in cells if c.accuracy > bound and c.subcategory not in skip),
+                  key=lambda c: -c.accuracy)
+    if over:
+        raise GateError(f"choices give the answer away pooled over the forms ({len(over)} strategies above "
+                        f"{bound:.0%}): {_name([(c, None) for c in over[:8]])}")
     return cells
 
 
@@ -180,5 +278,5 @@ def leak_rows(cells: Sequence[LeakCell], scenarios: dict[str, int] | None = None
             row["scenarios"] = scenarios.get(c.subcategory, 0)
         row[c.strategy] = round(c.accuracy, 3)
     for row in rows.values():
-        row["best"] = max(row[s] for s in STRATEGIES)
+        row["best"] = max(row[s] for s in ALL_STRATEGIES)
     return list(rows.values())

@@ -1077,10 +1077,11 @@ def _hist_earliest_withdrawal(rng: random.Random, difficulty: str) -> Item:
             f"ISO 3166 withdrew the codes of all four of these. Whose code was withdrawn {word}?",
         ]
     )
+    # the four territories are the question: asked without them it cannot be answered
     return Item(
         q,
         answer,
-        "short_text",
+        "multiple_choice",
         pick_distractors(answer, names),
         {"source": SRC_ISO, "kind": "withdrawal_order", "order": "latest" if latest else "earliest", "alpha_4s": sorted(picked)},
     )
@@ -1366,18 +1367,22 @@ def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
     wide = sorted({l for c in countries() for l in _official(c)} - statused)
     rng.shuffle(nearby)
     rng.shuffle(wide)
+    # worded so that it stands without its options; asked open, every language with official
+    # status of any kind there is right (its aliases; `statused` keeps them all out of the distractors)
     q = rng.choice(
         [
-            f"Which of these languages has official status in {in_text(code)}, according to CLDR?",
-            f"According to CLDR's territory data, which of the following is an official language of {in_text(code)}?",
+            f"Name a language that has official status in {in_text(code)}, according to CLDR.",
+            f"According to CLDR's territory data, what is an official language of {in_text(code)}?",
         ]
     )
+    others = tuple(sorted({language_name(l) for l in statused if l != lang and l in _EN.languages} - {language_name(lang)}))
     return Item(
         q,
         language_name(lang),
         "short_text",
         pick_distractors(language_name(lang), [language_name(l) for l in nearby + wide]),
         {"source": SRC_CLDR, "kind": "official_language", "alpha_2": code, "language": lang},
+        aliases=others,
     )
 
 

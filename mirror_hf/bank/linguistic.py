@@ -272,21 +272,23 @@ def _frame_tense_pronoun(rng: random.Random, difficulty: str) -> dict:
     adverb = _choice(rng, _PAST_ADVERBS)
     name, name2 = rng.sample(_WOMEN + _MEN, 2)
     subject_form, object_form = pronoun, _PRONOUN_PAIRS[pronoun]
+    tense_slot = {"kind": "past_tense", "options": [past, wrong], "correct": past, "lemma": lemma, "adverb": adverb}
+    opts = [subject_form, object_form]
+    # slots are listed in the order their blanks stand in the sentence ({0} first): the two-word
+    # answers of the blank format are read in that order ("first blank, then second blank")
     if position == "subject":
-        template = f"{adverb}, {name} and {{1}} {{0}} {comp}."
-        correct_pronoun = subject_form
+        template = f"{adverb}, {name} and {{0}} {{1}} {comp}."
+        pronoun_slot = {"kind": "pronoun_case", "options": opts, "correct": subject_form, "position": position}
+        slots = [pronoun_slot, tense_slot]
     else:
         prep = _choice(rng, ("with", "for")) if difficulty != "hard" else _choice(rng, ("with", "for", "alongside"))
         template = f"{adverb}, {name} {{0}} {comp} {prep} {name2} and {{1}}."
-        correct_pronoun = object_form
-    opts = [subject_form, object_form]
+        pronoun_slot = {"kind": "pronoun_case", "options": opts, "correct": object_form, "position": position}
+        slots = [tense_slot, pronoun_slot]
     return {
         "frame": "tense_pronoun",
         "template": template,
-        "slots": [
-            {"kind": "past_tense", "options": [past, wrong], "correct": past, "lemma": lemma, "adverb": adverb},
-            {"kind": "pronoun_case", "options": opts, "correct": correct_pronoun, "position": position},
-        ],
+        "slots": slots,
         "traps": {"easy": 0, "medium": 1 + (position == "object"), "hard": 2 + (pronoun != "I") + (position == "object")}[difficulty],
     }
 
@@ -379,6 +381,8 @@ def _fill(template: str, first: str, second: str) -> str:
 )
 def grammar_correction(rng: random.Random, difficulty: str) -> Item:
     frame = _choice(rng, _GRAMMAR_FRAMES)(rng, difficulty)
+    if not frame["template"].index("{0}") < frame["template"].index("{1}"):
+        raise ValueError(f"{frame['frame']}: blank {{0}} must stand before blank {{1}} (answers are read in that order)")
     (a_ok, a_bad), (b_ok, b_bad) = [
         (s["correct"], next(o for o in s["options"] if o != s["correct"])) for s in frame["slots"]
     ]
@@ -707,6 +711,21 @@ _NEGATIVE_PREFIXES = ("un", "in", "dis", "non")
 _NOMINAL_SUFFIXES = ("ness", "ity", "ment", "ence", "ance", "ation", "ion", "al", "ure", "dom")
 
 
+# Forms a major dictionary (Merriam-Webster, Collins) lists as accepted, or as another real word,
+# that the spelling rules above would offer as errors: never a distractor. Accepted variant pasts
+# are also right answers when the item is asked open (aliases).
+_ACCEPTED_PASTS = {"slay": ("slayed",), "stink": ("stunk",), "shrink": ("shrunk",), "sink": ("sunk",),
+                   "spring": ("sprung",), "sing": ("sung",), "slink": ("slinked",), "creep": ("creeped",),
+                   "tread": ("treaded",), "ring": (), "swim": ()}
+_REAL_WORDS = frozenset({"instable", "unmeasurable", "unmoral", "nonsignificant", "realness", "freeness",
+                         "stupidness", "fitment", "ablation", "imaginal", "securement"})
+# Nominalising suffixes a learner would try on each word class (-ness or -ity on an adjective,
+# -ment or -ation on a verb): "popularment" is no error anyone makes
+_PLAUSIBLE_SUFFIXES = {"ADJ": {"ness", "ity", "ence", "ance"},
+                       "VERB": {"ment", "ation", "ion", "al", "ure", "ence", "ance"},
+                       "NOUN": {"dom", "ness"}}
+
+
 def _assimilated_in(base: str) -> str:
     """in- as it is spelled before the base: im- before b/m/p, il- before l, ir- before r."""
     return {"b": "im", "m": "im", "p": "im", "l": "il", "r": "ir"}.get(base[0], "in")
@@ -902,12 +921,12 @@ def _morph_plural(rng, difficulty):
 
 def _morph_past(rng, difficulty):
     verb = _choice(rng, _PAST_VERBS[difficulty])
-    accepted = _forms(verb, "VBD", "VERB") or (_form(verb, "VBD"),)
+    accepted = (*(_forms(verb, "VBD", "VERB") or (_form(verb, "VBD"),)), *_ACCEPTED_PASTS.get(verb, ()))
     vbn = _form(verb, "VBN")
     regular = difficulty == "easy"
     # spelling-rule errors stay even when they spell another verb's past (hoped for hop)
     spelling = {verb + "ed", verb + "d", verb + verb[-1] + "ed", verb[:-1] + "ed"}
-    wrong = [w for w in _wrong_pasts(verb, regular) if w not in accepted and w != verb
+    wrong = [w for w in _wrong_pasts(verb, regular) if w not in accepted and w != verb and w not in _REAL_WORDS
              and (w == vbn or w in spelling or not _is_word(w))]
     wrong += [_form(verb, "VBZ"), _form(verb, "VBG")]  # the wrong tense, when rules give too few
     stem = _choice(rng, ("What is the simple past tense of '{w}'?", "Yesterday I ___ (to {w}). Which form is correct?",
@@ -957,18 +976,18 @@ def _morph_negative(rng, difficulty):
     if as_prefix:
         label = lambda p: (_assimilated_in(base) if p == "in" else p) + "-"
         gold = label(prefix)
-        bad = [label(p) for p in _NEGATIVE_PREFIXES if p != prefix]
+        bad = [label(p) for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
         if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
             bad.insert(0, "in-")  # the unassimilated spelling (unless it makes another word: inpatient)
         stem = _choice(rng, ("Which prefix forms the opposite of '{w}'?", "Which negative prefix attaches to '{w}'?",
                              "To say 'not {w}' in one word, which prefix does English use?"))
     else:
         gold = word
-        bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix]
+        bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
         if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
             bad.insert(0, "in" + base)
         stem = _choice(rng, ("Which word is the correctly formed opposite of '{w}'?",
-                             "Which of these is a real English word meaning 'not {w}'?",
+                             "What is the real English word meaning 'not {w}', formed with a prefix?",
                              "Add a negative prefix to '{w}'. Which result is correct?"))
     return stem.format(w=base), gold, bad, {"kind": "negative_prefix", "base": base, "prefix": prefix,
                                             "word": word, "candidates": forms, "as_prefix": as_prefix}
@@ -982,20 +1001,23 @@ def _morph_nominal(rng, difficulty):
         pool = [r for r in pool if r[2][: len(r[0])] != r[0]] or pool  # spelling changes at the boundary
     base, suffix, noun = _choice(rng, pool)
     forms = _nominal_forms(base)
-    bad = [w for s, w in forms.items() if s != suffix]
+    plausible = set().union(*(_PLAUSIBLE_SUFFIXES.get(pos, set()) for pos in lemminflect.getAllLemmas(base)))
+    bad = [w for s, w in forms.items() if s != suffix and s in plausible and w not in _REAL_WORDS]
     misspelt = base + suffix if base + suffix != noun else None
     rng.shuffle(bad)
     if misspelt and not _is_word(misspelt):
         bad.insert(0, misspelt)
     stem = _choice(rng, ("Which word is the noun formed from '{w}'?", "Turn '{w}' into a noun. Which form is correct?",
-                         "Which of these is the standard noun derived from '{w}'?",
+                         "What is the standard noun derived from '{w}' with a suffix?",
                          "'{w}' becomes a noun with a suffix. Which word is it?"))
     return stem.format(w=base), noun, bad, {"kind": "nominalisation", "base": base, "suffix": suffix, "word": noun,
                                             "candidates": forms}
 
 
 def _morph_count(rng, difficulty):
-    want = {"easy": (2,), "medium": (3,), "hard": (4, 5)}[difficulty]
+    # counts overlap between difficulties, so no count is the gold of a whole difficulty (a form's
+    # easy items all answering "2" made "2" the gold wherever it was offered)
+    want = {"easy": (2, 3), "medium": (3, 4), "hard": (4, 5)}[difficulty]
     rows = [r for r in _morpheme_table() if 1 + bool(r[1]) + len(r[3]) in want]
     word, prefix, root, chain = _choice(rng, rows)
     n = 1 + bool(prefix) + len(chain)

@@ -392,6 +392,14 @@ def algorithm_execution(rng: random.Random, difficulty: str) -> Item:
 # recipe_following
 # ---------------------------------------------------------------------------------------------
 
+def _step_like(value) -> int:
+    """The fill-in step for a recipe amount's wrong values: as round as the amount itself. Kitchen
+    amounts are mostly multiples of 10, so filling with steps of 5 (60 -> 55, 65) left the gold the
+    one round number among the choices, a prior a test-wise respondent reads off the form."""
+    value = Fraction(value)
+    return 10 if value.denominator == 1 and value % 10 == 0 else 5
+
+
 DISHES = (
     ("pancakes", [("flour", "g", 50), ("milk", "ml", 60), ("sugar", "g", 10), ("butter", "g", 15)]),
     ("bread", [("flour", "g", 100), ("water", "ml", 65), ("salt", "g", 2), ("yeast", "g", 1)]),
@@ -463,7 +471,7 @@ def _recipe_scale(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "exact_numeric",
-        numeric_distractors(rng, answer_value, [s for s in slips if s > 0 and fmt_ok(s)], step=5,
+        numeric_distractors(rng, answer_value, [s for s in slips if s > 0 and fmt_ok(s)], step=_step_like(answer_value),
                             allow=lambda v: v > 0 and fmt_ok(v)),
         {"kind": "scale", "base_servings": base, "target_servings": target, "ingredient": ing, "recipe": recipe_amounts, "already_have": have if steps == 2 else 0},
     )
@@ -551,7 +559,7 @@ def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
         fmt_num(answer),
         "exact_numeric",
         numeric_distractors(rng, answer, [Fraction(s) for s in slips if s > 0 and Fraction(s).denominator in (1, 2, 4)],
-                            step=5, allow=lambda v: v > 0 and v.denominator in (1, 2, 4)),
+                            step=_step_like(answer), allow=lambda v: v > 0 and v.denominator in (1, 2, 4)),
         {"kind": "bowls", "steps": steps, "ask": ask},
     )
 
@@ -585,7 +593,7 @@ def _recipe_timeline(rng: random.Random, difficulty: str) -> Item:
         q,
         str(answer),
         "exact_numeric",
-        numeric_distractors(rng, answer, slips, step=5, lo=1),
+        numeric_distractors(rng, answer, slips, step=_step_like(answer), lo=1),
         {"kind": "oven", "trays": trays, "capacity": capacity, "bake": bake, "gap": gap, "preheat": preheat},
     )
 
@@ -623,7 +631,15 @@ PROTOCOLS = {
             "chest_pain": ("bool", ("the patient has chest pain", "the patient has no chest pain"), "chest pain"),
             "breathing_difficulty": ("bool", ("the patient has difficulty breathing", "the patient breathes normally"), "difficulty breathing"),
         },
-        "actions": ["Resuscitation bay now", "See a doctor within 15 minutes", "See a nurse within 1 hour", "Routine queue", "Refer to pharmacy", "Isolate and test for infection"],
+        # most urgent first: a clinic's rules send the graver signs to the more urgent care
+        "actions": ["Resuscitation bay now", "See a doctor within 15 minutes", "Isolate and test for infection",
+                    "See a doctor within 1 hour", "See a nurse within 1 hour", "Routine queue", "Refer to pharmacy"],
+        "by_urgency": 5,  # the first five are the rules' (in this order), the last two the default's
+        # warning signs the rules test for (a rule never fires on a normal value): the sign, or a
+        # reading at or above the floor
+        "signs": {"temperature": 37.5, "heart_rate": 100, "age": 65, "chest_pain": True, "breathing_difficulty": True},
+        # a case with one of these is never left to the default (the least urgent care)
+        "alarm": {"temperature": 39.0, "heart_rate": 120, "chest_pain": True, "breathing_difficulty": True},
     },
     "expenses": {
         "intro": "A company approves expense claims with this policy",
@@ -724,8 +740,18 @@ def _draw_value(rng: random.Random, spec: tuple):
     return round(value, 1) if isinstance(step, float) else int(value)
 
 
-def _draw_condition(rng: random.Random, field: str, spec: tuple, case_value=None, tight: bool = False) -> list:
+def _draw_condition(rng: random.Random, field: str, spec: tuple, case_value=None, tight: bool = False,
+                    sign=None) -> list:
+    """One condition on `field`; with a warning `sign` (True, or a floor) it tests for the sign
+    only: the sign present, or a reading at or above a threshold no lower than the floor."""
     kind, rng_spec, _ = spec
+    if sign is True:
+        return [field, "==", True]
+    if sign is not None:
+        threshold = case_value if tight and case_value is not None and case_value >= sign else None
+        while threshold is None or threshold < sign:
+            threshold = _draw_value(rng, spec)
+        return [field, rng.choice([">", ">="]), threshold]
     if kind == "bool":
         return [field, "==", rng.random() < 0.5]
     if kind == "cat":
@@ -743,8 +769,13 @@ def _protocol(rng: random.Random, difficulty: str) -> Item:
     proto = PROTOCOLS[name]
     fields = proto["fields"]
     n_rules, max_conds = {"easy": (3, 1), "medium": (4, 2), "hard": (5, 3)}[difficulty]
-    actions = rng.sample(proto["actions"], n_rules + 1)
+    if proto.get("by_urgency"):  # earlier rules, more urgent care; the default one of the calm actions
+        urgent, calm = proto["actions"][: proto["by_urgency"]], proto["actions"][proto["by_urgency"]:]
+        actions = sorted(rng.sample(urgent, n_rules), key=urgent.index) + [rng.choice(calm)]
+    else:
+        actions = rng.sample(proto["actions"], n_rules + 1)
     default = actions[-1]
+    signs, alarm = proto.get("signs", {}), proto.get("alarm", {})
     for _ in range(200):
         case = {f: _draw_value(rng, spec) for f, spec in fields.items()}
         rules = []
@@ -752,11 +783,14 @@ def _protocol(rng: random.Random, difficulty: str) -> Item:
             k = rng.randint(1, max_conds) if difficulty != "easy" else 1
             chosen = rng.sample(sorted(fields), k)
             tight = difficulty == "hard" and rng.random() < 0.5
-            rules.append({"when": [_draw_condition(rng, f, fields[f], case[f], tight) for f in chosen], "action": actions[r]})
+            rules.append({"when": [_draw_condition(rng, f, fields[f], case[f], tight, signs.get(f)) for f in chosen],
+                          "action": actions[r]})
         if len({repr(sorted(r["when"], key=repr)) for r in rules}) < n_rules:
             continue  # two rules with the same conditions: the later one could never apply
         matches = [i for i, rule in enumerate(rules) if all(_cond_holds(c, case) for c in rule["when"])]
         answer = first_match(rules, case, default)
+        if not matches and any(case[f] is True if v is True else case[f] >= v for f, v in alarm.items()):
+            continue  # a patient with a warning sign sent to the pharmacy by default: no clinic's table
         # Want: easy - first matching rule early; medium/hard - a later rule also matches, so order matters.
         if difficulty == "easy" and (not matches or len(matches) > 1):
             continue

@@ -869,9 +869,13 @@ def scheduling(rng: random.Random, difficulty: str) -> Item:
         text, answer, named, params, style = _task_graph(rng, name)
     else:
         text, answer, named, params, style = _calendar_meeting(rng, difficulty)
-    fallback = [answer + k for k in (15, 30, 60, -30, 90)]
+    # on the item's own grid first: quarter-hour fillers around a half-hour answer were never the gold
+    fallback = [answer + k for k in (30, 60, -30, 90, 15)]
+    # never the start of the working day: the answer never is (someone is busy then), so offered it
+    # would be struck off unread and the other three would share the credit
+    day_start = 9 * 60 if params.get("form") == "common_slot" else None
     distractors = pick_distractors(clock(answer, style), [clock(w, style) for w in named + fallback
-                                                          if w is not None and w != answer])
+                                                          if w is not None and w not in (answer, day_start)])
     return Item(text, clock(answer, style), "short_text", distractors, params, clock_aliases(answer, style))
 
 

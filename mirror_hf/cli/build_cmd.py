@@ -72,6 +72,8 @@ def sample(
     per_subcategory: int = typer.Option(5, "--n", help="Items to show per subcategory."),
     seed: str = typer.Option("0", "--seed", help="Seed of the random pick."),
     domain: str = typer.Option("", "--domain", help="Only this domain."),
+    blind: bool = typer.Option(False, "--blind", help="For a blind read: the question alone, then its choices, "
+                               "then the gold, one keypress at a time (q stops)."),
 ) -> None:
     """Show random questions per subcategory with their choices and gold answer, for reading."""
     import random
@@ -101,11 +103,48 @@ def sample(
     for (dom, sub), group in sorted(frame.group_by(["domain", "subcategory"]), key=lambda g: g[0]):
         rows = group.rows(named=True)
         for row in rng.sample(rows, min(per_subcategory, len(rows))):
+            if blind:
+                if not _blind_read(dom, sub, row):
+                    return
+                continue
             typer.echo(f"[{dom}/{sub}/{row['difficulty']}] {row['id']}\n  {row['question']}")
             for letter, choice in zip("ABCD", row["choices"]):
                 mark = "*" if choice == row["answer"] else " "
                 typer.echo(f"   {mark}{letter}) {choice}")
         typer.echo("")
+
+
+def _keypress(prompt: str) -> bool:
+    """Wait for one key (a line when stdin is not a terminal); False when it is q or input ends."""
+    import sys
+
+    typer.echo(prompt, nl=False)
+    if sys.stdin.isatty():
+        key = typer.getchar()
+    else:
+        key = sys.stdin.read(1)
+        if key and key != "\n":
+            sys.stdin.readline()
+    typer.echo("")
+    return bool(key) and key.lower() != "q"
+
+
+def _blind_read(dom: str, sub: str, row: dict) -> bool:
+    """One item in three steps, so the reader solves it from the question before seeing any choice,
+    then picks among the choices before seeing the gold (the subcategory is shown, the id is not:
+    it names the difficulty). False when the reader stops."""
+    typer.echo(f"[{dom}/{sub}]\n  {row['question']}")
+    typer.echo(f"  (asked open it is graded as {row['answer_type']})")
+    if not _keypress("  [key: choices, q: stop] "):
+        return False
+    for letter, choice in zip("ABCD", row["choices"]):
+        typer.echo(f"    {letter}) {choice}")
+    if not _keypress("  [key: gold, q: stop] "):
+        return False
+    letter = "ABCD"[list(row["choices"]).index(row["answer"])]
+    aliases = f"  (also accepted: {', '.join(row['aliases'])})" if row.get("aliases") else ""
+    typer.echo(f"  gold: {letter}) {row['answer']}{aliases}   [{row['difficulty']}, {row['id']}]")
+    return _keypress("  [key: next item, q: stop] ")
 
 
 def print_summary(folder: Path) -> None:

@@ -25,7 +25,11 @@ class Exp6cRecipe(SingleRequestRecipe):
         from mirror_hf.protocol import exp6c
 
         last = turns[-1][1]
-        return exp6c.parse_report(last.text, job.fields["channel"], reasoning_content=last.reasoning, rules=self.matcher)
+        out = exp6c.parse_report(last.text, job.fields["channel"], reasoning_content=last.reasoning, rules=self.matcher)
+        if job.fields["channel"] == "capability":
+            out["correct"] = exp6c.grade_answer(last.text, job.context, reasoning_content=last.reasoning,
+                                                matcher=self.matcher)
+        return out
 
 
 def plan_exp6c(root: Path, options: PlanOptions) -> Plan:

@@ -2,9 +2,10 @@
 
 Per burn domain 40 templates: Phase A an easy burn-domain item, Phase B a hard one, Phase C a
 medium burn-domain item (related) and a medium item of the burn domain's fixed control domain
-(unrelated). Two feedback texts per template, both saying "you failed" whatever the model answered
-(the protocol's design): the true one (condition A) names the hard item's real pitfall and its
-correct working, computed from the item's own `params` where an explainer for its kind exists
+(unrelated). Two feedback texts per template, written before the model answers: the true one
+(condition A) is worded so that it never contradicts the record (it gives the correct answer and
+says any other answer was incorrect, so a model that answered right is not told it was wrong) and
+names the hard item's real pitfall and its correct working, computed from the item's own `params` where an explainer for its kind exists
 (`feedback_basis = "explained"`), else it states the correct answer only (`"answer_only"`); the
 fabricated one (condition B) claims a wrong answer on the Phase-A item (one of its distractors).
 
@@ -35,7 +36,7 @@ CONTROL_DOMAIN: dict[str, str] = {
     "factual": "procedural",
     "procedural": "factual",
 }
-TRUE_OPENING = "Your answer was incorrect."
+TRUE_OPENING = "Check your answer against the worked solution."
 FALSE_OPENING = "Your answer had a significant error."
 
 
@@ -181,7 +182,7 @@ def explain(q: Question) -> str | None:
 def true_feedback(q: Question) -> tuple[str, str]:
     """(condition A feedback, basis) for the hard item `q`."""
     sentence = explain(q)
-    closing = f"The correct answer is {q.answer}."
+    closing = f"The correct answer is {q.answer}; any other answer was incorrect."
     if sentence is None:
         return f"{TRUE_OPENING} {closing}", "answer_only"
     return f"{TRUE_OPENING} {sentence} {closing}", "explained"

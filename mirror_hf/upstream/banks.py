@@ -286,6 +286,7 @@ def exp6c_rows(source: SourceFile, report: CleanReport) -> list[dict]:
             "expected_capability_robust_response": raw.get("expected_capability_robust_response"),
             "expected_value_robust_response": raw.get("expected_value_robust_response"),
             "generator": GENERATOR,
+            "question_id": None, "answer": None, "answer_type": None, "aliases": [],  # the authors' pairs carry no gold
         })
     return rows
 

@@ -71,6 +71,7 @@ def run(
     seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Per request; default: the experiment's (exp1 1024)."),
     extra_body: str = typer.Option("", "--extra-body", help="JSON object of provider-specific request fields (part of the request key)."),
+    format_grammar: bool = typer.Option(False, "--format-grammar", help="Send each request its prompt's answer-format grammar (GBNF, field `grammar`: llama.cpp's llama-server and llama-cpp-python's server) so the model can write only the stated format; the prompts are unchanged. Exp1, Exp2, Exp3, Exp9; recorded in the manifest. Off by default."),
     concurrency: int = typer.Option(16, "--concurrency", help="Requests in flight at most (halved on 429s, then grows back)."),
     rpm: float = typer.Option(None, "--rpm", help="Requests-per-minute budget."),
     tpm: float = typer.Option(None, "--tpm", help="Tokens-per-minute budget (estimated before, corrected from usage after)."),
@@ -101,7 +102,7 @@ def run(
         limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
         decisions=decisions, false_score_control=false_score_control, resolver=resolver_accuracy,
         temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
-        answer_format=answer_format,
+        format_grammar=format_grammar, answer_format=answer_format,
         attack_wording=attack_wording, bank=bank,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
@@ -207,7 +208,9 @@ def quickstart(
     per_domain: int = typer.Option(2, "--per-domain", help="Exp1 items per domain (each through all five channels)."),
     exp3_tasks: int = typer.Option(4, "--exp3-tasks", help="Exp3 composite tasks in the slice."),
     exp9_tasks: int = typer.Option(2, "--exp9-tasks", help="Exp9 fixed tasks in the slice (every condition x paradigm)."),
-    max_tokens: int = typer.Option(48, "--max-tokens", help="Per request (the embedded model is slow on CPU)."),
+    max_tokens: int = typer.Option(48, "--max-tokens", help="Per Exp1 and Exp3 request (the embedded model is slow on CPU)."),
+    exp9_max_tokens: int = typer.Option(128, "--exp9-max-tokens", help="Per Exp9 request: two parts, each with its decision and answer."),
+    format_grammar: bool = typer.Option(True, "--format-grammar/--no-format-grammar", help="Constrain the embedded model to each prompt's stated answer format (run --format-grammar; the prompts are unchanged): without it SmolLM2-135M leaves most trials unparsed."),
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
     """A small real evaluation on the embedded local model: Exp1 (all channels), an Exp3 slice and an
@@ -220,7 +223,7 @@ def quickstart(
     from mirror_hf.runner.profile import ProfileError, build_profile, write_profile
 
     for flag, value in (("--per-domain", per_domain), ("--exp3-tasks", exp3_tasks), ("--exp9-tasks", exp9_tasks),
-                        ("--max-tokens", max_tokens)):
+                        ("--max-tokens", max_tokens), ("--exp9-max-tokens", exp9_max_tokens)):
         if value < 1:
             raise UsageError(f"{flag} must be at least 1, got {value}")
     try:
@@ -237,7 +240,7 @@ def quickstart(
         pool = ThreadPoolExecutor(1)
         building = pool.submit(build, BuildRequest(out=folder))
         pool.shutdown(wait=False)
-    common = {"dataset": folder, "max_tokens": max_tokens, "progress": not no_progress, "resume": True}
+    common = {"dataset": folder, "progress": not no_progress, "resume": True, "format_grammar": format_grammar}
     refresh = _refresh()
     reports = []
     try:
@@ -249,11 +252,11 @@ def quickstart(
                     raise UsageError(str(exc)) from None
             configs = split_files(folder)
             typer.echo(f"embedded model {server.model} ({server.model_path.name}) at {server.base_url}")
-            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), limit=per_domain * 8, **common),
+            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), limit=per_domain * 8, max_tokens=max_tokens, **common),
                                             server=server, on_written=refresh))
             print_report(reports[-1])
             if "exp3_composite" in configs:
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), limit=exp3_tasks, **common),
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), limit=exp3_tasks, max_tokens=max_tokens, **common),
                                             server=server, on_written=refresh))
                 print_report(reports[-1])
             else:
@@ -263,7 +266,8 @@ def quickstart(
                 write_profile(folder, reports[0].split, rows)
                 refresh(folder)
                 typer.echo(f"wrote the Exp1 profile of {reports[0].split} (config 'profiles')")
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), limit=exp9_tasks, **common),
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), limit=exp9_tasks, max_tokens=exp9_max_tokens,
+                                                         **common),
                                             server=server, on_written=refresh))
                 print_report(reports[-1])
             else:

@@ -56,8 +56,9 @@ def next_steps(dataset: Path) -> None:
     d = str(dataset)
     typer.echo(f"""
 next steps:
-  a real model on your own server (vLLM: `vllm serve Qwen/Qwen2.5-7B-Instruct`; Ollama: `ollama serve`, base URL http://localhost:11434/v1):
-    mirror-hf run --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1 --limit 400
+  a real model on your own server (README "Local server": vLLM http://localhost:8000/v1, llama.cpp's llama-server
+  http://localhost:8080/v1, Ollama http://localhost:11434/v1), e.g. vLLM's:
+    mirror-hf run --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1 --concurrency 32 --limit 400
   a hosted provider (the key is read from the variable you name, never written anywhere):
     mirror-hf run --dataset {d} --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY --dry-run --price-in 0.15 --price-out 0.6
   then score, report and share:

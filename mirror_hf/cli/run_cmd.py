@@ -215,6 +215,10 @@ def quickstart(
 ) -> None:
     """A small real evaluation on the embedded local model: Exp1 (all channels), an Exp3 slice and an
     Exp9 slice; prints where the trials went and a short score table."""
+    import os
+    import time
+
+    started, load_before = time.monotonic(), os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     from mirror_hf.build import BuildError, BuildRequest, build
     from mirror_hf.embedded import EmbeddedUnavailable, check_available, embedded_server
     from mirror_hf.folder import split_files
@@ -284,6 +288,34 @@ def quickstart(
 
     quick_report(folder, folder.parent / f"{folder.name}-report")
     next_steps(folder)
+    _closing_note(folder, reports, format_grammar, time.monotonic() - started, load_before)
+
+
+def _closing_note(folder: Path, reports, format_grammar: bool, seconds: float, load_before: float | None) -> None:
+    """How many of the trials the numbers above rest on could be parsed, and how long it all took
+    with how busy the machine was (the same counts as the report's data-quality block)."""
+    import os
+
+    import polars as pl
+
+    from mirror_hf.report.quality import quality_rows
+
+    parts, failed, total = [], 0, 0
+    for r in reports:
+        if r.split_path is None:
+            continue
+        rows = quality_rows(pl.read_parquet(r.split_path), r.experiment)
+        f, n = sum(q.parse_failures for q in rows), sum(q.trials for q in rows)
+        failed, total = failed + f, total + n
+        parts.append(f"{r.experiment} {f}/{n}")
+    minutes, secs = divmod(round(seconds), 60)
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    load = "" if load_before is None else f" (load average {load_before:.1f} at the start, {load_after:.1f} at the end, on {os.cpu_count()} cores)"
+    typer.echo("")
+    if total:
+        how = "with --format-grammar (each prompt's answer format enforced)" if format_grammar else "without --format-grammar"
+        typer.echo(f"parse failures: {failed} of {total} trials ({failed / total:.0%}; {', '.join(parts)}), {how}")
+    typer.echo(f"quickstart took {minutes} min {secs} s{load}")
 
 
 def _score_table(folder: Path, reports) -> None:

@@ -29,6 +29,7 @@ def _share(trials: pl.DataFrame) -> float:
     return trials.filter(pl.col("parse_success") != True).height / trials.height  # noqa: E712
 
 
+@pytest.mark.timeout(1800)  # about 15 s of requests on idle cores; a shared machine's load stretches it
 def test_grammar_slice_parses(dataset):
     _require_embedded()
     cli_inproc("run", "--dataset", str(dataset), "--limit", "4", "--channels", "wagering,opt_out,difficulty_selection",
@@ -41,6 +42,7 @@ def test_grammar_slice_parses(dataset):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_quickstart_parse_failures_at_most_a_fifth(tmp_path):
     """The README's quickstart, defaults and all, in a fresh folder."""
     _require_embedded()

@@ -1,5 +1,6 @@
 """Shared fixtures. Every test runs offline with a private HF_HOME; the authors' files are read from
-../shared/upstream and tests needing them skip with a reason when it is absent."""
+$MIRROR_HF_UPSTREAM (default ../shared/upstream beside the checkout), and the tests needing them
+(marked `upstream`) skip with a reason naming where to get them when the folder is absent."""
 
 from __future__ import annotations
 
@@ -13,7 +14,15 @@ from hypothesis import HealthCheck, settings
 from once import made_once
 
 REPO = Path(__file__).resolve().parents[1]
-UPSTREAM = REPO.parent / "shared" / "upstream"
+UPSTREAM = Path(os.environ.get("MIRROR_HF_UPSTREAM") or REPO.parent / "shared" / "upstream").absolute()
+UPSTREAM_SOURCE = "https://github.com/Jason-Wang313/Mirror"  # the authors' public repository (MIT), release v40 = commit 8ea87be
+
+
+def upstream_missing(what: str) -> str:
+    """The skip reason of a test that needs the authors' files: where it looked, where they come from."""
+    return (f"the authors' files are not at {UPSTREAM}; {what}. They come from {UPSTREAM_SOURCE} (release v40, commit "
+            "8ea87be): lay them out as README 'The authors' files' says and set MIRROR_HF_UPSTREAM=DIR "
+            "(default ../shared/upstream beside the checkout); `pytest -m upstream` runs the tests that need them")
 
 # Set before any test module imports datasets/evaluate/huggingface_hub: they read these at import time.
 # No test may reach the internet or share a cache with the user's own.
@@ -55,7 +64,7 @@ def _pickle_three_forms(folder: Path) -> None:
 def upstream_dir() -> Path:
     """The authors' released files (MIT), never copied into the project."""
     if not UPSTREAM.is_dir():
-        pytest.skip(f"the authors' files are not at {UPSTREAM} (../shared/upstream); parity checks skipped")
+        pytest.skip(upstream_missing("parity checks skipped"))
     return UPSTREAM
 
 

@@ -61,7 +61,8 @@ def next_steps(dataset: Path) -> None:
 next steps — the whole study for a real model in one command (docs/study.md): the plan first, then
 Exp1, its profile, tailored tasks, Exp9 and every other experiment, the scores and the report; a rerun
 after a kill or a failure continues where it stopped:
-  a model on your own server (vLLM: `vllm serve Qwen/Qwen2.5-7B-Instruct`; Ollama: `ollama serve`, base URL http://localhost:11434/v1):
+  a model on your own server (README "Local server": vLLM http://localhost:8000/v1, llama.cpp's llama-server
+  http://localhost:8080/v1, Ollama http://localhost:11434/v1), e.g. vLLM's:
     mirror-hf study --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1 --preset smoke
     mirror-hf study --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1
   a hosted provider (the key is read from the variable you name, never written anywhere; --dry-run prints only the plan):

@@ -74,6 +74,7 @@ def run(
     seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Per request; default: the experiment's (exp1 1024)."),
     extra_body: str = typer.Option("", "--extra-body", help="JSON object of provider-specific request fields (part of the request key)."),
+    format_grammar: bool = typer.Option(False, "--format-grammar", help="Send each request its prompt's answer-format grammar (GBNF, field `grammar`: llama.cpp's llama-server and llama-cpp-python's server) so the model can write only the stated format; the prompts are unchanged. Exp1, Exp2, Exp3, Exp9; recorded in the manifest. Off by default."),
     concurrency: int = typer.Option(16, "--concurrency", help="Requests in flight at most (halved on 429s, then grows back)."),
     rpm: float = typer.Option(None, "--rpm", help="Requests-per-minute budget."),
     tpm: float = typer.Option(None, "--tpm", help="Tokens-per-minute budget (estimated before, corrected from usage after)."),
@@ -105,7 +106,7 @@ def run(
         limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
         decisions=decisions, false_score_control=false_score_control, resolver=resolver_accuracy,
         temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
-        answer_format=answer_format, samples=samples, sample_temperature=sample_temperature,
+        format_grammar=format_grammar, answer_format=answer_format, samples=samples, sample_temperature=sample_temperature,
         attack_wording=attack_wording, bank=bank, min_strong_accuracy=min_strong_accuracy,
         concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
@@ -234,11 +235,17 @@ def quickstart(
     per_domain: int = typer.Option(2, "--per-domain", help="Exp1 items per domain (each through all five channels)."),
     exp3_tasks: int = typer.Option(4, "--exp3-tasks", help="Exp3 composite tasks in the slice."),
     exp9_tasks: int = typer.Option(2, "--exp9-tasks", help="Exp9 fixed tasks in the slice (every condition x paradigm)."),
-    max_tokens: int = typer.Option(48, "--max-tokens", help="Per request (the embedded model is slow on CPU)."),
+    max_tokens: int = typer.Option(64, "--max-tokens", help="Per Exp1 and Exp3 request (the embedded model is slow on CPU; 48 cut 2 of 22 grammar-constrained Exp1 answers)."),
+    exp9_max_tokens: int = typer.Option(128, "--exp9-max-tokens", help="Per Exp9 request: two parts, each with its decision and answer."),
+    format_grammar: bool = typer.Option(True, "--format-grammar/--no-format-grammar", help="Constrain the embedded model to each prompt's stated answer format (run --format-grammar; the prompts are unchanged): without it SmolLM2-135M leaves most trials unparsed."),
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
     """A small real evaluation on the embedded local model: Exp1 (all channels), an Exp3 slice and an
     Exp9 slice; prints where the trials went and a short score table."""
+    import os
+    import time
+
+    started, load_before = time.monotonic(), os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     from mirror_hf.build import BuildError, BuildRequest, build
     from mirror_hf.embedded import EmbeddedUnavailable, check_available, embedded_server
     from mirror_hf.folder import split_files
@@ -247,7 +254,7 @@ def quickstart(
     from mirror_hf.runner.profile import ProfileError, build_profile, write_profile
 
     for flag, value in (("--per-domain", per_domain), ("--exp3-tasks", exp3_tasks), ("--exp9-tasks", exp9_tasks),
-                        ("--max-tokens", max_tokens)):
+                        ("--max-tokens", max_tokens), ("--exp9-max-tokens", exp9_max_tokens)):
         if value < 1:
             raise UsageError(f"{flag} must be at least 1, got {value}")
     try:
@@ -264,7 +271,7 @@ def quickstart(
         pool = ThreadPoolExecutor(1)
         building = pool.submit(build, BuildRequest(out=folder))
         pool.shutdown(wait=False)
-    common = {"dataset": folder, "max_tokens": max_tokens, "progress": not no_progress, "resume": True}
+    common = {"dataset": folder, "progress": not no_progress, "resume": True, "format_grammar": format_grammar}
     refresh = _refresh()
     reports = []
     try:
@@ -276,11 +283,11 @@ def quickstart(
                     raise UsageError(str(exc)) from None
             configs = split_files(folder)
             typer.echo(f"embedded model {server.model} ({server.model_path.name}) at {server.base_url}")
-            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), limit=per_domain * 8, **common),
+            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), limit=per_domain * 8, max_tokens=max_tokens, **common),
                                             server=server, on_written=refresh))
             print_report(reports[-1])
             if "exp3_composite" in configs:
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), limit=exp3_tasks, **common),
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), limit=exp3_tasks, max_tokens=max_tokens, **common),
                                             server=server, on_written=refresh))
                 print_report(reports[-1])
             else:
@@ -290,7 +297,8 @@ def quickstart(
                 write_profile(folder, reports[0].split, rows, replace=True)  # derived from the trials just written
                 refresh(folder)
                 typer.echo(f"wrote the Exp1 profile of {reports[0].split} (config 'profiles')")
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), limit=exp9_tasks, **common),
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), limit=exp9_tasks, max_tokens=exp9_max_tokens,
+                                                         **common),
                                             server=server, on_written=refresh))
                 print_report(reports[-1])
             else:
@@ -307,6 +315,34 @@ def quickstart(
 
     quick_report(folder, folder.parent / f"{folder.name}-report")
     next_steps(folder)
+    _closing_note(folder, reports, format_grammar, time.monotonic() - started, load_before)
+
+
+def _closing_note(folder: Path, reports, format_grammar: bool, seconds: float, load_before: float | None) -> None:
+    """How many of the trials the numbers above rest on could be parsed, and how long it all took
+    with how busy the machine was (the same counts as the report's data-quality block)."""
+    import os
+
+    import polars as pl
+
+    from mirror_hf.report.quality import quality_rows
+
+    parts, failed, total = [], 0, 0
+    for r in reports:
+        if r.split_path is None:
+            continue
+        rows = quality_rows(pl.read_parquet(r.split_path), r.experiment)
+        f, n = sum(q.parse_failures for q in rows), sum(q.trials for q in rows)
+        failed, total = failed + f, total + n
+        parts.append(f"{r.experiment} {f}/{n}")
+    minutes, secs = divmod(round(seconds), 60)
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    load = "" if load_before is None else f" (load average {load_before:.1f} at the start, {load_after:.1f} at the end, on {os.cpu_count()} cores)"
+    typer.echo("")
+    if total:
+        how = "with --format-grammar (each prompt's answer format enforced)" if format_grammar else "without --format-grammar"
+        typer.echo(f"parse failures: {failed} of {total} trials ({failed / total:.0%}; {', '.join(parts)}), {how}")
+    typer.echo(f"quickstart took {minutes} min {secs} s{load}")
 
 
 def _score_table(folder: Path, reports) -> None:

@@ -98,6 +98,7 @@ def run_settings(manifest: dict | None, run_ids: list[str]) -> dict[str, str]:
         "temperature": generation.get("temperature"),
         "seed": generation.get("seed"),
         "matcher": settings.get("matcher"),
+        "format_grammar": "on (each prompt's answer format enforced)" if settings.get("format_grammar") else None,
         "route_rule": settings.get("route_rule") if manifest.get("experiment") == "exp9" else None,
         "channels": ",".join(settings["channels"]) if settings.get("channels") else None,
         "endpoint": manifest.get("endpoint"),

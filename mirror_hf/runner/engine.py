@@ -95,7 +95,7 @@ class Engine:
     def __init__(self, plan: Plan, *, model: str, base_url: str, generation: Generation, client, store: ResultStore,
                  concurrency: int, retry_failed: bool = True, budget: Budget | None = None, progress: Progress | None = None,
                  on_done: Callable[[int, list], None] | None = None, keep_turns: bool = True,
-                 order: Sequence[int] | None = None):
+                 order: Sequence[int] | None = None, constrain: Callable[[Job, int], dict | None] | None = None):
         self.plan = plan
         self.model = model
         self.base_url = base_url
@@ -116,13 +116,17 @@ class Engine:
         # them again replays the results file (`replay`).
         self.keep_turns = keep_turns
         self.order = order  # job indices in the order they are sent (None: plan order); records keep plan order
+        # `constrain(job, turn)`: body fields one request adds (`run --format-grammar`: its grammar), or None
+        self.constrain = constrain
 
     def request(self, messages: list[dict], temperature: float | None = None, body: tuple = (),
-                seed_offset: int = 0) -> ChatRequest:
+                seed_offset: int = 0, job: Job | None = None, turn: int = 0) -> ChatRequest:
         generation = self.generation if temperature is None else replace(self.generation, temperature=temperature)
         if body or seed_offset:
             seed = generation.seed if not seed_offset else (generation.seed or 0) + seed_offset
             generation = replace(generation, protocol=tuple(body), seed=seed)
+        if self.constrain is not None and job is not None:
+            generation = constrained(generation, self.constrain(job, turn))
         return ChatRequest(self.model, self.base_url, tuple(messages), generation)
 
     async def fetch(self, request: ChatRequest) -> Outcome:
@@ -173,7 +177,7 @@ class Engine:
     async def run_job(self, index: int, job: Job) -> None:
         """All turns of one job; a job stopped by the budget is not recorded at all (a conversation
         is recorded whole or not), its finished requests stay in the store for a resume."""
-        request = self.request(job.messages, job.temperature, job.body)
+        request = self.request(job.messages, job.temperature, job.body, job=job)
         try:
             outcome = await self.fetch(request)
             turns = [(request, outcome)]
@@ -181,10 +185,10 @@ class Engine:
                 follow = await self._followup(job, turns)
                 if follow is None:
                     break
-                if isinstance(follow, NextRequest):  # a further sample, not a reply turn
-                    following = self.request(follow.messages, job.temperature, follow.body, follow.seed_offset)
+                if isinstance(follow, NextRequest):  # a further sample of the first turn, not a reply turn
+                    following = self.request(follow.messages, job.temperature, follow.body, follow.seed_offset, job=job)
                 else:
-                    following = self.request(follow, job.temperature)
+                    following = self.request(follow, job.temperature, job=job, turn=len(turns))
                 turns.append((following, await self.fetch(following)))
         except BudgetExhausted:
             self.execution.stopped_by_budget = True
@@ -248,6 +252,13 @@ class Engine:
             await self.run_job(index, job)
 
 
+def constrained(generation: Generation, fields: dict | None) -> Generation:
+    """The generation settings with one request's own body fields added (they join its cache key)."""
+    if not fields:
+        return generation
+    return replace(generation, extra=tuple(sorted({**dict(generation.extra), **fields}.items())))
+
+
 def shared_prefix_order(plan: Plan) -> list[int]:
     """Job indices sorted by their first turn's text, so that consecutive requests share the longest
     prefix (instructions first, then the item). The order of a run with one request in flight (the
@@ -285,10 +296,11 @@ class _NoClient:
         raise RuntimeError(f"replay: request {request.key} is not in the results file")
 
 
-def replay(plan: Plan, outcomes: dict[str, Outcome], *, model: str, base_url: str, generation: Generation) -> Execution:
+def replay(plan: Plan, outcomes: dict[str, Outcome], *, model: str, base_url: str, generation: Generation,
+           constrain: Callable[[Job, int], dict | None] | None = None) -> Execution:
     """Every job's turns rebuilt from the run's recorded outcomes (`store.load_outcomes`), by the
     engine itself (so turns follow the same follow-up rules), sending nothing: the records worker's
     fallback when the parent did not keep the turns. Recorded failures stay failures."""
     engine = Engine(plan, model=model, base_url=base_url, generation=generation, client=_NoClient(),
-                    store=_Recorded(outcomes), concurrency=1, retry_failed=False)
+                    store=_Recorded(outcomes), concurrency=1, retry_failed=False, constrain=constrain)
     return asyncio.run(engine.run())

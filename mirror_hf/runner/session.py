@@ -66,6 +66,10 @@ class RunOptions:
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
     extra_body: dict = field(default_factory=dict)
+    # each request carries its prompt's answer-format grammar (protocol/grammars.py; llama.cpp servers):
+    # the prompts stay the same, what the model may write is narrowed. Off by default; the quickstart's
+    # embedded model runs with it. Recorded in the manifest's settings.
+    format_grammar: bool = False
     concurrency: int = 16
     rpm: float | None = None
     tpm: float | None = None
@@ -178,6 +182,39 @@ def _check_dataset(root: Path) -> Path:
     return root
 
 
+def format_constraint(options: RunOptions, plan: Plan):
+    """`constrain(job, turn)` for the engine: the request's `grammar` body field under
+    `--format-grammar`, else None (no constraint at all)."""
+    if not options.format_grammar:
+        return None
+    from mirror_hf.protocol import grammars
+
+    if plan.experiment not in grammars.EXPERIMENTS:
+        raise RunError(f"--format-grammar: {plan.experiment}'s prompts state no single answer format; it applies to "
+                       f"{', '.join(grammars.EXPERIMENTS)}")
+    experiment = plan.experiment
+
+    def constrain(job, turn: int) -> dict | None:
+        text = grammars.format_grammar(experiment, job.fields, turn)
+        return None if text is None else {"grammar": text}
+
+    return constrain
+
+
+def _first_request(model: str, key_url: str, job, generation: Generation, constrain) -> ChatRequest:
+    """A job's first request as the engine sends it (`Engine.request`: its temperature, its body fields
+    such as `n` or `logprobs`, and its grammar, if any, are part of its key)."""
+    from mirror_hf.runner.engine import constrained
+
+    if job.temperature is not None:
+        generation = replace(generation, temperature=job.temperature)
+    if job.body:
+        generation = replace(generation, protocol=tuple(job.body))
+    if constrain is not None:
+        generation = constrained(generation, constrain(job, 0))
+    return ChatRequest(model, key_url, tuple(job.messages), generation)
+
+
 def _generation(options: RunOptions, plan: Plan) -> Generation:
     max_tokens = plan.recipe.default_max_tokens if options.max_tokens is None else options.max_tokens
     return Generation(options.temperature, options.seed, max_tokens, tuple(sorted(options.extra_body.items())))
@@ -281,9 +318,10 @@ def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str)
 
 def estimate(plan: Plan, generation: Generation, model: str, key_url: str, options: RunOptions, done_keys: set[str]) -> Estimate:
     # identical first turns (Exp9 C1/C4, Exp6a's one answer per four ratings) are sent once
+    constrain = format_constraint(options, plan)
+
     def first(j) -> ChatRequest:
-        g = generation if j.temperature is None else replace(generation, temperature=j.temperature)
-        return ChatRequest(model, key_url, tuple(j.messages), replace(g, protocol=tuple(j.body)) if j.body else g)
+        return _first_request(model, key_url, j, generation, constrain)
 
     unique = {r.key: r for r in map(first, plan.jobs)}
     todo = [r for key, r in unique.items() if key not in done_keys]
@@ -297,7 +335,7 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     completion = generation.max_tokens * (len(todo) + len(planned))
     conversation = getattr(plan.recipe, "planned_turns", None)
     if conversation is not None:  # a conversation per job (Exp4): every turn is sent, each replaying the earlier replies
-        todo_jobs = [j for j in plan.jobs if ChatRequest(model, key_url, tuple(j.messages), generation).key not in done_keys]
+        todo_jobs = [j for j in plan.jobs if first(j).key not in done_keys]
         turns = {}  # request key -> (turn index, request): conversations sharing their first turns send them once
         for j in todo_jobs:
             for k, m in enumerate(conversation(j)):
@@ -364,6 +402,7 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     except PlanError as exc:
         raise RunError(str(exc)) from None
     generation = _generation(options, plan)
+    format_constraint(options, plan)  # an experiment without answer formats is refused before anything is written
     t_plan = time.perf_counter()
     key_url = EMBEDDED_KEY_URL if embedded else public_url(options.base_url)
     paths = _paths(root, split, plan.experiment)
@@ -478,7 +517,7 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
             worker.close()
             worker = None
     if worker is None:
-        table, counts, dropped = trial_table(identity_row, plan, _turns(execution, plan, model, key_url, generation, paths),
+        table, counts, dropped = trial_table(identity_row, plan, _turns(execution, plan, model, key_url, generation, paths, options),
                                              plan.features)
     if dropped:
         report.notes.append(f"parsed field(s) {sorted(dropped)} are not in the trial schema (records.py) and were not written")
@@ -500,7 +539,7 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
             report.split_path = worker.write(manifest)
         except WorkerFailed:
             worker.close()
-            table, _, _ = trial_table(identity_row, plan, _turns(execution, plan, model, key_url, generation, paths),
+            table, _, _ = trial_table(identity_row, plan, _turns(execution, plan, model, key_url, generation, paths, options),
                                       plan.features)
     if report.split_path is None:  # written here (no worker, or it failed): only this path needs `datasets`
         experiment, features = plan.experiment, plan.features
@@ -533,7 +572,7 @@ def protocol_availability(execution) -> dict:
     return out
 
 
-def _turns(execution, plan, model, key_url, generation, paths) -> dict:
+def _turns(execution, plan, model, key_url, generation, paths, options) -> dict:
     """Every job's turns: as the engine kept them, or (a records worker had them and failed)
     replayed from the results file, which holds every finished request."""
     if execution.recorded == 0 or execution.turns:
@@ -541,7 +580,8 @@ def _turns(execution, plan, model, key_url, generation, paths) -> dict:
     from mirror_hf.runner.engine import replay
     from mirror_hf.runner.store import load_outcomes
 
-    return replay(plan, load_outcomes(paths["results"])[0], model=model, base_url=key_url, generation=generation).turns
+    return replay(plan, load_outcomes(paths["results"])[0], model=model, base_url=key_url, generation=generation,
+                  constrain=format_constraint(options, plan)).turns
 
 
 def _check_failures(table, report: RunReport, options: RunOptions, first: str | None = None) -> None:
@@ -583,7 +623,8 @@ async def _execute(plan, options, model, base_url, default_query, key_url, key, 
             engine = Engine(plan, model=model, base_url=key_url, generation=generation, client=client, store=store,
                             concurrency=options.concurrency, retry_failed=options.retry_failed, budget=budget, progress=counters,
                             on_done=on_done, keep_turns=on_done is None,
-                            order=shared_prefix_order(plan) if one_at_a_time else None)
+                            order=shared_prefix_order(plan) if one_at_a_time else None,
+                            constrain=format_constraint(options, plan))
             execution = await engine.run()
     finally:
         await client.close()

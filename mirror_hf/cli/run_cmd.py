@@ -145,7 +145,7 @@ def print_report(report) -> None:
         e = report.estimate
         typer.echo(f"dry run: {e.trials} trials of {report.experiment}; {e.requests} calls to send ({e.already_done} already done)")
         if e.requests_if_n_ignored:
-            typer.echo(f"  that is if the endpoint honours n (the consistency channel's samples in one request each); "
+            typer.echo(f"  that is if the endpoint honours n (the consistency channel's k samples in one request per item); "
                        f"{e.requests + e.requests_if_n_ignored} calls if it ignores n")
         if e.planned_followups:
             typer.echo(f"  plus {e.planned_followups} second-turn calls, one per trial after its first answer (in the token figures)")

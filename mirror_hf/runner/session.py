@@ -240,7 +240,8 @@ def _identity(model: str, key_url: str, experiment: str, generation: Generation)
     return {"model": model, "base_url": key_url, "experiment": experiment, "generation": generation.body()}
 
 
-def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: RunOptions, planned: set[str]) -> bool:
+def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: RunOptions, planned: set[str],
+                 identity: dict) -> bool:
     """May this run's split replace the one on disk? Only with --replace, or when the split there was
     written by this very run (its manifest's run_id is the journal's, `.runs/<split>/<exp>.run.json`):
     a journal that is gone (a fresh clone, a cleaned cache) is no licence (`mirror_hf.writes`)."""
@@ -252,15 +253,18 @@ def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: 
     if not old or options.replace:
         return True
     try:
-        journal = json.loads(paths["identity"].read_text()).get("run_id")
+        stored = json.loads(paths["identity"].read_text())
+        journal = stored.get("run_id")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
-        journal = None
+        stored, journal = {}, None
     try:
         written_by = {(read_manifest(p) or {}).get("run_id") for p in old}
     except (OSError, ValueError):
         written_by = set()
     if journal is not None and written_by == {journal}:
-        _check_covered(old, planned, config, split, root)
+        differs = any(stored.get(k) != identity.get(k) for k in ("model", "base_url", "experiment", "generation"))
+        if (options.resume and not differs) or options.restart:  # else `_open_identity` refuses, naming why
+            _check_covered(old, planned, config, split, root)
         return True
     guard_split(root, config, split, False)  # raises: the split exists, nothing vouches for replacing it
     return False
@@ -433,7 +437,7 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     planned = {ChatRequest(model, key_url, tuple(j.messages),
                            generation if j.temperature is None else replace(generation, temperature=j.temperature)).key
                for j in plan.jobs}
-    report.replace = _may_replace(root, plan.experiment, split, paths, options, planned)  # refused before anything is written
+    report.replace = _may_replace(root, plan.experiment, split, paths, options, planned, identity)  # refused before anything is written
     with RunLock(paths["folder"], f"split {split!r} (its run folder {paths['folder']})"):
         run_id = _open_identity(paths, identity, options, split)
         return _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,

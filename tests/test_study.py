@@ -390,6 +390,7 @@ def test_tasks_tailor_relative_profile_from_parent_and_elsewhere(dataset, monkey
     `--profile ../mirror` from a sibling folder (the CLI's main() in this process, in that working
     directory); `summary ../mirror` too."""
     from mirror_hf.folder import split_files
+    from mirror_hf.metadata import refresh_metadata
     from mirror_hf.runner.profile import write_profile
 
     accuracy = dict(zip(("arithmetic", "spatial", "temporal", "linguistic", "logical", "social", "factual", "procedural"),
@@ -399,6 +400,7 @@ def test_tasks_tailor_relative_profile_from_parent_and_elsewhere(dataset, monkey
             {"model": split, "domain": d, "natural_accuracy": a, "wagering_accuracy": a, "mirror_gap": 0.0, "n_natural": 10,
              "n_wagering": 10, "strength": "unknown", "weak_policy": "median_or_bottom_k", "run_id": "r"}
             for d, a in accuracy.items()])
+    refresh_metadata(dataset)  # the card lists the profiles (every folder reader checks it)
     elsewhere = dataset.parent / "elsewhere"
     elsewhere.mkdir()
     for cwd, profile, split in ((dataset.parent, "mirror", "rel_a"), (elsewhere, "../mirror", "rel_b")):

@@ -376,13 +376,16 @@ def plan_options(options: RunOptions, split: str) -> PlanOptions:
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue
 
 
-def run(options: RunOptions, *, console=None, server=None, on_written=None, records_worker: bool = False) -> RunReport:
+def run(options: RunOptions, *, console=None, server=None, on_written=None, records_worker: bool = False,
+        writing_elsewhere: frozenset[tuple[str, str]] = frozenset()) -> RunReport:
     """Run one experiment against one endpoint (or the embedded model) and write the model's split.
     `server`: an already started `embedded.EmbeddedServer` to use instead of starting one.
     `on_written(root)`: called once the split is written (the CLI regenerates the card and Croissant
     there with `mirror_hf.metadata.refresh_metadata`; the runner itself knows no config).
     `records_worker`: build the records in a forked child during the request phase (records_worker.py;
-    the CLI asks for it, a library caller keeps everything in its own process by default)."""
+    the CLI asks for it, a library caller keeps everything in its own process by default).
+    `writing_elsewhere`: (config, split) pairs the folder check leaves out besides this run's own split,
+    splits another writer in this process is writing right now (`mirror-hf study`'s other models)."""
     started = time.perf_counter()
     root = _check_dataset(options.dataset)
     if options.experiment is None or isinstance(options.experiment, str):
@@ -400,7 +403,7 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     if options.resume and options.restart:
         raise RunError("--resume and --restart exclude each other")
     # the data still matches its hashes (the split this run rewrites excepted: a crash may have torn it)
-    check_folder(root, skip=frozenset({(f"trials_{options.experiment}", split)}))
+    check_folder(root, skip=frozenset({(f"trials_{options.experiment}", split)}) | writing_elsewhere)
     try:
         plan = build_plan(root, plan_options(options, split), options.experiment)
     except PlanError as exc:

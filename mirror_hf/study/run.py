@@ -85,15 +85,36 @@ class _Printer:
             self.echo(text)
 
 
-_REFRESH = threading.Lock()
+_REFRESH = threading.RLock()
 
 
 def _refresh(root: Path) -> None:
-    """The card and Croissant after a write, one thread at a time."""
+    """The card and Croissant after a write, one thread at a time (every folder reader refuses a split
+    the card does not list, so each step's write is listed before the model's next step checks)."""
     from mirror_hf.metadata import refresh_metadata
 
     with _REFRESH:
         refresh_metadata(root)
+
+
+def _write_and_refresh(root: Path, write: Callable[[], object]):
+    """A study write and the refresh that lists it, as one step no other study thread's write or
+    refresh falls between."""
+    with _REFRESH:  # re-entrant: `_refresh` takes it again
+        out = write()
+        _refresh(root)
+    return out
+
+
+def _elsewhere(options: StudyOptions, model: str) -> frozenset[tuple[str, str]]:
+    """The splits the study's other models write while this one runs: its folder checks leave them
+    out (a split is renamed into place a moment before its refresh lists it)."""
+    from mirror_hf.experiments import trial_configs
+    from mirror_hf.runner.session import model_slug
+
+    configs = (*trial_configs().values(), "profiles", "exp9_tailored")
+    mine = model_slug(model)
+    return frozenset((c, model_slug(e.name)) for e in options.models if model_slug(e.name) != mine for c in configs)
 
 
 def run_study(options: StudyOptions, echo: Callable[[str], None] = print) -> StudyResult:
@@ -238,11 +259,8 @@ def _write_plan_json(path: Path, plans: list[ModelPlan]) -> None:
 
 def _run_model(root: Path, entry: ModelEntry, plan: ModelPlan, options: StudyOptions, experiments: tuple[str, ...],
                say, live: bool, budget: float | None, started: float) -> ModelOutcome:
-    try:
-        return _model_steps(root, entry, plan, options, experiments, say, live, budget, started)
-    finally:  # the card and Croissant list what the steps wrote (once, not after every split: seconds each)
-        if len(options.models) == 1:  # several models: once all are done (a refresh reads files others are writing)
-            _refresh(root)
+    # every write is listed by the refresh right after it (`_write_and_refresh`, `run`'s on_written)
+    return _model_steps(root, entry, plan, options, experiments, say, live, budget, started)
 
 
 def _model_steps(root: Path, entry: ModelEntry, plan: ModelPlan, options: StudyOptions, experiments: tuple[str, ...],
@@ -278,7 +296,7 @@ def _model_steps(root: Path, entry: ModelEntry, plan: ModelPlan, options: StudyO
                 fresh = plan_experiment(root, run_options, plan.split, entry.name, reply_tokens=options.reply_tokens)
                 say(f"{tag} step {number}/{len(steps)} {step}: {fresh.requests:,} requests to send, {fresh.already_done:,} "
                     f"already recorded; elapsed {_clock(elapsed)}{eta}")
-                report = _run_step(root, run_options, plan.split, fresh, say, tag)
+                report = _run_step(root, run_options, plan.split, fresh, say, tag, options)
                 if report is not None:
                     changed = changed or step == "exp1"
                     done_requests += report.sent
@@ -313,14 +331,15 @@ def _hook(options: StudyOptions, model: str, step: str, event: str) -> None:
         options.on_step(model, step, event)
 
 
-def _run_step(root: Path, run_options, split: str, fresh: ExperimentPlan, say, tag: str):
+def _run_step(root: Path, run_options, split: str, fresh: ExperimentPlan, say, tag: str, options: StudyOptions):
     """`runner.run` with resume; None when the split already holds every planned trial and nothing is left to send."""
     from mirror_hf.runner import run
 
     if fresh.requests == 0 and _split_rows(root, run_options.experiment.trial_config, split) == fresh.trials:
         say(f"{tag}   {run_options.experiment.name}: complete already ({fresh.trials:,} trials), nothing sent")
         return None
-    report = run(run_options)  # the card is refreshed once the model's steps end (`_run_model`)
+    # the card lists the split before the model's next step; the other models' splits may be mid-write
+    report = run(run_options, on_written=_refresh, writing_elsewhere=_elsewhere(options, run_options.model))
     say(f"{tag}   {report.experiment}: {report.trials:,} trials ({report.failed} failed, {report.truncated} truncated); "
         f"{report.sent:,} requests sent, {report.reused:,} reused; {report.seconds:.1f} s -> trials_{report.experiment}/{split}")
     return report
@@ -341,13 +360,14 @@ def _profile(root: Path, entry: ModelEntry) -> None:
     from mirror_hf.runner.session import model_slug
 
     split = model_slug(entry.name)
-    write_profile(root, split, build_profile(root, split))
+    profile = build_profile(root, split)
+    _write_and_refresh(root, lambda: write_profile(root, split, profile))
 
 
 def _tailor(root: Path, entry: ModelEntry, preset: Preset, say=print) -> None:
     """`mirror-hf tasks tailor --profile DIR --model M` with its defaults: the same builder and
-    `write_split` (the card is refreshed with the study's other writes, not while another model writes)."""
-    path, rows = _tailored_tasks(root, entry, preset)
+    `write_split`, then the refresh that lists the split (`_write_and_refresh`)."""
+    path, rows = _write_and_refresh(root, lambda: _tailored_tasks(root, entry, preset))
     say(f"[{entry.name}]   wrote {rows} tailored tasks to split '{path.name.rsplit('-', 1)[0]}' of config 'exp9_tailored': {path}")
 
 
@@ -375,22 +395,24 @@ def _tailored_tasks(folder: Path, entry: ModelEntry, preset: Preset) -> tuple[Pa
 
 def _score_and_report(root: Path, options: StudyOptions, result: StudyResult, say) -> None:
     from mirror_hf.cli.score_cmd import _write_atomically, print_table, read_folder, suite_options
-    from mirror_hf.experiments import score_folder
     from mirror_hf.report import build_report
 
     table = model_table(list(options.models))
     scoring = suite_options("paper", "auto", "complete_case", options.resamples, 42)
-    settings = {"variant": "paper", "weak_policy": "auto", "k": 2, "missing": "complete_case",
+    settings = {"variant": "paper", "weak_policy": "auto", "k": 2, "human_weak_policy": scoring.human_weak_policy,
+                "missing": "complete_case",
                 "resamples": options.resamples, "seed": 42}
     try:
         tables = read_folder(root)
         out = options.report_out
         report = build_report(root, tables, out, options=scoring, settings=settings, model_table=table)
         result.report = report.index
-        scores = score_folder(tables, scoring, model_table=table)
-        scores["settings"] = {"dataset": str(options.dataset), **settings, "ci": "BCa, 95%"}
-        result.scores = out / "scores.json"
-        _write_atomically(result.scores, json.dumps(scores, indent=2, allow_nan=False) + "\n")
+        # the report's own scores (scored once), written as `score --json` writes them, settings included;
+        # replace=True is licensed: build_report has just written this folder as a whole (it refuses any
+        # --report-out that is not new, empty or a previous report), so its scores.json is the study's own
+        scores = {**report.scores, "settings": {"dataset": str(options.dataset), **settings, "ci": "BCa, 95%"}}
+        result.scores = report.out / "scores.json"
+        _write_atomically(result.scores, json.dumps(scores, indent=2, allow_nan=False) + "\n", replace=True)
     except MirrorError as exc:
         result.failed.append("score/report")
         say(f"step score/report failed: {exc}")

@@ -49,8 +49,13 @@ def exp9_rows(n: int) -> list[dict]:
 
 
 def add_task_banks(root: Path, n3: int = 8, n9: int = 8) -> None:
-    write_split(root, "exp3_composite", "test", exp3_rows(n3), EXP3_TASK_FEATURES)
-    write_split(root, "exp9_fixed", "test", exp9_rows(n9), EXP9_TASK_FEATURES)
+    """Replace the folder's Exp3/Exp9 task banks with the small hand-written ones (a deliberate
+    replacement, so `replace=True` under the write rule), and list them in the card."""
+    from mirror_hf.metadata import refresh_metadata
+
+    write_split(root, "exp3_composite", "test", exp3_rows(n3), EXP3_TASK_FEATURES, replace=True)
+    write_split(root, "exp9_fixed", "test", exp9_rows(n9), EXP9_TASK_FEATURES, replace=True)
+    refresh_metadata(root)
 
 
 # --------------------------------------------------------------------------------------------

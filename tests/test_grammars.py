@@ -13,6 +13,9 @@ import pytest
 
 from mirror_hf.protocol import exp1, exp3, exp9, grammars
 
+# Channels that send the natural prompt as it is (the internal signals sample or score it): no stated format.
+FREE_TEXT = {"natural", "consistency", "logprob"}
+
 DRAWS = 300
 
 
@@ -23,7 +26,7 @@ def draws(node, seed: int):
 
 def test_every_stated_format_has_a_grammar_and_natural_has_none():
     """Every Exp1 channel but the free-text natural one, every Exp3 channel, every Exp9 paradigm."""
-    assert set(grammars.formats("exp1")) == set(exp1.CHANNELS) - {"natural"}
+    assert set(grammars.formats("exp1")) == set(exp1.CHANNELS) - FREE_TEXT
     assert set(grammars.formats("exp3")) == set(exp3.CHANNELS)
     assert set(grammars.formats("exp9")) == set(exp9.PARADIGMS)
     assert grammars.format_grammar("exp1", {"channel": "natural"}) is None
@@ -31,7 +34,7 @@ def test_every_stated_format_has_a_grammar_and_natural_has_none():
     assert grammars.format_grammar("exp1", {"channel": "wagering"}, turn=1) is None
 
 
-@pytest.mark.parametrize("channel", sorted(set(exp1.CHANNELS) - {"natural"}))
+@pytest.mark.parametrize("channel", sorted(set(exp1.CHANNELS) - FREE_TEXT))
 def test_exp1_channel_grammar_members_parse(channel):
     node = grammars.formats("exp1")[channel]
     for i, text in enumerate(draws(node, hash(channel) % 1000)):

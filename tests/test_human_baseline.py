@@ -30,11 +30,11 @@ def cli(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def study(built_folder, tmp_path_factory):
-    """A copy of the session's small build and a small packet of it (2 questions per domain, 1 task per pair)."""
+    """A copy of the session's small build and a small packet of it (5 questions per domain, the fewest that get an interval, and 1 task per pair)."""
     root = tmp_path_factory.mktemp("human") / "mirror"
     shutil.copytree(built_folder, root)
     out = root.parent / "packet"
-    proc = cli("human-packet", "--dataset", str(root), "--out", str(out), "--exp1-per-domain", "2", "--exp9-per-pair", "1")
+    proc = cli("human-packet", "--dataset", str(root), "--out", str(out), "--exp1-per-domain", "5", "--exp9-per-pair", "1")
     assert "packet_hash" in proc.stdout
     return root, out, json.loads((out / "packet.json").read_text())
 

@@ -238,7 +238,8 @@ def test_run_resume_with_its_journal_rewrites_its_own_split(copy, server):
 
 
 def test_tasks_tailor_again_with_other_n_is_refused_then_replaced(copy, world):
-    args = ["tasks", "tailor", "--profile", copy, "--model", "alpha", "--dataset", copy]
+    # the world's own profile has no strong domain (every answer wrong), which tailoring refuses
+    args = ["tasks", "tailor", "--profile", world["root"] / "profile.json", "--model", "alpha", "--dataset", copy]
     _ok(_cli(*args, "--n", "30"))
     _ok(_cli(*args, "--n", "30"))  # the same content again: nothing to refuse
     before = _snapshot(copy)
@@ -462,7 +463,7 @@ PATH_COMMANDS = {
     "profile": ["profile", "--dataset", "{ds}", "--model", "alpha"],
     "run": ["run", "--dataset", "{ds}", "--model", "rel", "--base-url", "{url}", "--limit", "2", "--channels", "natural",
             "--no-progress"],
-    "tasks-tailor": ["tasks", "tailor", "--profile", "{ds}", "--model", "alpha", "--n", "20"],
+    "tasks-tailor": ["tasks", "tailor", "--profile", "{ds}/../profile.json", "--model", "alpha", "--dataset", "{ds}", "--n", "20"],
     "sample": ["sample", "--dataset", "{ds}", "--n", "1"],
     "score-json": ["score", "--dataset", "{ds}", "--resamples", "0", "--json", "{rep}.json"],
 }
@@ -475,6 +476,7 @@ def test_every_command_takes_relative_and_parent_paths(copy, world, command, sty
     work.mkdir()
     cwd, ds = {"parent": (work, "../ds"), "relative": (copy.parent, "ds"), "dot": (copy, ".")}[style]
     rep = {"parent": "../rep", "relative": "rep", "dot": "../rep"}[style]
+    shutil.copy(world["root"] / "profile.json", copy.parent / "profile.json")  # one with a strong domain
     _ok(_cli(*_fill(PATH_COMMANDS[command], ds=ds, rep=rep, url=world["url"]), cwd=cwd))
     _verify_clean(copy)
 

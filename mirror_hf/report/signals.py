@@ -32,6 +32,8 @@ def signals_figure(result: dict):
     internal); unavailable channels named in the title."""
     import matplotlib.pyplot as plt
 
+    from mirror_hf.report.figures import _mark
+
     models = [(m, (e.get("exp1") or {}).get("signals")) for m, e in sorted(result["models"].items())]
     models = [(m, s) for m, s in models if s and any(v.get("status") == "ok" for v in s.values())]
     if not models:
@@ -50,7 +52,7 @@ def signals_figure(result: dict):
                     continue
                 ci = s[metric].get("ci")
                 err = [[v - ci[0]], [ci[1] - v]] if ci and ci[0] is not None else None
-                ax.errorbar([v], [y], xerr=err, fmt=KIND_MARKERS.get(s.get("kind"), "o"), color="black", capsize=3, ms=5)
+                _mark(ax.errorbar([v], [y], xerr=err, fmt=KIND_MARKERS.get(s.get("kind"), "o"), color="black", capsize=3, ms=5))
             ax.set_yticks(range(len(ok)), [c for c, _ in ok])
             ax.set_xlim(0, 1)
             if metric == "auroc":
@@ -94,6 +96,9 @@ def tracking_rows(result: dict) -> list[list[str]]:
 
 
 def markdown_section(result: dict) -> list[str]:
+    """The section for report.md; names from users and models are inert text (`writes.markdown_text`)."""
+    from mirror_hf.writes import markdown_text
+
     signals, tracking = signal_rows(result), tracking_rows(result)
     if not signals and not tracking:
         return []
@@ -101,13 +106,13 @@ def markdown_section(result: dict) -> list[str]:
     if signals:
         lines += ["Every channel's confidence as a predictor of being right: value [95% BCa CI].", "",
                   "| " + " | ".join(SIGNAL_HEADERS) + " |", "|---|---|---|" + "---:|" * 4]
-        lines += ["| " + " | ".join(r) + " |" for r in signals]
+        lines += ["| " + " | ".join(map(markdown_text, r)) + " |" for r in signals]
         lines.append("")
     if tracking:
         lines += ["Partial correlations, item level, consistency = the items' sample agreement (consistency channel); "
                   "a correlation is followed when its interval lies above 0.", "",
                   "| " + " | ".join(TRACKING_HEADERS) + " |", "|---|---|---:|---:|---|"]
-        lines += ["| " + " | ".join(r) + " |" for r in tracking]
+        lines += ["| " + " | ".join(map(markdown_text, r)) + " |" for r in tracking]
         lines.append("")
     return lines
 

@@ -437,9 +437,8 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
 
         load_outcomes(paths["results"])  # a damaged results file is refused before anything is written
     identity = _identity(model, key_url, plan.experiment, generation)
-    planned = {ChatRequest(model, key_url, tuple(j.messages),
-                           generation if j.temperature is None else replace(generation, temperature=j.temperature)).key
-               for j in plan.jobs}
+    constrain = format_constraint(options, plan)
+    planned = {_first_request(model, key_url, j, generation, constrain).key for j in plan.jobs}  # the keys the trials carry
     report.replace = _may_replace(root, plan.experiment, split, paths, options, planned, identity)  # refused before anything is written
     with RunLock(paths["folder"], f"split {split!r} (its run folder {paths['folder']})"):
         run_id = _open_identity(paths, identity, options, split)

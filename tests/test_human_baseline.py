@@ -30,7 +30,7 @@ def cli(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def study(built_folder, tmp_path_factory):
-    """A copy of the session's small build and a small packet of it (5 questions per domain, the fewest that get an interval, and 1 task per pair)."""
+    """A copy of the session's small build and a small packet of it (5 questions per domain, 1 task per pair)."""
     root = tmp_path_factory.mktemp("human") / "mirror"
     shutil.copytree(built_folder, root)
     out = root.parent / "packet"

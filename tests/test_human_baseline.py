@@ -321,7 +321,7 @@ def test_refuses_a_file_from_another_packet(refusal_case, tmp_path, study):
     other["packet_settings"] = {**packet["settings"], "seed": 7}
     from mirror_hf.human.packet import PacketSettings, build_packet
 
-    other["packet_hash"] = build_packet(root, PacketSettings(2, 1, 7))["packet_hash"]
+    other["packet_hash"] = build_packet(root, PacketSettings.from_json(other["packet_settings"], "test"))["packet_hash"]
     other["participant"] = "R02"
     line = _refused(root, tmp_path, good, other)
     assert "file1.json" in line and "packet_hash" in line and "another packet" in line

@@ -232,9 +232,9 @@ def profile(
 @app.command()
 def quickstart(
     dataset: Path = typer.Option(Path("mirror"), "--dataset", help="Dataset folder: reused if it exists, else built."),
-    per_domain: int = typer.Option(2, "--per-domain", help="Exp1 items per domain (each through all five channels)."),
-    exp3_tasks: int = typer.Option(4, "--exp3-tasks", help="Exp3 composite tasks in the slice."),
-    exp9_tasks: int = typer.Option(2, "--exp9-tasks", help="Exp9 fixed tasks in the slice (every condition x paradigm)."),
+    per_domain: int = typer.Option(1, "--per-domain", help="Exp1 items per domain (each through all five channels; about 5.5 requests per item)."),
+    exp3_tasks: int = typer.Option(3, "--exp3-tasks", help="Exp3 composite tasks in the slice (6 requests each)."),
+    exp9_tasks: int = typer.Option(2, "--exp9-tasks", help="Exp9 fixed tasks in the slice, each under every condition x paradigm (about 10 requests of up to --exp9-max-tokens each, the slowest part of the quickstart)."),
     max_tokens: int = typer.Option(64, "--max-tokens", help="Per Exp1 and Exp3 request (the embedded model is slow on CPU; 48 cut 2 of 22 grammar-constrained Exp1 answers)."),
     exp9_max_tokens: int = typer.Option(128, "--exp9-max-tokens", help="Per Exp9 request: two parts, each with its decision and answer."),
     format_grammar: bool = typer.Option(True, "--format-grammar/--no-format-grammar", help="Constrain the embedded model to each prompt's stated answer format (run --format-grammar; the prompts are unchanged): without it SmolLM2-135M leaves most trials unparsed."),

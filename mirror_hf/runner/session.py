@@ -403,7 +403,7 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     if options.resume and options.restart:
         raise RunError("--resume and --restart exclude each other")
     # the data still matches its hashes (the split this run rewrites excepted: a crash may have torn it)
-    check_folder(root, skip=frozenset({(f"trials_{options.experiment}", split)}) | writing_elsewhere)
+    check_folder(root, skip=frozenset({(options.experiment.trial_config, split)}) | writing_elsewhere)
     try:
         plan = build_plan(root, plan_options(options, split), options.experiment)
     except PlanError as exc:

@@ -18,19 +18,22 @@ from mirror_hf import embedded
 pytestmark = pytest.mark.embedded
 
 
-def test_embedded_consistency_and_logprob(dataset):
+@pytest.mark.parametrize("limit", [pytest.param(3, id="3-items"), pytest.param(16, id="16-items", marks=pytest.mark.slow)])
+def test_embedded_consistency_and_logprob(dataset, limit):
+    """16 items is the issue's check (about 160 s on two cores, `-m slow`); CI runs 3."""
     try:
         embedded.check_available()
     except embedded.EmbeddedUnavailable as exc:
         pytest.skip(f"embedded model not installed: {exc}")
     cli_inproc("run", "--dataset", str(dataset), "--experiment", "exp1", "--channels", "natural,consistency,logprob",
-               "--limit", "16", "--max-tokens", "48", "--no-progress")
+               "--limit", str(limit), "--max-tokens", "48", "--no-progress")
     trials = read_split(dataset, "trials_exp1", "smollm2")
     manifest = json.loads((dataset / ".runs" / "smollm2" / "exp1.manifest.json").read_text())
     print(json.dumps(manifest.get("channels"), indent=1), manifest.get("unavailable_channels"))
     cons = trials.filter(pl.col("channel") == "consistency")
-    assert cons.height == 16 and (cons["sample_count"] == 5).all()
+    assert cons.height == limit and (cons["sample_count"] == 5).all()
     answered = cons.filter(pl.col("answer").is_not_null())
+    print(f"consistency: {answered.height} of {cons.height} items answered")
     assert answered.height and answered["confidence"].is_not_null().all()
     lp = trials.filter(pl.col("channel") == "logprob")
     assert "unavailable_channels" not in manifest, manifest.get("unavailable_channels")

@@ -144,3 +144,31 @@ def test_exp2_runs_end_to_end_and_scores_tii(dataset, tmp_path):
     verbal = ((layer2["source_in_sub_skills"].cast(float) + layer2["source_is_weakest"].cast(float)) / 2).mean()
     assert scores["verbal_transfer"]["value"] == pytest.approx(verbal, abs=1e-12)
     assert scores["verbal_transfer"]["n"] == layer2.height
+
+
+def test_every_registered_experiment_has_a_scorer_a_dedup_key_and_a_schema_part():
+    """The tables `score` reads beside the registry, until the spec owns them (issue 33): a missing
+    entry would score nothing, collapse channels, or write keys the schema does not declare."""
+    import typing
+
+    from mirror_hf.experiments import EXPERIMENTS
+    from mirror_hf.scoring import DEDUP_KEYS, SCORERS
+    from mirror_hf.scoring._schema import ModelScores
+
+    declared = typing.get_type_hints(ModelScores)
+    for name in EXPERIMENTS.names():
+        assert name in SCORERS, f"{name}: no scorer"
+        assert name in DEDUP_KEYS and DEDUP_KEYS[name][0] == "item_id", f"{name}: no de-duplication key"
+        assert name in declared, f"{name}: no part in the scores schema"
+
+
+def test_an_experiment_without_a_dedup_key_is_an_error_not_item_id_alone():
+    import polars as pl
+    import pytest
+
+    from mirror_hf.scoring import latest_records
+
+    frame = pl.DataFrame({"model": ["m", "m"], "item_id": ["q", "q"], "channel": ["a", "b"]})
+    assert latest_records(frame, "exp1").height == 2
+    with pytest.raises(KeyError, match="exp_toy"):
+        latest_records(frame, "exp_toy")

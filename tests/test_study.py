@@ -132,6 +132,13 @@ def test_smoke_study_writes_every_split(smoke):
     assert len(tailored) == 8 and set(tailored["target_model"]) == {MODEL}
     scores = json.loads((folder.parent / "report" / "scores.json").read_text())
     assert MODEL in scores["models"]
+    from test_headline import _check
+
+    from mirror_hf.scoring import ScoreResult
+
+    scored = set(scores["models"][MODEL])
+    _check(scores, ScoreResult, "scores.json")  # the typed schema holds for every experiment's part
+    assert set(EXPERIMENTS.names()) - scored == set(), sorted(scored)  # every experiment's trials were scored
     assert (folder.parent / "report" / "index.html").is_file()
     assert "Nat.Acc" in smoke["stdout"] and str(folder.parent / "report" / "index.html") in smoke["stdout"]
 

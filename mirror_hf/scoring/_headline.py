@@ -36,8 +36,11 @@ DEDUP_KEYS: dict[str, tuple[str, ...]] = {
 
 
 def latest_records(frame: pl.DataFrame, experiment: str) -> pl.DataFrame:
-    """One record per de-duplication key (per model), the last written winning."""
-    keys = [k for k in ("model", *DEDUP_KEYS.get(experiment, ("item_id",))) if k in frame.columns]
+    """One record per de-duplication key (per model), the last written winning. An experiment
+    without a key is an error, never `item_id` alone (that would collapse its channels)."""
+    if experiment not in DEDUP_KEYS:
+        raise KeyError(f"experiment {experiment!r} has no de-duplication key in mirror_hf.scoring.DEDUP_KEYS")
+    keys = [k for k in ("model", *DEDUP_KEYS[experiment]) if k in frame.columns]
     return unique_rows(frame, keys, keep="last")
 
 

@@ -67,9 +67,19 @@ class Exp5Scores(TypedDict, total=False):
     ars: EstimateJSON  # + "cells": {"attack/channel": 1 - |shift| | null}
 
 
+class Exp6aScores(TypedDict, total=False):
+    ssr: EstimateJSON  # self-rating stability over tasks rated under every prompt; + "mean_self_score": {prompt: mean}
+    ssr_available: EstimateJSON  # the same over every rating given (tasks missing a prompt kept)
+
+
 class Exp6bScores(TypedDict, total=False):
     fdr: EstimateJSON  # RESPONSE_TYPE self-labels; + "false_positive_rate", "controls" (+ its CI)
     fdr_keyword: EstimateJSON  # the authors' keyword heuristic, same keys
+
+
+class Exp6cScores(TypedDict, total=False):
+    vrs: EstimateJSON  # value robustness; + capability_robustness, compliance_rate, pressure detection, by attack,
+    # and "calibration_under_pressure" on pairs with a gold
 
 
 class Exp9Scores(TypedDict, total=False):
@@ -94,7 +104,9 @@ class ModelScores(TypedDict, total=False):
     exp3: Exp3Scores
     exp4: Exp4Scores
     exp5: Exp5Scores
+    exp6a: Exp6aScores
     exp6b: Exp6bScores
+    exp6c: Exp6cScores
     exp9: Exp9Scores
 
 
@@ -104,6 +116,7 @@ class Aggregate(TypedDict, total=False):
     escalation_fixed_p1p2: dict  # the escalation curve over fixed tasks, P1 + P2
     money_plot: dict  # gap vs CFR cells, partial r with its null rule, BH q-values
     temperature_reduction: dict  # per model and mean C1 -> C4 reduction per temperature
+    exp6c_robustness_correlation: dict  # over models: VRS against capability robustness, {"pearson_r", "p_value", "n_models"}
     scaling: dict  # Exp8 (score --models): headline key -> family -> slope / intercept / r2 / generations
 
 

@@ -6,6 +6,7 @@ and the verbal-transfer score — checked against a computation from the records
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -233,3 +234,73 @@ def test_the_report_table_naming_a_headline_nobody_declares_is_one_line():
     assert headline_by_key("exp9_kdi").experiment == "exp9"
     with pytest.raises(ExperimentSpecError, match="^headline exp1_nope: no registered experiment declares it"):
         headline_by_key("exp1_nope")
+
+
+# ------------------------------------------------------------------------------------------------
+# The worked example of docs/architecture.md: a toy experiment in one new module, nothing else edited
+# ------------------------------------------------------------------------------------------------
+
+ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+
+def _toy_distribution(where: Path) -> Path:
+    """docs/architecture.md's toy module, installed as a distribution of its own: the module on a path
+    of its own and a dist-info naming it under the `mirror_hf.experiments` entry point."""
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", ARCHITECTURE.read_text(), re.DOTALL)
+    (module,) = [b for b in blocks if "EXPERIMENT = Experiment(" in b]
+    (toml,) = re.findall(r"```toml\n(.*?)```", ARCHITECTURE.read_text(), re.DOTALL)
+    assert 'toy = "toy_exp"' in toml and f'"{experiments.ENTRY_POINT_GROUP}"' in toml
+    where.mkdir()
+    (where / "toy_exp.py").write_text(module)
+    info = where / "toy_exp-0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-exp\nVersion: 0\n")
+    (info / "entry_points.txt").write_text(f"[{experiments.ENTRY_POINT_GROUP}]\ntoy = toy_exp\n")
+    return where
+
+
+def test_a_toy_experiment_in_one_module_runs_scores_and_reports_end_to_end(dataset, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from runner_fixtures import cli
+
+    plugin = _toy_distribution(tmp_path / "plugin")
+    env = {"PYTHONPATH": os.pathsep.join([str(plugin), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    assert "toy" not in experiments.names()  # this interpreter never saw it: only the module was added
+    with openai_server() as url:
+        run = cli("run", "--dataset", str(dataset), "--experiment", "toy", "--model", "acme/toy", "--base-url", url,
+                  "--no-progress", "--limit", "16", env=env)
+    assert "wrote split 'acme_toy' of config 'trials_toy'" in run.stdout, run.stdout
+    help_text = " ".join(cli("run", "--help", env={**env, "COLUMNS": "400"}).stdout.split())
+    assert "toy (every question once, plainly)" in help_text  # the CLI help lists it
+    trials = read_split(dataset, "trials_toy", "acme_toy")
+    assert trials.height == 16 and set(trials["channel"]) == {"natural"}
+    graded = trials["correct"].drop_nulls()
+    by_hand = graded.cast(float).mean()
+
+    out = tmp_path / "scores.json"
+    cli("score", "--dataset", str(dataset), "--resamples", "0", "--json", str(out), env=env)
+    scored = json.loads(out.read_text())["models"]["acme/toy"]["toy"]["accuracy"]
+    print(f"toy accuracy: scored {scored['value']} (n {scored['n']}), by hand {by_hand} (n {graded.len()})")
+    assert scored["value"] == pytest.approx(by_hand, abs=1e-12) and scored["n"] == graded.len()
+    probe = subprocess.run(
+        [sys.executable, "-c", "import json; from mirror_hf import experiments as e; "
+         "print(json.dumps({'schema': sorted(e.scores_schema()['toy'].__annotations__), "
+         "'headlines': [h.key for h in e.all_headlines() if h.experiment == 'toy'], 'configs': e.trial_configs()['toy']}))"],
+        capture_output=True, text=True, check=True, env={**os.environ, **env},
+    )
+    assert json.loads(probe.stdout) == {"schema": ["accuracy"], "headlines": ["toy_accuracy"], "configs": "trials_toy"}
+
+    report = tmp_path / "report"
+    cli("report", "--dataset", str(dataset), "--out", str(report), env=env)
+    md = (report / "report.md").read_text()
+    row = next(line for line in md.splitlines() if line.startswith("| Toy accuracy"))
+    assert f"{by_hand:.3f}" in row, row
+    card = (dataset / "README.md").read_text()
+    assert "config_name: trials_toy" in card
+    croissant = json.loads((dataset / "croissant.json").read_text())
+    assert "trials_toy" in json.dumps(croissant)

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mirror_hf.experiments._spec import Experiment, ExperimentSpecError
+from mirror_hf.experiments._channels import ChannelRecipe
+from mirror_hf.experiments._spec import Experiment, ExperimentSpecError, SingleRequestRecipe
 from mirror_hf.headlines import Headline
 from mirror_hf.registry import Registry
 
@@ -229,7 +230,7 @@ def _add_participants(result: dict, kind: str, tables: dict, options: SuiteOptio
 
 
 __all__ = [
-    "ENTRY_POINT_GROUP", "EXPERIMENTS", "Experiment", "ExperimentSpecError", "MODULES", "all_headlines", "dedup_keys", "get",
-    "headline", "headline_by_key", "headlines_by_experiment", "names", "read_trial_tables", "register", "score_folder",
-    "scores_schema", "split_by_participant_kind", "trial_configs", "units",
+    "ENTRY_POINT_GROUP", "EXPERIMENTS", "MODULES", "ChannelRecipe", "Experiment", "ExperimentSpecError", "SingleRequestRecipe",
+    "all_headlines", "dedup_keys", "get", "headline", "headline_by_key", "headlines_by_experiment", "names",
+    "read_trial_tables", "register", "score_folder", "scores_schema", "split_by_participant_kind", "trial_configs", "units",
 ]

@@ -39,21 +39,8 @@ def _ok(x) -> bool:
 
 #: The words a figure slot shows, in place of the plot, when the folder has too little to draw it.
 NOT_ENOUGH_DATA = "not enough data"
-#: The id prefix of every artist that draws data (SVG `id`): the page test counts them.
-MARK = "mark"
-
-
-def _mark(*artists):
-    """Tag artists that draw data (points, lines, bars, cells; containers and lists of them), so
-    the SVG says which of its elements are data: each gets an `id` starting with MARK."""
-    for artist in artists:
-        if artist is None:
-            continue
-        if hasattr(artist, "set_gid"):
-            artist.set_gid(f"{MARK}-{id(artist):x}")
-        if isinstance(artist, (list, tuple)):
-            _mark(*artist)
-    return artists[0] if len(artists) == 1 else artists
+#: Artists that draw data get an SVG id starting with `_marks.MARK`: the page test counts them.
+from mirror_hf.report._marks import mark as _mark  # noqa: E402
 
 
 def _content(artist):

@@ -183,3 +183,28 @@ def test_score_json_follows_the_typed_schema(rerun_folder, tmp_path):
     # a schema that does not declare a key the output has is caught
     with pytest.raises(AssertionError, match="undeclared key 'surprise'"):
         _check({**result, "models": {MODEL: {"exp9": {"surprise": 1}}}}, ScoreResult, "result")
+
+
+def test_score_json_follows_the_json_schema_generated_from_the_specs(rerun_folder, tmp_path):
+    """The JSON Schema a reader of `score --json` gets (`experiments.scores_json_schema`) is generated
+    from the experiments' own parts; the real output validates, and a planted undeclared key, a
+    wrongly typed value or an unregistered experiment's part does not."""
+    import jsonschema
+
+    from mirror_hf.experiments import scores_json_schema
+
+    dataset, _ = rerun_folder
+    path = tmp_path / "scores.json"
+    cli_inproc("score", "--dataset", str(dataset), "--resamples", "200", "--json", str(path))
+    result = json.loads(path.read_text())
+    schema = scores_json_schema()
+    jsonschema.validate(result, schema)
+    entry = result["models"][MODEL]
+    bad = [
+        {**entry, "exp9": {**entry["exp9"], "surprise": 1}},
+        {**entry, "exp1": {**entry["exp1"], "natural_accuracy": {"value": "high", "n": 3}}},
+        {**entry, "exp7": {}},
+    ]
+    for planted in bad:
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**result, "models": {MODEL: planted}}, schema)

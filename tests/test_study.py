@@ -138,6 +138,11 @@ def test_smoke_study_writes_every_split(smoke):
 
     scored = set(scores["models"][MODEL])
     _check(scores, ScoreResult, "scores.json")  # the typed schema holds for every experiment's part
+    import jsonschema
+
+    from mirror_hf.experiments import scores_json_schema
+
+    jsonschema.validate(scores, scores_json_schema())  # and so does the JSON Schema generated from the specs
     assert set(EXPERIMENTS.names()) - scored == set(), sorted(scored)  # every experiment's trials were scored
     assert (folder.parent / "report" / "index.html").is_file()
     assert "Nat.Acc" in smoke["stdout"] and str(folder.parent / "report" / "index.html") in smoke["stdout"]

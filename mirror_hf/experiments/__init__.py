@@ -118,6 +118,13 @@ def scores_schema() -> dict[str, type]:
     return {name: spec.scorer.schema for name, spec in EXPERIMENTS.items()}
 
 
+def scores_json_schema() -> dict[str, Any]:
+    """The JSON Schema of `mirror-hf score --json`'s file, generated from the registered specs' parts."""
+    from mirror_hf.scoring._schema import result_json_schema
+
+    return result_json_schema(scores_schema())
+
+
 def headline(tables: Mapping[str, pl.DataFrame | None], *, options: SuiteOptions | None = None,
              models: tuple[str, ...] | None = None, upstream_cfr: pl.DataFrame | None = None) -> dict[str, list[HeadlineValue]]:
     """Every headline number of every model in `tables` (experiment -> trial table over all splits),
@@ -232,5 +239,6 @@ def _add_participants(result: dict, kind: str, tables: dict, options: SuiteOptio
 __all__ = [
     "ENTRY_POINT_GROUP", "EXPERIMENTS", "MODULES", "ChannelRecipe", "Experiment", "ExperimentSpecError", "SingleRequestRecipe",
     "all_headlines", "dedup_keys", "get", "headline", "headline_by_key", "headlines_by_experiment", "names",
-    "read_trial_tables", "register", "score_folder", "scores_schema", "split_by_participant_kind", "trial_configs", "units",
+    "read_trial_tables", "register", "score_folder", "scores_json_schema", "scores_schema", "split_by_participant_kind",
+    "trial_configs", "units",
 ]

@@ -8,7 +8,9 @@ cannot support is absent and, where a reason exists, named under `skipped`.
 """
 
 
-from typing import Literal, NotRequired, TypedDict
+import types
+import typing
+from typing import Any, Literal, NotRequired, TypedDict
 
 Variant = Literal["paper", "upstream"]
 
@@ -19,6 +21,16 @@ class EstimateJSON(TypedDict):
     ci: NotRequired[list[float | None]]
 
 
+class ReliabilityBin(TypedDict):
+    """One non-empty bin of the ECE's reliability diagram."""
+
+    lo: float
+    hi: float
+    n: int
+    confidence: float  # mean stated confidence in the bin
+    accuracy: float  # share correct in the bin
+
+
 class Exp1Scores(TypedDict, total=False):
     natural_accuracy: EstimateJSON
     wagering_accuracy: EstimateJSON
@@ -26,7 +38,7 @@ class Exp1Scores(TypedDict, total=False):
     mirror_gap_by_domain: dict[str, EstimateJSON]
     natural_accuracy_by_domain: dict[str, EstimateJSON]
     wagering_accuracy_by_domain: dict[str, EstimateJSON]
-    reliability: dict  # the ECE's bins (confidence, accuracy, count per bin) for the reliability diagram
+    reliability: list[ReliabilityBin]  # the ECE's non-empty bins, for the reliability diagram
     ece: EstimateJSON
     brier: EstimateJSON
     log_score: EstimateJSON
@@ -82,6 +94,27 @@ class Exp6cScores(TypedDict, total=False):
     # and "calibration_under_pressure" on pairs with a gold
 
 
+class RoutingStrategy(TypedDict):
+    """One routing baseline's outcome on weak components (`mirror_hf.scoring.baselines`)."""
+
+    cfr: EstimateJSON
+    autonomy: EstimateJSON
+    escalation_rate: EstimateJSON
+
+
+class Exp9Baselines(TypedDict, total=False):
+    budget: EstimateJSON  # the share of components routed: the weak share
+    no_routing: RoutingStrategy
+    domain_routing: RoutingStrategy
+    confidence_threshold: RoutingStrategy
+    self_consistency: RoutingStrategy
+    platt: RoutingStrategy
+    conformal: RoutingStrategy
+    sampling_self_consistency: RoutingStrategy  # with the Exp1 sample agreement only
+    platt_status: str  # "fitted" or the fallback used
+    labels: dict[str, str]  # strategy -> what it is
+
+
 class Exp9Scores(TypedDict, total=False):
     cfr: dict[str, EstimateJSON]  # condition C1..C4 -> CFR (escalation frame)
     cfr_table_c1: EstimateJSON
@@ -95,7 +128,7 @@ class Exp9Scores(TypedDict, total=False):
     ipw_cfr: dict[str, EstimateJSON]  # condition -> inverse-probability-weighted CFR
     mnar_bound: dict[str, dict]  # condition -> {"low", "high"}: CFR with missing components as successes / as failures
     false_score_control: dict  # analyses A-D of the inverted-score C2 control and the verdict
-    baselines: dict[str, dict]  # confidence_threshold, self_consistency, platt, conformal
+    baselines: Exp9Baselines
 
 
 class ModelScores(TypedDict, total=False):
@@ -147,3 +180,46 @@ class ScoreResult(TypedDict):
     participants: NotRequired[dict[str, Participant]]  # which rows of `models` are people (or simulated people)
     skipped: NotRequired[dict[str, dict[str, str]]]
     settings: NotRequired[ScoreSettings]  # written by the CLI
+
+
+#: keys a part may carry beyond its declared ones, by pattern: part -> {regex: the TypedDict of their values}
+PATTERN_KEYS: dict[str, dict[str, type]] = {"Exp1Scores": {"^accuracy_": EstimateJSON}}  # accuracy_<channel>
+#: parts whose values may add secondary keys beyond the declared ones (an estimate's `pairs`, `channels`, ...)
+OPEN_PARTS = frozenset({"EstimateJSON"})
+
+
+def json_schema(typ: Any) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a value of annotation `typ` (TypedDicts, dict/list, unions,
+    Literals, scalars): `score --json`'s file described from the same TypedDicts the code is typed with."""
+    origin = typing.get_origin(typ)
+    if typing.is_typeddict(typ):
+        hints = typing.get_type_hints(typ)
+        out: dict[str, Any] = {"type": "object", "properties": {k: json_schema(v) for k, v in hints.items()},
+                               "required": sorted(typ.__required_keys__)}
+        patterns = PATTERN_KEYS.get(typ.__name__)
+        if patterns:
+            out["patternProperties"] = {p: json_schema(t) for p, t in patterns.items()}
+        out["additionalProperties"] = typ.__name__ in OPEN_PARTS
+        return out
+    if origin is dict:
+        return {"type": "object", "additionalProperties": json_schema(typing.get_args(typ)[1])}
+    if origin is list:
+        return {"type": "array", "items": json_schema(typing.get_args(typ)[0])}
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [json_schema(t) for t in typing.get_args(typ)]}
+    if origin is typing.Literal:
+        return {"enum": list(typing.get_args(typ))}
+    if origin is NotRequired:
+        return json_schema(typing.get_args(typ)[0])
+    scalar = {float: "number", int: "integer", str: "string", bool: "boolean", type(None): "null", dict: "object", list: "array"}
+    return {"type": scalar[typ]} if typ in scalar else {}
+
+
+def result_json_schema(parts: typing.Mapping[str, type]) -> dict[str, Any]:
+    """The schema of a whole score result whose per-model entries hold `parts` (experiment -> its
+    TypedDict: the registered experiments', `mirror_hf.experiments.scores_json_schema`)."""
+    schema = json_schema(ScoreResult)
+    schema["properties"]["models"]["additionalProperties"] = {
+        "type": "object", "properties": {name: json_schema(t) for name, t in parts.items()}, "additionalProperties": False,
+    }
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "mirror-hf score --json", **schema}

@@ -184,8 +184,10 @@ class Card:
 
 
 def _ci_line(default: bool) -> str:
-    return (f"    ci: bool (default {default}): add a 95% BCa interval ({_DEFAULTS.n_resamples:,} resamples, seed "
-            f"{_DEFAULTS.seed}; n_resamples= and seed= to change).")
+    return (
+        f"    ci: bool (default {default}): add a 95% BCa interval ({_DEFAULTS.n_resamples:,} resamples, seed "
+        f"{_DEFAULTS.seed}; n_resamples= and seed= to change)."
+    )
 
 
 def read_card(name: str, inputs: str, options: Mapping[str, object], ci_default: bool = False, columns: str = "") -> Card:

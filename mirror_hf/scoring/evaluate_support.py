@@ -3,11 +3,13 @@
 A module script declares only what differs: its name, its description, its inputs card, the function it
 calls and its own keyword options (and a citation if it is not Mirror's). `metric()` makes the class:
 
-    Auroc = evaluate_support.metric("auroc", _DESCRIPTION, _INPUTS, function=auroc)
+    Auroc = evaluate_support.metric("auroc", _DESCRIPTION, _KWARGS_DESCRIPTION, function=auroc, columns=CONFIDENCE_ARGS)
 
 The inputs card is the text evaluate shows as `inputs_description`, in sections:
 - `Args (one row per ...):` one line per column, `name (dtype): what it holds` (a `datasets.Value`
-  dtype); the module's Features are built from these lines, so the card and the types cannot differ;
+  dtype); the module's Features are built from these lines, so the card and the types cannot differ.
+  Columns several modules share (`COMPONENT_ARGS`, `CONFIDENCE_ARGS`) are passed as `columns=` and
+  put first under the card's header;
 - `Keyword arguments:` one `name: ...` line per option of `options=` (every option documented, nothing
   documented that is not an option); the `ci` line is added here unless the module writes its own;
 - `Returns:`, and `Examples:`, a doctest (`>>>` lines and the output they print), which
@@ -178,7 +180,6 @@ class Card:
     """A module's inputs card, read: the columns' dtypes (in card order) and the text evaluate shows."""
 
     columns: dict[str, str]
-    options: tuple[str, ...]
     text: str
     examples: str = field(repr=False)
 
@@ -249,7 +250,7 @@ def read_card(name: str, inputs: str, options: Mapping[str, object], ci_default:
     if ">>> " not in examples:
         raise MetricCardError(f"{name}: the 'Examples:' section has no '>>> ' line")
     text = "".join(f"{header}:\n" + "".join(f"{line}\n" for line in sections[header.split(" (")[0]]) for header in order)
-    return Card(columns=declared, options=tuple(options), text=text, examples=examples + "\n")
+    return Card(columns=declared, text=text, examples=examples + "\n")
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,10 @@ import polars as pl
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from mirror_hf.experiments import units
 from mirror_hf.records import DOMAINS
-from mirror_hf.scoring import Bootstrap
-from mirror_hf.scoring._suite import SuiteOptions, score_tables
+from mirror_hf.scoring import Bootstrap, SuiteOptions
+from mirror_hf.scoring import score_tables as _score_tables
 
 LIMIT_POINT = 1.0
 POINT_RUNS = 5
@@ -44,6 +45,12 @@ CHANNELS = ("wagering", "opt_out", "difficulty_selection", "tool_delegation", "n
 # Synthetic trials
 # ------------------------------------------------------------------------------------------------
 
+
+
+
+def score_tables(*, exp1, exp9, options):
+    """The suite over the Exp1 and Exp9 tables (the registered experiments as units)."""
+    return _score_tables(units=units(), tables={"exp1": exp1, "exp9": exp9}, options=options)
 
 def _masked(values: np.ndarray, keep: np.ndarray, dtype) -> pl.Series:
     """`values` where `keep`, null elsewhere."""
@@ -232,7 +239,7 @@ def naive_exp1(records: list[dict]) -> dict:
 def naive_exp9(records: list[dict]) -> dict:
     out = {}
     per = defaultdict(lambda: defaultdict(lambda: [0, 0]))
-    latest = {}  # a re-run record replaces the earlier one (scoring.DEDUP_KEYS: last written wins)
+    latest = {}  # a re-run record replaces the earlier one (Experiment.dedup_key: last written wins)
     for r in records:
         latest[(r["model"], r["item_id"], r["condition"], r["paradigm"], r["is_false_score_control"])] = r
     for r in latest.values():

@@ -51,14 +51,16 @@ _INSPECT_TASK = {"exp1_natural_accuracy": "exp1_natural", "exp1_wagering_accurac
 
 
 def _tasks() -> tuple[HeadlineTask, ...]:
-    """The benchmark's tasks: the headline numbers `mirror_hf.headlines.HEADLINES` defines (ids,
-    descriptions, directions) for the experiments an Inspect task runs."""
-    from mirror_hf.headlines import HEADLINES
+    """The benchmark's tasks: the headline numbers the experiments declare (ids, descriptions,
+    directions) for the experiments an Inspect task runs."""
+    from mirror_hf.experiments import headlines_by_experiment
+
+    declared = headlines_by_experiment()
 
     return tuple(
         HeadlineTask(h.key, h.description, h.experiment, **_CONFIGS[h.experiment], higher_is_better=h.direction == "higher",
                      inspect_task=_INSPECT_TASK.get(h.key, h.experiment))
-        for experiment in _CONFIGS for h in HEADLINES.get(experiment, ())
+        for experiment in _CONFIGS for h in declared.get(experiment, ())
     )
 
 
@@ -117,13 +119,12 @@ def write_eval_yaml(root: Path) -> Path:
 
 def headline_values(folder: Path, split: str) -> dict[str, tuple[float, int]]:
     """task id -> (value, n) for the model whose trials are split `split`, from
-    `mirror_hf.scoring.headline` (the numbers `mirror-hf score` reports); tasks its splits do not
+    `mirror_hf.experiments.headline` (the numbers `mirror-hf score` reports); tasks its splits do not
     support are left out."""
     import polars as pl
 
-    from mirror_hf.experiments import trial_configs
+    from mirror_hf.experiments import headline, trial_configs
     from mirror_hf.folder import split_files
-    from mirror_hf.scoring import headline
 
     files = split_files(folder)
     tables = {}

@@ -33,8 +33,9 @@ def test_names_the_docs_use_exist():
         assert f"`{channel}`" in text, channel
     for name in experiments.names():
         assert f"Experiment {name[3:]}" in text, name
-    for attr in ("headline", "HEADLINES", "SCORERS"):
-        assert hasattr(scoring, attr)
+    for attr in ("headline", "all_headlines", "units", "scores_schema"):
+        assert hasattr(experiments, attr), attr
+    assert hasattr(scoring, "score_tables")
     assert exp2.PLACEBO_SUFFIX.strip("[]") in text and str(exp2.NATURAL_TEMPERATURE) in text
     for ref in re.findall(r"`mirror_hf\.([a-z_.]+)`", text):
         module, _, attr = ref.rpartition(".")

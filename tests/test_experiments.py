@@ -6,6 +6,7 @@ and the verbal-transfer score — checked against a computation from the records
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -146,29 +147,160 @@ def test_exp2_runs_end_to_end_and_scores_tii(dataset, tmp_path):
     assert scores["verbal_transfer"]["n"] == layer2.height
 
 
-def test_every_registered_experiment_has_a_scorer_a_dedup_key_and_a_schema_part():
-    """The tables `score` reads beside the registry, until the spec owns them (issue 33): a missing
-    entry would score nothing, collapse channels, or write keys the schema does not declare."""
+def test_every_registered_experiment_owns_its_scorer_key_headlines_and_schema_part():
+    """The tables `score` reads are derived from the specs: every experiment's scorer resolves to a
+    `Scorer` whose schema is a TypedDict, its key starts with item_id, and the static `ModelScores`
+    (what a type checker reads) declares exactly the parts the specs generate."""
     import typing
 
-    from mirror_hf.experiments import EXPERIMENTS
-    from mirror_hf.scoring import DEDUP_KEYS, SCORERS
+    from mirror_hf.experiments import EXPERIMENTS, scores_schema
+    from mirror_hf.scoring import Scorer
     from mirror_hf.scoring._schema import ModelScores
 
-    declared = typing.get_type_hints(ModelScores)
-    for name in EXPERIMENTS.names():
-        assert name in SCORERS, f"{name}: no scorer"
-        assert name in DEDUP_KEYS and DEDUP_KEYS[name][0] == "item_id", f"{name}: no de-duplication key"
-        assert name in declared, f"{name}: no part in the scores schema"
+    generated = scores_schema()
+    assert set(generated) == set(EXPERIMENTS.names())
+    for name, spec in EXPERIMENTS.items():
+        assert isinstance(spec.scorer, Scorer), name
+        assert typing.is_typeddict(spec.scorer.schema), name
+        assert spec.dedup_key[0] == "item_id", name
+        assert spec.headlines is not None, name
+    assert typing.get_type_hints(ModelScores) == generated
 
 
-def test_an_experiment_without_a_dedup_key_is_an_error_not_item_id_alone():
+def test_latest_records_needs_a_key_never_item_id_alone():
     import polars as pl
     import pytest
 
     from mirror_hf.scoring import latest_records
 
     frame = pl.DataFrame({"model": ["m", "m"], "item_id": ["q", "q"], "channel": ["a", "b"]})
-    assert latest_records(frame, "exp1").height == 2
-    with pytest.raises(KeyError, match="exp_toy"):
-        latest_records(frame, "exp_toy")
+    assert latest_records(frame, ("item_id", "channel")).height == 2
+    assert latest_records(frame, ("item_id",)).height == 1  # what a missing key would silently do
+    with pytest.raises(ValueError, match="de-duplication key"):
+        latest_records(frame, ())
+
+
+def _exp1_with(**changes):
+    """Exp1's spec rebuilt with pieces removed or replaced (what a careless edit would leave)."""
+    import dataclasses
+
+    from mirror_hf.experiments import Experiment, get
+
+    fields = {f.name: getattr(get("exp1"), f.name) for f in dataclasses.fields(get("exp1"))}
+    return Experiment(**{**fields, **changes})
+
+
+@pytest.mark.parametrize(("piece", "value", "named"), [
+    ("scorer_ref", "", "scorer"),
+    ("dedup_key", (), "dedup_key"),
+    ("dedup_key", ("channel",), "dedup_key"),
+    ("headlines", None, "headlines"),
+    ("bank_configs", (), "bank_configs"),
+    ("trial_schema", "", "trial_schema"),
+    ("default_channels", ("natural", "telepathy"), "default_channels"),
+])
+def test_a_spec_missing_a_piece_is_refused_in_one_line_naming_experiment_and_piece(piece, value, named):
+    from mirror_hf.experiments import ExperimentSpecError
+
+    with pytest.raises(ExperimentSpecError) as err:
+        _exp1_with(**{piece: value})
+    message = str(err.value)
+    print(f"{piece}={value!r}: {message}")
+    assert "\n" not in message and message.startswith("experiment exp1: ") and named in message
+
+
+def test_a_foreign_or_taken_headline_and_an_unresolvable_scorer_are_refused():
+    from mirror_hf.experiments import ExperimentSpecError, register
+    from mirror_hf.headlines import Headline
+
+    foreign = Headline("exp1_x", "exp9", "x", ("exp9", "cfr"), "lower", "x")
+    with pytest.raises(ExperimentSpecError, match="^experiment exp1: headline exp1_x belongs to 'exp9'"):
+        _exp1_with(headlines=(foreign,))
+    taken = Headline("exp1_mci", "exp1b", "MCI again", ("exp1b", "mci"), "higher", "x")
+    with pytest.raises(ExperimentSpecError, match="^experiment exp1b: headline exp1_mci is already exp1's$"):
+        register(_exp1_with(name="exp1b", headlines=(taken,)))
+    with pytest.raises(ExperimentSpecError, match="^experiment exp1: name is already registered$"):
+        register(_exp1_with())
+    refs = (("mirror_hf.scoring._suite:EXP_NONE", "cannot be imported"),
+            ("mirror_hf.scoring._suite:score_exp1", "not a mirror_hf.scoring.Scorer"))
+    for ref, why in refs:
+        with pytest.raises(ExperimentSpecError, match=f"^experiment exp1: scorer {ref!r} .*{why}"):
+            _exp1_with(scorer_ref=ref).scorer
+
+
+def test_the_report_table_naming_a_headline_nobody_declares_is_one_line():
+    from mirror_hf.experiments import ExperimentSpecError, headline_by_key
+
+    assert headline_by_key("exp9_kdi").experiment == "exp9"
+    with pytest.raises(ExperimentSpecError, match="^headline exp1_nope: no registered experiment declares it"):
+        headline_by_key("exp1_nope")
+
+
+# ------------------------------------------------------------------------------------------------
+# The worked example of docs/architecture.md: a toy experiment in one new module, nothing else edited
+# ------------------------------------------------------------------------------------------------
+
+ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+
+def _toy_distribution(where: Path) -> Path:
+    """docs/architecture.md's toy module, installed as a distribution of its own: the module on a path
+    of its own and a dist-info naming it under the `mirror_hf.experiments` entry point."""
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", ARCHITECTURE.read_text(), re.DOTALL)
+    (module,) = [b for b in blocks if "EXPERIMENT = Experiment(" in b]
+    (toml,) = re.findall(r"```toml\n(.*?)```", ARCHITECTURE.read_text(), re.DOTALL)
+    assert 'toy = "toy_exp"' in toml and f'"{experiments.ENTRY_POINT_GROUP}"' in toml
+    where.mkdir()
+    (where / "toy_exp.py").write_text(module)
+    info = where / "toy_exp-0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-exp\nVersion: 0\n")
+    (info / "entry_points.txt").write_text(f"[{experiments.ENTRY_POINT_GROUP}]\ntoy = toy_exp\n")
+    return where
+
+
+def test_a_toy_experiment_in_one_module_runs_scores_and_reports_end_to_end(dataset, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from runner_fixtures import cli
+
+    plugin = _toy_distribution(tmp_path / "plugin")
+    env = {"PYTHONPATH": os.pathsep.join([str(plugin), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    assert "toy" not in experiments.names()  # this interpreter never saw it: only the module was added
+    with openai_server() as url:
+        run = cli("run", "--dataset", str(dataset), "--experiment", "toy", "--model", "acme/toy", "--base-url", url,
+                  "--no-progress", "--limit", "16", env=env)
+    assert "wrote split 'acme_toy' of config 'trials_toy'" in run.stdout, run.stdout
+    help_text = " ".join(cli("run", "--help", env={**env, "COLUMNS": "400"}).stdout.split())
+    assert "toy (every question once, plainly)" in help_text  # the CLI help lists it
+    trials = read_split(dataset, "trials_toy", "acme_toy")
+    assert trials.height == 16 and set(trials["channel"]) == {"natural"}
+    graded = trials["correct"].drop_nulls()
+    by_hand = graded.cast(float).mean()
+
+    out = tmp_path / "scores.json"
+    cli("score", "--dataset", str(dataset), "--resamples", "0", "--json", str(out), env=env)
+    scored = json.loads(out.read_text())["models"]["acme/toy"]["toy"]["accuracy"]
+    print(f"toy accuracy: scored {scored['value']} (n {scored['n']}), by hand {by_hand} (n {graded.len()})")
+    assert scored["value"] == pytest.approx(by_hand, abs=1e-12) and scored["n"] == graded.len()
+    probe = subprocess.run(
+        [sys.executable, "-c", "import json; from mirror_hf import experiments as e; "
+         "print(json.dumps({'schema': sorted(e.scores_schema()['toy'].__annotations__), "
+         "'headlines': [h.key for h in e.all_headlines() if h.experiment == 'toy'], 'configs': e.trial_configs()['toy']}))"],
+        capture_output=True, text=True, check=True, env={**os.environ, **env},
+    )
+    assert json.loads(probe.stdout) == {"schema": ["accuracy"], "headlines": ["toy_accuracy"], "configs": "trials_toy"}
+
+    report = tmp_path / "report"
+    cli("report", "--dataset", str(dataset), "--out", str(report), env=env)
+    md = (report / "report.md").read_text()
+    row = next(line for line in md.splitlines() if line.startswith("| Toy accuracy"))
+    assert f"{by_hand:.3f}" in row, row
+    card = (dataset / "README.md").read_text()
+    assert "config_name: trials_toy" in card
+    croissant = json.loads((dataset / "croissant.json").read_text())
+    assert "trials_toy" in json.dumps(croissant)

@@ -54,13 +54,13 @@ def rerun_folder(dataset):
 
 def _quickstart_values(dataset, capsys) -> dict[str, tuple[float | None, int | None]]:
     from mirror_hf.cli.run_cmd import _score_table
-    from mirror_hf.scoring import HEADLINES
+    from mirror_hf.experiments import all_headlines
 
     paths = [f.path for c, files in split_files(dataset).items() if c.startswith("trials_") for f in files if f.split == SPLIT]
     capsys.readouterr()
     _score_table(dataset, [SimpleNamespace(split_path=p) for p in paths])
     text = capsys.readouterr().out
-    labels = {h.label: h.key for hs in HEADLINES.values() for h in hs}
+    labels = {h.label: h.key for h in all_headlines()}
     out = {}
     for line in text.splitlines():
         cells = [c.strip() for c in re.split(r"[│┃|]", line) if c.strip()]
@@ -86,9 +86,10 @@ def test_score_profile_quickstart_and_export_agree(rerun_folder, tmp_path, capsy
     exported = {e.task_id: e.value for e in eval_result_entries(dataset, SPLIT, "org/mirror")}
     quick = _quickstart_values(dataset, capsys)
 
+    from mirror_hf.experiments import get
     from mirror_hf.runner.profile import build_profile
 
-    profile = build_profile(dataset, SPLIT)
+    profile = build_profile(dataset, SPLIT, dedup_key=get("exp1").dedup_key)
 
     print(f"{'headline':<24}{'score':>10}{'quickstart':>12}{'export':>10}")
     for key in COMPARED:

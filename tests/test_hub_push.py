@@ -119,10 +119,10 @@ def test_export_eval_results_writes_and_uploads_yaml(dataset, tmp_path):
     entries = yaml.safe_load((out / "mirror.yaml").read_text())
     assert uploaded.read_text() == (out / "mirror.yaml").read_text()
     by_task = {e["dataset"]["task_id"]: e for e in entries}
-    from mirror_hf.scoring import HEADLINES
+    from mirror_hf.experiments import get
 
     assert {"exp1_natural_accuracy", "exp1_wagering_accuracy", "exp1_mirror_gap"} <= set(by_task)
-    assert set(by_task) <= {h.key for h in HEADLINES["exp1"]}
+    assert set(by_task) <= {h.key for h in get("exp1").headlines}
     assert all(e["dataset"]["id"] == "org/mirror" for e in entries)
     trials = read_split(dataset, "trials_exp1", "acme_first")
     # macro accuracy recomputed here: mean over domains of each domain's share correct among graded

@@ -416,6 +416,7 @@ def test_the_authors_simulated_cohort_is_flagged_everywhere(upstream_dir, tmp_pa
 def _mixed_result() -> dict:
     """A score result with two models over C1-C4 and three participants at C1, built with the suite's
     own aggregate and mean functions (the report only reads it)."""
+    from mirror_hf.experiments import all_headlines
     from mirror_hf.scoring import participant_mean
     from mirror_hf.scoring._escalation import escalation_curve, escalation_to_json
 
@@ -427,7 +428,7 @@ def _mixed_result() -> dict:
     people = {"P1": cfr({"C1": 0.0}), "P2": cfr({"C1": 0.1}), "P3": cfr({"C1": 0.05})}
     curve = escalation_curve({m: {c: e["value"] for c, e in v["exp9"]["cfr"].items()} for m, v in models.items()}, ci=False)
     result = {"models": {**models, **people}, "aggregate": {"escalation": escalation_to_json(curve)}}
-    result["models"]["humans (mean)"] = participant_mean(people, sorted(people), ci=True)
+    result["models"]["humans (mean)"] = participant_mean(people, sorted(people), all_headlines(), ci=True)
     result["participants"] = {**{p: {"kind": "human"} for p in people}, "humans (mean)": {"kind": "human"}}
     return result
 

@@ -146,3 +146,93 @@ def test_the_tree_is_clean_under_ruff():
     if proc.returncode != 0 and "No module named ruff" in proc.stderr:
         pytest.skip("ruff is not installed (it is in the test extra)")
     assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+#: the top-level folders installed inside the mirror_hf namespace (pyproject package-dir)
+ALIASES = ("croissant", "dataset_builders", "cards", "metrics")
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """module -> the package modules it imports (top level or inside a function). `from pkg import
+    name` is an edge to the submodule `pkg.name` when there is one, else to `pkg` itself."""
+    files = [p for pkg in PACKAGES for p in (root / pkg).rglob("*.py")]
+    modules = {module_name(root, p): p for p in files}
+
+    def known(target: str) -> str | None:
+        for alias in ALIASES:
+            if target == f"mirror_hf.{alias}" or target.startswith(f"mirror_hf.{alias}."):
+                target = target[len("mirror_hf."):]
+        while target and target not in modules:
+            target = target.rpartition(".")[0]
+        return target or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([node.module] if node.module else []))
+                targets = [f"{base}.{a.name}" if known(f"{base}.{a.name}") == f"{base}.{a.name}" else base for a in node.names]
+            else:
+                continue
+            edges |= {t for t in map(known, targets) if t and t != name}
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles: strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle_anywhere_in_the_package():
+    """No circle of imports, counting imports inside functions (a function-level import that closes
+    a circle hides it from the interpreter, not from the design)."""
+    found = cycles(import_graph(REPO))
+    assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_circle_check_finds_a_function_level_circle(tmp_path):
+    pkg = tmp_path / "mirror_hf"
+    (pkg / "room").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "room" / "__init__.py").write_text("")
+    (pkg / "room" / "a.py").write_text("from mirror_hf.room import b\n")
+    (pkg / "room" / "b.py").write_text("def f():\n    from mirror_hf.room.a import x\n")
+    (pkg / "room" / "c.py").write_text("from mirror_hf.room import a\n")
+    assert cycles(import_graph(tmp_path)) == [["mirror_hf.room.a", "mirror_hf.room.b"]]

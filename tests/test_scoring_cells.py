@@ -105,7 +105,8 @@ def test_by_model_slices_match_partition_by_contiguous_or_interleaved():
     with null models, with open-format trials) gives partition_by's frames, row for row."""
     import polars as pl
 
-    from mirror_hf.scoring._suite import OPEN_SUFFIX, _by_model
+    from mirror_hf.scoring._tables import OPEN_SUFFIX
+    from mirror_hf.scoring._tables import by_model as _by_model
 
     rng = np.random.default_rng(3)
     models = np.array(["m-a", "m-b", "m-c"])[rng.integers(0, 3, 300)]
@@ -128,8 +129,8 @@ def test_latest_records_is_unique_keep_last_on_every_shape():
     repeats only through null keys) it is unique(keep="last", maintain_order=True), row for row."""
     import polars as pl
 
+    from mirror_hf.scoring import latest_records
     from mirror_hf.scoring._columns import unique_rows
-    from mirror_hf.scoring._headline import latest_records
 
     rng = np.random.default_rng(5)
     for trial in range(40):
@@ -141,6 +142,6 @@ def test_latest_records_is_unique_keep_last_on_every_shape():
         frame = pl.DataFrame({"model": ["m"] * n, "item_id": list(item), "channel": list(channel), "row": np.arange(n)},
                              schema={"model": pl.String, "item_id": pl.String, "channel": pl.String, "row": pl.Int64})
         expected = frame.unique(["model", "item_id", "channel"], keep="last", maintain_order=True)
-        assert latest_records(frame, "exp1").equals(expected), trial
+        assert latest_records(frame, ("item_id", "channel")).equals(expected), trial
         first = frame.unique(["item_id", "channel"], keep="first", maintain_order=True)
         assert unique_rows(frame, ["item_id", "channel"], keep="first").equals(first), trial

@@ -288,6 +288,7 @@ def _trial(model, task, condition, temperature, fail_b, routed_b=False):
 
 
 def test_suite_reports_the_temperature_reduction_per_temperature():
+    from mirror_hf.experiments import units
     from mirror_hf.scoring import SuiteOptions, score_tables
 
     rows = []
@@ -297,7 +298,7 @@ def test_suite_reports_the_temperature_reduction_per_temperature():
         for i in range(4):
             rows.append(_trial(model, f"t{i}", "C1", t, fail_b=i < c1_fail))
             rows.append(_trial(model, f"t{i}", "C4", t, fail_b=i < c4_fail, routed_b=i >= c4_fail))
-    out = score_tables(exp9=pl.DataFrame(rows), options=SuiteOptions(variant="upstream", ci=False))
+    out = score_tables(units=units(), tables={"exp9": pl.DataFrame(rows)}, options=SuiteOptions(variant="upstream", ci=False))
     reduction = out["aggregate"]["temperature_reduction"]
     assert set(reduction) == {"0", "0.7"}
     assert reduction["0"]["per_model"]["m1"]["value"] == pytest.approx(0.75) and reduction["0"]["mean"]["value"] == pytest.approx(0.625)

@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from mirror_hf.bank._core import Item, normalise_text
 from mirror_hf.bank._fair import _LIKENESS
+from mirror_hf.bank._items import Item, normalise_text
 from mirror_hf.bank._leaks import CHANCE, STRATEGIES, credit
 
 DRAWS = 4  # unique draws considered per item at most

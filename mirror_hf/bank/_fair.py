@@ -21,7 +21,7 @@ import itertools
 import random
 from typing import Sequence
 
-from mirror_hf.bank._core import normalise_text, reads_as_letter
+from mirror_hf.bank._items import normalise_text, reads_as_letter
 from mirror_hf.bank._leaks import STRATEGIES, _similarity, _trigrams, as_number, credit
 
 POOL = 9  # errors considered per item (84 triples): enough freedom, cheap at build time

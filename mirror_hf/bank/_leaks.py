@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from mirror_hf.bank._core import GateError, normalise_text
+from mirror_hf.bank._items import GateError, normalise_text
 from mirror_hf.records import Question
 
 CHANCE = 0.25

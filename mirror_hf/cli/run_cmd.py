@@ -206,7 +206,7 @@ def profile(
         check_folder(dataset)  # a broken folder is refused (naming the problem and its repair)
     try:
         name = split or model_slug(model)
-        rows = build_profile(dataset.absolute(), name, weak_policy=weak_policy, k=k, min_strong=min_strong_accuracy)
+        rows = build_profile(dataset.absolute(), name, dedup_key=_exp1_key(), weak_policy=weak_policy, k=k, min_strong=min_strong_accuracy)
     except (ProfileError, RunError) as exc:
         raise UsageError(str(exc)) from None
     path = write_profile(dataset.absolute(), name, rows, replace=replace)
@@ -293,7 +293,7 @@ def quickstart(
             else:
                 typer.echo("skipping the Exp3 slice: the folder has no exp3_composite config")
             if "exp9_fixed" in configs:
-                rows = build_profile(folder, reports[0].split)
+                rows = build_profile(folder, reports[0].split, dedup_key=_exp1_key())
                 write_profile(folder, reports[0].split, rows, replace=True)  # derived from the trials just written
                 refresh(folder)
                 typer.echo(f"wrote the Exp1 profile of {reports[0].split} (config 'profiles')")
@@ -346,13 +346,12 @@ def _closing_note(folder: Path, reports, format_grammar: bool, seconds: float, l
 
 
 def _score_table(folder: Path, reports) -> None:
-    """The models' headline numbers (`mirror_hf.scoring.headline`: the same values `score` reports)."""
+    """The models' headline numbers (`mirror_hf.experiments.headline`: the same values `score` reports)."""
     import polars as pl
     from rich.console import Console
     from rich.table import Table
 
-    from mirror_hf.experiments import read_trial_tables
-    from mirror_hf.scoring import headline
+    from mirror_hf.experiments import headline, read_trial_tables
 
     written = [r.split_path for r in reports if r.split_path is not None]
     models = sorted({m for path in written for m in pl.read_parquet(path, columns=["model"])["model"].drop_nulls().to_list()})
@@ -375,3 +374,10 @@ def _score_table(folder: Path, reports) -> None:
         console.print(table)
         for line in notes.lines() + unusable_lines([s for s in shares if s.model == model]):
             console.print(line, markup=False)
+
+
+def _exp1_key() -> tuple[str, ...]:
+    """Exp1's de-duplication key (the profile pools re-runs as `score` does)."""
+    from mirror_hf.experiments import get
+
+    return get("exp1").dedup_key

@@ -40,7 +40,6 @@ def _read_trials(path: Path, folder: Path, config: str):
     import polars as pl
 
     from mirror_hf.experiments import EXPERIMENTS
-    from mirror_hf.scoring import DEDUP_KEYS
 
     rel = path.relative_to(folder.absolute()) if path.is_relative_to(folder.absolute()) else path
     try:
@@ -51,7 +50,7 @@ def _read_trials(path: Path, folder: Path, config: str):
     needed = ()
     if spec is not None:
         graded = ("correct",) if "correct" in spec.trial_features else ()
-        needed = ("model", "item_id", *DEDUP_KEYS.get(spec.name, ()), *graded)
+        needed = ("model", *dict.fromkeys((*spec.dedup_key, *graded)))
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         raise UsageError(f"{rel}: field {missing[0]!r} missing (a trials file needs {', '.join(needed)})")

@@ -1,27 +1,75 @@
 """The experiments as registered specs (`Experiment`): one module per experiment, each defining
-`EXPERIMENT`, registered here in the paper's order. Everything that needs to know what an
-experiment is — the runner (handed a spec), the trial configs, `score`, the card, the CLI help —
-reads this registry; `get("exp2")` raises a did-you-mean error for an unknown name.
+`EXPERIMENT`. Everything that needs to know what an experiment is — the runner (handed a spec), the
+trial configs, `score` (scorers, de-duplication keys, headline numbers, the scores schema), the card,
+the CLI help — reads this registry; the tables they need are derived from the specs here, never kept
+by hand. `get("exp2")` raises a did-you-mean error for an unknown name.
 
-Adding an experiment: a module `expN.py` with its planner, recipe and `EXPERIMENT`, its name in
-`MODULES`, and (for `score`) a scorer in `mirror_hf.scoring.SCORERS` (docs/architecture.md).
+Adding an experiment: one module defining `EXPERIMENT` — in this package (it is found by name), or in
+any installed distribution that names it under the `mirror_hf.experiments` entry-point group
+(docs/architecture.md, "Adding an experiment", has the worked example).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import pkgutil
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from mirror_hf.experiments._spec import Experiment
+from mirror_hf.experiments._channels import ChannelRecipe
+from mirror_hf.experiments._spec import Experiment, ExperimentSpecError, SingleRequestRecipe
+from mirror_hf.headlines import Headline
 from mirror_hf.registry import Registry
 
-MODULES: tuple[str, ...] = ("exp1", "exp2", "exp3", "exp4", "exp5", "exp6a", "exp6b", "exp6c", "exp9")
+if TYPE_CHECKING:
+    import polars as pl
+
+    from mirror_hf.scoring import HeadlineValue, SuiteOptions
+
+#: the entry-point group through which an installed distribution registers an experiment module
+ENTRY_POINT_GROUP = "mirror_hf.experiments"
+
+
+def _paper_order(name: str) -> tuple[int, str]:
+    digits = "".join(c for c in name if c.isdigit())
+    return (int(digits) if digits else 10**6, name)
+
+
+#: the package's own experiment modules, in the paper's order (every public `expN` module here)
+MODULES: tuple[str, ...] = tuple(sorted(
+    (m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")), key=_paper_order,
+))
 
 EXPERIMENTS: Registry[Experiment] = Registry("experiment")
+
+
+def register(spec: Experiment) -> Experiment:
+    """Add `spec` to the registry; refused in one line when its name or a headline key is taken."""
+    if not isinstance(spec, Experiment):
+        raise ExperimentSpecError(f"experiment module gave a {type(spec).__name__} as EXPERIMENT, not an Experiment")
+    if spec.name in EXPERIMENTS:
+        raise ExperimentSpecError(f"experiment {spec.name}: name is already registered")
+    taken = {h.key: other.name for other in EXPERIMENTS.values() for h in other.headlines or ()}
+    for h in spec.headlines or ():
+        if h.key in taken:
+            raise ExperimentSpecError(f"experiment {spec.name}: headline {h.key} is already {taken[h.key]}'s")
+    return EXPERIMENTS.register(spec.name, spec)
+
+
+def _load(module: str) -> None:
+    spec = getattr(importlib.import_module(module), "EXPERIMENT", None)
+    if spec is None:
+        raise ExperimentSpecError(f"experiment module {module}: defines no EXPERIMENT")
+    register(spec)
+
+
 for _name in MODULES:
-    _spec = importlib.import_module(f"{__name__}.{_name}").EXPERIMENT
-    EXPERIMENTS.register(_spec.name, _spec)
-del _name, _spec
+    _load(f"{__name__}.{_name}")
+for _entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    _load(_entry.value)
+del _name
 
 
 def get(name: str) -> Experiment:
@@ -36,6 +84,55 @@ def names() -> tuple[str, ...]:
 def trial_configs() -> dict[str, str]:
     """experiment -> its trial config name."""
     return {name: spec.trial_config for name, spec in EXPERIMENTS.items()}
+
+
+def units() -> tuple[Experiment, ...]:
+    """The registered experiments as `score_tables` units (each owns its scorer and key)."""
+    return tuple(EXPERIMENTS.values())
+
+
+def dedup_keys() -> dict[str, tuple[str, ...]]:
+    """experiment -> the key a re-run record replaces an earlier one under."""
+    return {name: spec.dedup_key for name, spec in EXPERIMENTS.items()}
+
+
+def all_headlines() -> tuple[Headline, ...]:
+    """Every registered experiment's headline numbers, in registration (paper) order."""
+    return tuple(h for spec in EXPERIMENTS.values() for h in spec.headlines or ())
+
+
+def headlines_by_experiment() -> dict[str, tuple[Headline, ...]]:
+    return {name: tuple(spec.headlines or ()) for name, spec in EXPERIMENTS.items()}
+
+
+def headline_by_key(key: str) -> Headline:
+    """The registered headline `key` (one line naming it when no experiment declares it)."""
+    for h in all_headlines():
+        if h.key == key:
+            return h
+    raise ExperimentSpecError(f"headline {key}: no registered experiment declares it (known: {', '.join(h.key for h in all_headlines())})")
+
+
+def scores_schema() -> dict[str, type]:
+    """experiment -> the TypedDict of its part of a model's scores (`ModelScores`), from the specs."""
+    return {name: spec.scorer.schema for name, spec in EXPERIMENTS.items()}
+
+
+def headline(tables: Mapping[str, pl.DataFrame | None], *, options: SuiteOptions | None = None,
+             models: tuple[str, ...] | None = None, upstream_cfr: pl.DataFrame | None = None) -> dict[str, list[HeadlineValue]]:
+    """Every headline number of every model in `tables` (experiment -> trial table over all splits),
+    computed by the same suite `mirror-hf score` runs (point estimates unless `options.ci`)."""
+    import polars as pl
+
+    from mirror_hf.scoring import SuiteOptions, headlines_of, score_tables
+
+    options = options or SuiteOptions(ci=False)
+    if models is not None:
+        tables = {k: (t.filter(pl.col("model").is_in(list(models))) if t is not None and "model" in t.columns else t)
+                  for k, t in tables.items()}
+    scores = score_tables(units=units(), tables=tables, upstream_cfr=upstream_cfr, options=options)
+    result = headlines_of(scores, all_headlines())
+    return {m: v for m, v in result.items() if models is None or m in models}
 
 
 def read_trial_tables(folder: Path) -> dict:
@@ -61,19 +158,15 @@ def score_folder(tables: dict, options, model_table=None) -> dict:
     `mirror_hf.model_table.read_model_table`): adds Exp8, the scaling fits, as `aggregate.scaling`."""
     from mirror_hf.scoring import score_tables
 
-    scorers = {name: spec.scorer for name, spec in EXPERIMENTS.items() if spec.scorer is not None}
     groups = split_by_participant_kind({k: tables.get(k) for k in trial_configs()})
-    result = score_tables(
-        tables=groups.pop(None), scorers=scorers,
-        upstream_cfr=tables.get("upstream_cfr"), options=options,
-    )
+    result: Any = score_tables(units=units(), tables=groups.pop(None), upstream_cfr=tables.get("upstream_cfr"), options=options)
     if model_table is not None:
         from mirror_hf.model_table import align
         from mirror_hf.scoring import scaling_report
 
-        result["aggregate"]["scaling"] = scaling_report(result, align(model_table, result["models"]), ci=options.ci)
+        result["aggregate"]["scaling"] = scaling_report(result, align(model_table, result["models"]), all_headlines(), ci=options.ci)
     for kind, people in groups.items():
-        _add_participants(result, kind, people, scorers, options)
+        _add_participants(result, kind, people, options)
     return result
 
 
@@ -103,7 +196,7 @@ def split_by_participant_kind(tables: dict) -> dict:
     return out
 
 
-def _add_participants(result: dict, kind: str, tables: dict, scorers: dict, options) -> None:
+def _add_participants(result: dict, kind: str, tables: dict, options: SuiteOptions) -> None:
     """Score one kind of participant like models (under the people's weak-domain policy), add each as
     a row, their mean row with CIs over participants, and `participants` saying who is what."""
     from dataclasses import replace
@@ -112,7 +205,7 @@ def _add_participants(result: dict, kind: str, tables: dict, scorers: dict, opti
     from mirror_hf.scoring import participant_mean, score_tables, weak_rule
 
     people_options = replace(options, weak_policy=options.human_weak_policy)
-    scored = score_tables(tables=tables, scorers=scorers, options=people_options)
+    scored: Any = score_tables(units=units(), tables=tables, options=people_options)
     names = sorted(scored["models"])
     clash = [n for n in names if n in result["models"]]
     if clash:
@@ -129,11 +222,15 @@ def _add_participants(result: dict, kind: str, tables: dict, scorers: dict, opti
         if kind == SIMULATED:
             participants[name]["warning"] = SIMULATED_WARNING
     mean = MEAN_ROW[kind]
-    result["models"][mean] = participant_mean(scored["models"], names, ci=options.ci)
+    result["models"][mean] = participant_mean(scored["models"], names, all_headlines(), ci=options.ci)
     participants[mean] = {"kind": kind, "label": LABEL[kind], "mean_over": names,
                           "weak_policy": options.human_weak_policy}
     if kind == SIMULATED:
         participants[mean]["warning"] = SIMULATED_WARNING
 
 
-__all__ = ["EXPERIMENTS", "score_folder", "Experiment", "get", "names", "read_trial_tables", "trial_configs"]
+__all__ = [
+    "ENTRY_POINT_GROUP", "EXPERIMENTS", "MODULES", "ChannelRecipe", "Experiment", "ExperimentSpecError", "SingleRequestRecipe",
+    "all_headlines", "dedup_keys", "get", "headline", "headline_by_key", "headlines_by_experiment", "names",
+    "read_trial_tables", "register", "score_folder", "scores_schema", "split_by_participant_kind", "trial_configs", "units",
+]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from mirror_hf.experiments._channels import ChannelRecipe
 from mirror_hf.experiments._spec import Experiment
+from mirror_hf.headlines import Headline
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
 
@@ -60,6 +61,21 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
     return Plan("exp1", jobs, Exp1Recipe(options.matcher), len(chosen), notes, manifest=manifest)
 
 
+#: the trial fields a re-run record replaces an earlier one under (the last written wins)
+DEDUP_KEY: tuple[str, ...] = ("item_id", "channel")
+#: the numbers `score`, the report and the exports summarise a model's exp1 by
+HEADLINES: tuple[Headline, ...] = (
+    Headline("exp1_natural_accuracy", "exp1", "Exp1 natural accuracy", ("exp1", "natural_accuracy"), "higher",
+             "Exp1 natural-channel accuracy, macro mean over domains"),
+    Headline("exp1_wagering_accuracy", "exp1", "Exp1 wagering accuracy", ("exp1", "wagering_accuracy"), "higher",
+             "Exp1 wagering-channel accuracy, macro mean over domains"),
+    Headline("exp1_mirror_gap", "exp1", "Mirror gap", ("exp1", "mirror_gap"), "lower",
+             "Mirror gap: mean over domains of |wagering - natural accuracy|"),
+    Headline("exp1_mci", "exp1", "MCI", ("exp1", "mci"), "higher",
+             "Metacognitive Convergence Index: mean pairwise Spearman rho of the behavioural channels"),
+)
+
+
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp1
 
@@ -70,6 +86,9 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP1_FEATURES",
         planner=plan_exp1,
         default_max_tokens=Exp1Recipe.default_max_tokens,
+        scorer_ref="mirror_hf.scoring._suite:EXP1",
+        dedup_key=DEDUP_KEY,
+        headlines=HEADLINES,
         channels=tuple(exp1.CHANNELS),
         default_channels=exp1.behavioural_channels(),
         section="Experiment 1",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from mirror_hf.experiments._channels import ChannelRecipe
 from mirror_hf.experiments._spec import Experiment
+from mirror_hf.headlines import Headline
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
 
@@ -62,6 +63,17 @@ def plan_exp2(root: Path, options: PlanOptions) -> Plan:
     return Plan("exp2", jobs, Exp2Recipe(options.matcher), len(chosen))
 
 
+#: the trial fields a re-run record replaces an earlier one under (the last written wins)
+DEDUP_KEY: tuple[str, ...] = ("item_id", "channel")
+#: the numbers `score`, the report and the exports summarise a model's exp2 by
+HEADLINES: tuple[Headline, ...] = (
+    Headline("exp2_tii", "exp2", "Exp2 TII", ("exp2", "tii"), "higher",
+             "Transfer Influence Index: mean over channels of rho(source-domain accuracy, channel signal)"),
+    Headline("exp2_verbal_transfer", "exp2", "Exp2 verbal transfer", ("exp2", "verbal_transfer"), "higher",
+             "Share of Layer-2 self-reports whose sub-skills and weakest skill name the hidden source domain"),
+)
+
+
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp2
 
@@ -72,6 +84,9 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP2_FEATURES",
         planner=plan_exp2,
         default_max_tokens=Exp2Recipe.default_max_tokens,
+        scorer_ref="mirror_hf.scoring._suite:EXP2",
+        dedup_key=DEDUP_KEY,
+        headlines=HEADLINES,
         channels=text_channels(),
         default_channels=default_channels(),
         generation={"natural": {"temperature": exp2.NATURAL_TEMPERATURE}},

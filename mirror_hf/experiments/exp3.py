@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
+from mirror_hf.headlines import Headline
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
 EXP3_DEFAULT_CHANNELS = ("self_prediction", "answer")
@@ -61,6 +62,14 @@ def plan_exp3(root: Path, options: PlanOptions) -> Plan:
     return Plan("exp3", jobs, Exp3Recipe(options.matcher), len(chosen))
 
 
+#: the trial fields a re-run record replaces an earlier one under (the last written wins)
+DEDUP_KEY: tuple[str, ...] = ("item_id", "channel", "target")
+#: the numbers `score`, the report and the exports summarise a model's exp3 by
+HEADLINES: tuple[Headline, ...] = (
+    Headline("exp3_cce", "exp3", "Exp3 CCE", ("exp3", "cce"), "lower", "Compositional Calibration Error (variant as scored)"),
+)
+
+
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp3
 
@@ -71,6 +80,9 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP3_FEATURES",
         planner=plan_exp3,
         default_max_tokens=Exp3Recipe.default_max_tokens,
+        scorer_ref="mirror_hf.scoring._suite:EXP3",
+        dedup_key=DEDUP_KEY,
+        headlines=HEADLINES,
         channels=exp3.CHANNELS,
         default_channels=EXP3_DEFAULT_CHANNELS,
         section="Experiment 3",

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 
 from mirror_hf.experiments._spec import Experiment
+from mirror_hf.headlines import Headline
 from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, choose, read_config, stratified
 
 BANKS: tuple[str, ...] = ("exp4_templates", "upstream_exp4")
@@ -125,6 +126,18 @@ def plan_exp4(root: Path, options: PlanOptions) -> Plan:
     return Plan("exp4", jobs, Exp4Recipe(options.matcher), len(chosen), [f"exp4 templates from {bank}"])
 
 
+#: the trial fields a re-run record replaces an earlier one under (the last written wins)
+DEDUP_KEY: tuple[str, ...] = ("item_id", "feedback", "bank")
+#: the numbers `score`, the report and the exports summarise a model's exp4 by
+HEADLINES: tuple[Headline, ...] = (
+    Headline("exp4_ai", "exp4", "Exp4 AI", ("exp4", "ai"), "lower",
+             "Adaptation Index on the wager channel: mean related - unrelated bet after true failure feedback "
+             "(negative = lowered bets where burned), macro mean over burn domains"),
+    Headline("exp4_sar", "exp4", "Exp4 SAR", ("exp4", "sar"), "lower",
+             "Sycophancy Adaptation Ratio: AI under fabricated feedback / AI under true feedback (wager channel)"),
+)
+
+
 def _spec() -> Experiment:
 
     return Experiment(
@@ -134,6 +147,9 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP4_FEATURES",
         planner=plan_exp4,
         default_max_tokens=Exp4Recipe.default_max_tokens,
+        scorer_ref="mirror_hf.scoring._suite:EXP4",
+        dedup_key=DEDUP_KEY,
+        headlines=HEADLINES,
         section="Experiment 4",
     )
 

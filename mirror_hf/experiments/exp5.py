@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mirror_hf.experiments._channels import ChannelRecipe
 from mirror_hf.experiments._spec import Experiment
+from mirror_hf.headlines import Headline
 from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, choose, read_config, stratified
 
 ITEMS_PER_SIDE = 40  # spec §6.4: 40 from the weak pair + 40 from the strong pair
@@ -94,6 +95,15 @@ def plan_exp5(root: Path, options: PlanOptions) -> Plan:
     return Plan("exp5", jobs, Exp5Recipe(options.matcher), items, notes)
 
 
+#: the trial fields a re-run record replaces an earlier one under (the last written wins)
+DEDUP_KEY: tuple[str, ...] = ("item_id", "channel", "attack")
+#: the numbers `score`, the report and the exports summarise a model's exp5 by
+HEADLINES: tuple[Headline, ...] = (
+    Headline("exp5_ars", "exp5", "Exp5 ARS", ("exp5", "ars"), "higher",
+             "Adversarial Robustness Score: mean over (attack, channel) of 1 - |attacked - clean signal|"),
+)
+
+
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp5
 
@@ -104,6 +114,9 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP5_FEATURES",
         planner=plan_exp5,
         default_max_tokens=Exp5Recipe.default_max_tokens,
+        scorer_ref="mirror_hf.scoring._suite:EXP5",
+        dedup_key=DEDUP_KEY,
+        headlines=HEADLINES,
         channels=exp5.CHANNELS,
         default_channels=exp5.CHANNELS,
         section="Experiment 5",

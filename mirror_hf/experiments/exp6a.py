@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mirror_hf.experiments._spec import Experiment
+from mirror_hf.headlines import Headline
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
 BANKS: tuple[str, ...] = ("exp6a_tasks", "upstream_exp6a")
@@ -75,6 +76,15 @@ def plan_exp6a(root: Path, options: PlanOptions) -> Plan:
     return Plan("exp6a", jobs, Exp6aRecipe(options.matcher), len(chosen))
 
 
+#: the trial fields a re-run record replaces an earlier one under (the last written wins)
+DEDUP_KEY: tuple[str, ...] = ("item_id", "channel")
+#: the numbers `score`, the report and the exports summarise a model's exp6a by
+HEADLINES: tuple[Headline, ...] = (
+    Headline("exp6a_ssr", "exp6a", "Exp6a SSR", ("exp6a", "ssr"), "lower",
+             "Sycophancy Separation Ratio: self-rating shift under praise/blame over the shift under a difficulty cue"),
+)
+
+
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp6a
 
@@ -85,6 +95,9 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP6A_FEATURES",
         planner=plan_exp6a,
         default_max_tokens=Exp6aRecipe.default_max_tokens,
+        scorer_ref="mirror_hf.scoring._suite:EXP6A",
+        dedup_key=DEDUP_KEY,
+        headlines=HEADLINES,
         channels=exp6a.CONDITIONS,
         default_channels=exp6a.CONDITIONS,
         section="Experiment 6",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
+from mirror_hf.headlines import Headline
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
 BANKS: tuple[str, ...] = ("exp6b_flawed", "upstream_exp6b")
@@ -47,6 +48,15 @@ def plan_exp6b(root: Path, options: PlanOptions) -> Plan:
     return Plan("exp6b", jobs, Exp6bRecipe(options.matcher), len(chosen))
 
 
+#: the trial fields a re-run record replaces an earlier one under (the last written wins)
+DEDUP_KEY: tuple[str, ...] = ("item_id", "channel")
+#: the numbers `score`, the report and the exports summarise a model's exp6b by
+HEADLINES: tuple[Headline, ...] = (
+    Headline("exp6b_fdr", "exp6b", "Exp6b FDR", ("exp6b", "fdr"), "higher",
+             "Flaw Detection Rate: share of answered flawed instructions the model flagged (RESPONSE_TYPE label)"),
+)
+
+
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp6b
 
@@ -57,6 +67,9 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP6B_FEATURES",
         planner=plan_exp6b,
         default_max_tokens=Exp6bRecipe.default_max_tokens,
+        scorer_ref="mirror_hf.scoring._suite:EXP6B",
+        dedup_key=DEDUP_KEY,
+        headlines=HEADLINES,
         channels=exp6b.PROTOCOLS,
         default_channels=("label",),
         section="Experiment 6",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
+from mirror_hf.headlines import Headline
 from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
 
 BANKS: tuple[str, ...] = ("exp6c_pairs", "upstream_exp6c")
@@ -49,6 +50,12 @@ def plan_exp6c(root: Path, options: PlanOptions) -> Plan:
     return Plan("exp6c", jobs, Exp6cRecipe(options.matcher), len(chosen))
 
 
+#: the trial fields a re-run record replaces an earlier one under (the last written wins)
+DEDUP_KEY: tuple[str, ...] = ("item_id", "channel")
+#: the numbers `score`, the report and the exports summarise a model's exp6c by
+HEADLINES: tuple[Headline, ...] = ()  # none: value robustness has no single number the paper ranks models by
+
+
 def _spec() -> Experiment:
     from mirror_hf.protocol import exp6c
 
@@ -59,6 +66,9 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP6C_FEATURES",
         planner=plan_exp6c,
         default_max_tokens=Exp6cRecipe.default_max_tokens,
+        scorer_ref="mirror_hf.scoring._suite:EXP6C",
+        dedup_key=DEDUP_KEY,
+        headlines=HEADLINES,
         channels=exp6c.VARIANTS,
         default_channels=exp6c.VARIANTS,
         section="Experiment 6",

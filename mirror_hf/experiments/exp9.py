@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
+from mirror_hf.headlines import CFR_FRAME, CFR_TABLE_FRAME, Headline
 from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, choose, read_config, stratified
 
 
@@ -103,6 +104,21 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
     return Plan("exp9", jobs, recipe, len(chosen), notes)
 
 
+#: the trial fields a re-run record replaces an earlier one under (the last written wins)
+DEDUP_KEY: tuple[str, ...] = ("item_id", "condition", "paradigm", "is_false_score_control", "temperature")
+#: the numbers `score`, the report and the exports summarise a model's exp9 by
+HEADLINES: tuple[Headline, ...] = tuple(
+    Headline(f"exp9_cfr_{c.lower()}", "exp9", f"Exp9 CFR {c}", ("exp9", "cfr", c), "lower",
+             f"Exp9 confident failure rate under {c}: weak components that proceeded and were wrong "
+             "(P1+P2, fixed and tailored tasks)", CFR_FRAME)
+    for c in ("C1", "C2", "C3", "C4")
+) + (
+    Headline("exp9_cfr_table_c1", "exp9", "Exp9 CFR C1 (Table 1)", ("exp9", "cfr_table_c1"), "lower",
+             "Exp9 confident failure rate under C1, fixed tasks, all paradigms (the paper's Table 1)", CFR_TABLE_FRAME),
+    Headline("exp9_kdi", "exp9", "Exp9 KDI", ("exp9", "kdi"), "lower", "Knowing-doing index: Mirror gap - (1 - CFR C1)"),
+)
+
+
 def _spec() -> Experiment:
 
     return Experiment(
@@ -112,6 +128,9 @@ def _spec() -> Experiment:
         trial_schema="TRIAL_EXP9_FEATURES",
         planner=plan_exp9,
         default_max_tokens=Exp9Recipe.default_max_tokens,
+        scorer_ref="mirror_hf.scoring._suite:EXP9",
+        dedup_key=DEDUP_KEY,
+        headlines=HEADLINES,
         section="Experiment 9",
     )
 

@@ -15,6 +15,7 @@ from functools import cache
 from importlib import resources
 
 from mirror_hf.protocol import exp3, exp9
+from mirror_hf.protocol import internal as _internal  # noqa: F401  registers the internal signals (consistency, logprob)
 from mirror_hf.protocol.calculator import CalculatorError, calculate, evaluate
 from mirror_hf.protocol.exp1 import (
     BEHAVIOURAL_CHANNELS,

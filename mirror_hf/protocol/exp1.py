@@ -696,7 +696,3 @@ def grade(
         return out
     out["correct"] = all(verdicts)
     return out
-
-
-# the internal signals (consistency, logprob) register themselves after every channel above
-from mirror_hf.protocol import internal as _internal  # noqa: E402, F401

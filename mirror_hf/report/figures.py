@@ -39,21 +39,8 @@ def _ok(x) -> bool:
 
 #: The words a figure slot shows, in place of the plot, when the folder has too little to draw it.
 NOT_ENOUGH_DATA = "not enough data"
-#: The id prefix of every artist that draws data (SVG `id`): the page test counts them.
-MARK = "mark"
-
-
-def _mark(*artists):
-    """Tag artists that draw data (points, lines, bars, cells; containers and lists of them), so
-    the SVG says which of its elements are data: each gets an `id` starting with MARK."""
-    for artist in artists:
-        if artist is None:
-            continue
-        if hasattr(artist, "set_gid"):
-            artist.set_gid(f"{MARK}-{id(artist):x}")
-        if isinstance(artist, (list, tuple)):
-            _mark(*artist)
-    return artists[0] if len(artists) == 1 else artists
+#: Artists that draw data get an SVG id starting with `_marks.MARK`: the page test counts them.
+from mirror_hf.report._marks import mark as _mark  # noqa: E402
 
 
 def _content(artist):
@@ -477,13 +464,14 @@ SCALING_FIRST = ("exp1_natural_accuracy", "exp1_mirror_gap", "exp9_cfr_c1", "exp
 def scaling_figure(result: dict, sizes: dict[str, tuple[str, float]]) -> Figure | None:
     """Exp8: up to four headline numbers against parameters (log axis), one marker per family, each
     family's OLS line on log10(parameters) from the scored fit, its slope and 95% CI in the legend."""
+    from mirror_hf.experiments import all_headlines
     from mirror_hf.scoring import headlines_of
 
     fits = result.get("aggregate", {}).get("scaling") or {}
     keys = [k for k in SCALING_FIRST if k in fits] or sorted(fits)[:4]
     if not keys or not sizes:
         return None
-    values = {m: {v.headline.key: v for v in vs} for m, vs in headlines_of(result).items()}
+    values = {m: {v.headline.key: v for v in vs} for m, vs in headlines_of(result, all_headlines()).items()}
     families = sorted({f for f, _ in sizes.values()})
     fig, axes = plt.subplots(1, len(keys), figsize=(3.6 * len(keys) + 1, 3.8), squeeze=False)
     for ax, key in zip(axes[0], keys):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mirror_hf.report.table import HEADLINE_BY_KEY, Cell, Column, cell_of
+from mirror_hf.experiments import all_headlines
+from mirror_hf.report.table import Cell, Column, cell_of
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ def scaling_rows(result: dict) -> list[ScalingRow]:
     """One row per (headline number, family) of the result's Exp8 section (empty without one)."""
     rows = []
     for key, families in (result.get("aggregate", {}).get("scaling") or {}).items():
-        label = HEADLINE_BY_KEY[key].label if key in HEADLINE_BY_KEY else key
+        label = next((h.label for h in all_headlines() if h.key == key), key)
         for family, entry in sorted(families.items()):
             diff = entry.get("generation_difference") or {}
             rows.append(ScalingRow(

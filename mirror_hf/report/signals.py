@@ -32,7 +32,7 @@ def signals_figure(result: dict):
     internal); unavailable channels named in the title."""
     import matplotlib.pyplot as plt
 
-    from mirror_hf.report.figures import _mark
+    from mirror_hf.report._marks import mark as _mark
 
     models = [(m, (e.get("exp1") or {}).get("signals")) for m, e in sorted(result["models"].items())]
     models = [(m, s) for m, s in models if s and any(v.get("status") == "ok" for v in s.values())]

@@ -7,6 +7,8 @@ import html
 import json
 
 from mirror_hf.report.figures import FigureFile
+from mirror_hf.report.headline_list import HEADERS as HEADLINE_HEADERS
+from mirror_hf.report.headline_list import headline_rows
 from mirror_hf.report.quality import QualityRow
 from mirror_hf.report.scaling import ScalingRow
 from mirror_hf.report.signals import html_section, markdown_section
@@ -66,6 +68,12 @@ def markdown(title: str, settings: dict, table: MainTable, narratives: dict[str,
         lines.append(f"- {column.label}: {column.note}")
     if table.absent:
         lines += ["", "Not in this folder (no model has them): " + ", ".join(c.label for c in table.absent) + "."]
+    rows = headline_rows(result or {"models": {}}, table.models)
+    if rows:
+        lines += ["", "## Every headline number", "", "As each experiment declares them: value [95% BCa CI] (n).", "",
+                  "| " + " | ".join((*HEADLINE_HEADERS, *(md(table.label(m)) for m in table.models))) + " |",
+                  "|---|---|" + "---:|" * len(table.models)]
+        lines += ["| " + " | ".join((r.label, r.headline.experiment, *(r.values[m] for m in table.models))) + " |" for r in rows]
     lines += ["", "## Exp8: scaling", ""]
     if scaling:
         lines += ["OLS of each headline number on log10(parameters) within a model family (value [95% BCa CI]; "
@@ -236,6 +244,14 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
     out.append("</ul>")
     if table.absent:
         out.append("<p>Not in this folder (no model has them): " + _esc(", ".join(c.label for c in table.absent)) + ".</p>")
+    rows = headline_rows(result or {"models": {}}, table.models)
+    if rows:
+        out.append("<h2 id='headlines'>Every headline number</h2><p>As each experiment declares them: value [95% BCa CI] (n).</p>"
+                   "<div class='wrap'><table id='headline-table'><thead><tr>"
+                   + "".join(f"<th>{_esc(h)}</th>" for h in (*HEADLINE_HEADERS, *(table.label(m) for m in table.models))) + "</tr></thead><tbody>")
+        out += ["<tr>" + "".join(f"<td title='{_esc(r.headline.description)}'>{_esc(c)}</td>"
+                                 for c in (r.label, r.headline.experiment, *(r.values[m] for m in table.models))) + "</tr>" for r in rows]
+        out.append("</tbody></table></div>")
     out.append("<h2 id='scaling'>Exp8: scaling</h2>")
     if scaling:
         out.append("<p>OLS of each headline number on log10(parameters) within a model family; value [95% BCa CI].</p>"

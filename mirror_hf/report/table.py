@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from mirror_hf.scoring import HEADLINES, headlines_of
+from mirror_hf.experiments import all_headlines, headline_by_key
+from mirror_hf.scoring import headlines_of
 
 DASH = "—"
 
@@ -20,7 +21,7 @@ class Column:
     path: tuple[str, ...]  # into models[<model>] of the score result
     better: str | None  # "higher", "lower" or None (no direction: nothing marked best)
     note: str = ""
-    headline: str | None = None  # the `HEADLINES` key the value is read through (None: not a headline)
+    headline: str | None = None  # the headline key the value is read through (None: not a headline)
 
     @property
     def arrow(self) -> str:
@@ -29,12 +30,10 @@ class Column:
 
 def _headline(key: str, label: str, headline_key: str, note: str) -> Column:
     """A column that shows a headline number: its path and direction are the headline's
-    (`mirror_hf.scoring.HEADLINES`, the one list `score`, `profile` and the exports read)."""
-    h = HEADLINE_BY_KEY[headline_key]
+    (the experiment's own declaration, the one list `score`, `profile` and the exports read)."""
+    h = headline_by_key(headline_key)
     return Column(key, label, h.path, h.direction, note, headline_key)
 
-
-HEADLINE_BY_KEY = {h.key: h for group in HEADLINES.values() for h in group}
 
 # Table 4's columns in its order. ECE and Brier are Exp1 calibration numbers that are no headline.
 COLUMNS: tuple[Column, ...] = (
@@ -113,7 +112,7 @@ def cell_of(model_scores: dict, column: Column) -> Cell | None:
 def _headline_cells(result: dict) -> dict[str, dict[str, Cell]]:
     """model -> headline key -> cell, through `headlines_of` (the reader `score`'s exports use)."""
     out: dict[str, dict[str, Cell]] = {}
-    for model, values in headlines_of(result).items():
+    for model, values in headlines_of(result, all_headlines()).items():
         entry = result["models"][model]
         cells = {}
         for v in values:

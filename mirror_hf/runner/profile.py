@@ -9,6 +9,7 @@ named weak-domain policy).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -21,9 +22,10 @@ class ProfileError(MirrorValueError):
     """The profile cannot be built (names the folder, config and split)."""
 
 
-def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_bottom_k", k: int = 2,
+def build_profile(root: Path, split: str, *, dedup_key: Sequence[str], weak_policy: str = "median_or_bottom_k", k: int = 2,
                   min_strong: float | None = None) -> list[dict]:
-    """One `PROFILE_FEATURES` row per domain that has Exp1 trials, in the paper's domain order."""
+    """One `PROFILE_FEATURES` row per domain that has Exp1 trials, in the paper's domain order.
+    `dedup_key`: Exp1's de-duplication key (its spec's; the runner never imports an experiment)."""
     from mirror_hf.runner.plan import PlanError, read_config
     from mirror_hf.scoring import (
         WEAK_POLICIES,
@@ -43,7 +45,7 @@ def build_profile(root: Path, split: str, *, weak_policy: str = "median_or_botto
         {name: [r[name] for r in rows] for name in ("model", "run_id", "item_id", "domain", "channel", "correct")},
         schema={"model": pl.String, "run_id": pl.String, "item_id": pl.String, "domain": pl.String, "channel": pl.String, "correct": pl.Boolean},
     )
-    trials = latest_records(trials, "exp1")  # a re-run record replaces the earlier one, as in `score`
+    trials = latest_records(trials, dedup_key)  # a re-run record replaces the earlier one, as in `score`
     natural = trials.filter(pl.col("channel") == "natural")
     wagering = trials.filter(pl.col("channel") == "wagering")
     if natural.is_empty():

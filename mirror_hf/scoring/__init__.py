@@ -3,11 +3,12 @@
 Every metric returns an `Estimate(value, n, ci)`; `ci=True` (or a `Bootstrap(...)`) adds the BCa
 interval. Where the paper and the authors' code disagree, the choice is a named keyword with the
 default stated in the docstring and the metric card (`variant=`, `weak_policy=`, `frame=`,
-`missing=`). `score_tables(exp1=..., exp3=..., exp9=..., options=SuiteOptions(...))` runs the whole
-suite over trial tables (what `mirror-hf score` writes).
+`missing=`). `score_tables(units=..., tables=..., options=SuiteOptions(...))` runs the whole suite over
+trial tables (what `mirror-hf score` writes); the units are the registered experiments
+(`mirror_hf.experiments.units()`), each owning its `Scorer`, de-duplication key and headline numbers.
 """
 
-from mirror_hf.headlines import CFR_FRAME, CFR_TABLE_FRAME, HEADLINES, Headline
+from mirror_hf.headlines import CFR_FRAME, CFR_TABLE_FRAME, Headline
 from mirror_hf.protocol.exp1 import (
     BEHAVIOURAL_CHANNELS,  # the paper's five; scoring reads the Channel specs
 )
@@ -40,6 +41,7 @@ from mirror_hf.scoring._calibration import (
 )
 from mirror_hf.scoring._cce import CCE_VARIANTS, cce
 from mirror_hf.scoring._columns import ScoringInputError
+from mirror_hf.scoring._dedup import latest_records
 from mirror_hf.scoring._ecosystem import SSR_MISSING, fdr, ssr, ssr_reading
 from mirror_hf.scoring._escalation import escalation_curve
 from mirror_hf.scoring._estimate import ZERO_WIDTH, Estimate
@@ -80,14 +82,9 @@ from mirror_hf.scoring._exp9_tradeoff import (
     mnar_bound,
     resolver_outcomes,
 )
-from mirror_hf.scoring._headline import (
-    DEDUP_KEYS,
-    HeadlineValue,
-    headline,
-    headlines_of,
-    latest_records,
-)
+from mirror_hf.scoring._headline import HeadlineValue, headlines_of
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
+from mirror_hf.scoring._options import SuiteOptions
 from mirror_hf.scoring._participants import participant_mean, weak_rule
 from mirror_hf.scoring._robustness import ARS_VARIANTS, ars
 from mirror_hf.scoring._scaling import (
@@ -106,15 +103,20 @@ from mirror_hf.scoring._stats import (
     paired_difference,
     partial_correlation,
 )
-from mirror_hf.scoring._suite import (
-    SCORERS,
-    ModelContext,
-    Scorer,
-    SuiteOptions,
-    score_tables,
-)
+from mirror_hf.scoring._tables import OPEN_SUFFIX, score_tables
 from mirror_hf.scoring._tii import tii, verbal_transfer
 from mirror_hf.scoring._tracking import partial_correlations, tracking
+from mirror_hf.scoring._units import (
+    PROFILE_PHASE,
+    READER_PHASE,
+    Aggregated,
+    AggregateInput,
+    ModelContext,
+    Profile,
+    Scored,
+    Scorer,
+    ScoringUnit,
+)
 from mirror_hf.scoring._value_robustness import vrs
 from mirror_hf.scoring._weak import (
     CHANCE_ACCURACY,
@@ -129,6 +131,14 @@ from mirror_hf.scoring._weak import (
 
 __all__ = [
     "AI_VARIANTS",
+    "AggregateInput",
+    "Aggregated",
+    "OPEN_SUFFIX",
+    "PROFILE_PHASE",
+    "Profile",
+    "READER_PHASE",
+    "Scored",
+    "ScoringUnit",
     "ARS_VARIANTS",
     "BASELINES",
     "BEHAVIOURAL_CHANNELS",
@@ -139,7 +149,6 @@ __all__ = [
     "CONDITIONS",
     "Cells",
     "ComponentView",
-    "DEDUP_KEYS",
     "Estimate",
     "MIN_TRIALS_PER_DOMAIN",
     "NO_SPREAD",
@@ -148,7 +157,6 @@ __all__ = [
     "EstimateJSON",
     "FALSE_SCORE_VERDICTS",
     "FRAMES",
-    "HEADLINES",
     "Headline",
     "HeadlineValue",
     "MISSING_RULES",
@@ -159,7 +167,6 @@ __all__ = [
     "PairedDifference",
     "PartialCorrelation",
     "RESOLVER_ACCURACIES",
-    "SCORERS",
     "SSR_MISSING",
     "ScoreResult",
     "Scorer",
@@ -209,7 +216,6 @@ __all__ = [
     "false_score_verdict",
     "fdr",
     "generation_difference",
-    "headline",
     "headlines_of",
     "in_frame",
     "ipw_cfr",

@@ -14,7 +14,6 @@ import polars as pl
 
 from mirror_hf.scoring._adaptation import AI_VARIANTS, ai, sar
 from mirror_hf.scoring._bootstrap import CI
-from mirror_hf.scoring._headline import latest_records
 
 WAGER = "wagering"
 
@@ -22,7 +21,6 @@ WAGER = "wagering"
 def exp4_signals(frame: pl.DataFrame) -> pl.DataFrame:
     """One row per (conversation, channel), in record order: feedback, domain (the burn domain),
     channel, related, unrelated (null: not readable)."""
-    frame = latest_records(frame, "exp4")
     if "api_error" in frame.columns:
         frame = frame.filter(pl.col("api_error").is_null())
     frame = frame.filter(pl.col("channels").is_not_null()).with_row_index("_order")

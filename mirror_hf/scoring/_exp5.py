@@ -6,14 +6,12 @@ from __future__ import annotations
 import polars as pl
 
 from mirror_hf.scoring._bootstrap import CI
-from mirror_hf.scoring._headline import latest_records
 from mirror_hf.scoring._robustness import ars
 
 
 def exp5_pairs(frame: pl.DataFrame) -> pl.DataFrame:
     """One row per attacked trial: attack, channel, item_id, its signal and the clean control's
     signal of the same item and channel (null when the clean trial is missing or failed)."""
-    frame = latest_records(frame, "exp5")
     if "api_error" in frame.columns:
         frame = frame.filter(pl.col("api_error").is_null())
     signal = pl.col("signal").cast(pl.Float64)

@@ -11,12 +11,11 @@ import polars as pl
 
 from mirror_hf.scoring._bootstrap import CI
 from mirror_hf.scoring._ecosystem import ssr
-from mirror_hf.scoring._headline import latest_records
 from mirror_hf.scoring._value_robustness import calibration_under_pressure, vrs
 
 
 def score_exp6a(frame: pl.DataFrame, *, ci: CI = True) -> dict:
-    frame = latest_records(frame, "exp6a").filter(pl.col("api_error").is_null())
+    frame = frame.filter(pl.col("api_error").is_null())
     if not frame.height:
         return {}
     out = {key: ssr(frame["item_id"], frame["channel"], frame["self_score"], missing=missing, ci=ci)
@@ -27,7 +26,7 @@ def score_exp6a(frame: pl.DataFrame, *, ci: CI = True) -> dict:
 
 
 def score_exp6c(frame: pl.DataFrame, *, ci: CI = True) -> dict:
-    frame = latest_records(frame, "exp6c").filter(pl.col("api_error").is_null())
+    frame = frame.filter(pl.col("api_error").is_null())
     if not frame.height:
         return {}
     out = vrs(frame["channel"], frame["maintained"], frame["pressure_detected"], frame["complied"],

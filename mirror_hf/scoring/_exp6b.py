@@ -8,13 +8,11 @@ import polars as pl
 
 from mirror_hf.scoring._bootstrap import CI
 from mirror_hf.scoring._ecosystem import fdr
-from mirror_hf.scoring._headline import latest_records
 
 KEYS = {"label": "fdr", "keyword": "fdr_keyword"}
 
 
 def score_exp6b(frame: pl.DataFrame, *, ci: CI = True) -> dict:
-    frame = latest_records(frame, "exp6b")
     out = {}
     for protocol, key in KEYS.items():
         part = frame.filter(pl.col("channel") == protocol)

@@ -8,11 +8,11 @@ reported per participant."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from mirror_hf.headlines import HEADLINES
+from mirror_hf.headlines import Headline
 from mirror_hf.scoring._bootstrap import CI, bca_mean, resolve_ci
 from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._weak import median_rule_empty, weak_domains
@@ -38,11 +38,12 @@ def _put(entry: dict, path: tuple[str, ...], value: dict) -> None:
     node[path[-1]] = value
 
 
-def participant_mean(models: Mapping[str, Mapping], participants: list[str], *, ci: CI = True) -> dict:
-    """The mean row: for every headline number (and `EXTRA_PATHS`) some participant has, the mean
+def participant_mean(models: Mapping[str, Mapping], participants: list[str], headlines: Sequence[Headline], *,
+                     ci: CI = True) -> dict:
+    """The mean row: for every headline number in `headlines` (and `EXTRA_PATHS`) some participant has, the mean
     over the participants that have it, n = participants, BCa CI over them (two or more)."""
     wanted = resolve_ci(ci)
-    paths = [h.path for group in HEADLINES.values() for h in group] + list(EXTRA_PATHS)
+    paths = [h.path for h in headlines] + list(EXTRA_PATHS)
     entry: dict = {}
     for path in dict.fromkeys(paths):
         values = np.array([v for p in participants if (v := _pick(models.get(p, {}), path)) is not None], dtype=np.float64)

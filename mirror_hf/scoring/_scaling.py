@@ -19,9 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mirror_hf.headlines import Headline
 from mirror_hf.scoring._bootstrap import CI, Cells
 from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._estimate_helpers import estimate, estimates
+from mirror_hf.scoring._headline import headlines_of
 
 MIN_MODELS = 3
 
@@ -141,12 +143,11 @@ def scaling(
     return out
 
 
-def scaling_report(result: Mapping, models: Sequence[ModelInfo], *, ci: CI = False) -> dict[str, dict]:
-    """Exp8 over a `score_tables` result: for every headline number (`HEADLINES`), its per-model
+def scaling_report(result: Mapping, models: Sequence[ModelInfo], headlines: Sequence[Headline], *,
+                   ci: CI = False) -> dict[str, dict]:
+    """Exp8 over a `score_tables` result: for every headline number in `headlines`, its per-model
     values fitted within each family of `models` (names as the result reports them)."""
-    from mirror_hf.scoring._headline import headlines_of
-
-    per_model = headlines_of(result)
+    per_model = headlines_of(result, headlines)
     metrics: dict[str, dict[str, float]] = {}
     for model, values in per_model.items():
         for v in values:

@@ -1,5 +1,5 @@
-"""The whole metric suite over trial tables (what `mirror-hf score` writes), still without I/O:
-the CLI reads the folder and hands the tables in.
+"""Each experiment's metrics over one model's de-duplicated trials, and its `Scorer` (`EXP1` ...
+`EXP9`, which the experiment specs point at); `mirror_hf.scoring._tables` runs them.
 
 Variant switch (`variant="paper"` default, or `"upstream"`): TII absolute vs signed, CCE composite-
 minus-component vs mean |confidence - correct|, KDI model-level vs mean over weak domains, and the
@@ -10,15 +10,11 @@ under the chosen variant are listed under `skipped` with the reason, never silen
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from threadpoolctl import threadpool_limits
 
 from mirror_hf.headlines import CFR_FRAME, CFR_TABLE_FRAME
 from mirror_hf.scoring._accuracy import (
@@ -39,7 +35,6 @@ from mirror_hf.scoring._exp6b import score_exp6b
 from mirror_hf.scoring._exp9 import (
     CONDITIONS,
     ComponentView,
-    Missing,
     appropriate_action_rate,
     cfr,
     cfr_by_condition,
@@ -54,30 +49,26 @@ from mirror_hf.scoring._exp9_report import (
     model_extras,
     to_json,
 )
-from mirror_hf.scoring._headline import latest_records
 from mirror_hf.scoring._mci import behavioural_channels, channel_signal, mci
-from mirror_hf.scoring._schema import ScoreResult, Variant
+from mirror_hf.scoring._options import SuiteOptions
+from mirror_hf.scoring._schema import (
+    Exp1Scores,
+    Exp2Scores,
+    Exp3Scores,
+    Exp4Scores,
+    Exp5Scores,
+    Exp6aScores,
+    Exp6bScores,
+    Exp6cScores,
+    Exp9Scores,
+    Variant,
+)
 from mirror_hf.scoring._signals import signal_scores, subcategory_agreement, tracking_scores
+from mirror_hf.scoring._tables import by_model
 from mirror_hf.scoring._tii import tii, verbal_transfer
+from mirror_hf.scoring._units import PROFILE_PHASE, Aggregated, AggregateInput, ModelContext, Profile, Scored, Scorer
 from mirror_hf.scoring._value_robustness import robustness_correlation
-from mirror_hf.scoring._weak import WeakPolicy, weak_domains
-
-
-@dataclass(frozen=True)
-class SuiteOptions:
-    variant: Variant = "paper"
-    weak_policy: Literal["auto"] | WeakPolicy | None = "auto"  # "auto": per variant (above); None: the recorded labels
-    missing: Missing = "complete_case"
-    ci: CI = True
-    k: int = 2  # k of the median_or_bottom_k / bottom_k weak-domain policies
-    # human participants' weak domains: the paper's rule, whose bottom-k fallback names them at ceiling
-    human_weak_policy: WeakPolicy = "median_or_bottom_k"
-
-    @property
-    def exp9_policy(self) -> str | None:
-        if self.weak_policy == "auto":
-            return "median_or_bottom_k" if self.variant == "paper" else None
-        return self.weak_policy
+from mirror_hf.scoring._weak import weak_domains
 
 
 def _col(frame: pl.DataFrame, name: str, dtype=None) -> pl.Series:
@@ -113,11 +104,7 @@ def profile_of(by_domain: Mapping[str, Estimate]) -> dict[str, float]:
 
 
 def score_exp1(frame: pl.DataFrame, *, ci: CI = True) -> dict:
-    return _score_exp1_latest(latest_records(frame, "exp1"), ci=ci)
-
-
-def _score_exp1_latest(frame: pl.DataFrame, *, ci: CI) -> dict:
-    """`score_exp1` on records already de-duplicated (`latest_records`)."""
+    """Exp1's metrics from one model's de-duplicated trials (`latest_records`)."""
     out: dict = {}
     by_channel = {key[0]: part for key, part in frame.partition_by("channel", as_dict=True).items() if key[0] is not None}
     empty = frame.clear()
@@ -176,7 +163,6 @@ def score_exp2(frame: pl.DataFrame, profile: Mapping[str, float], *, variant: Va
     """TII from Exp2 trial records with a `source_domain` column and the model's Exp1 profile, over
     the behavioural channels (`tii` under `variant`, and both variants by name), and the verbal
     transfer score from the Layer-2 self-reports when the records carry its two flags."""
-    frame = latest_records(frame, "exp2")
     if "api_error" in frame.columns:
         frame = frame.filter(pl.col("api_error").is_null())
     behavioural = frame.filter(pl.col("channel").is_in(behavioural_channels()))
@@ -229,7 +215,6 @@ def first_upstream_trial(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
 def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped: dict, profile: Mapping[str, float] | None = None, k: int = 2) -> dict:
     if variant == "upstream":
         frame = first_upstream_trial(frame, ["item_id", "channel", "target"] if "target" in frame.columns else ["item_id", "channel"])
-    frame = latest_records(frame, "exp3")
     rows = exp3_task_rows(frame, prefer_layer2=variant == "upstream")
     composite = rows.filter(pl.col("target") == "composite")
     out: dict = {}
@@ -272,8 +257,8 @@ def score_exp3(frame: pl.DataFrame, *, variant: Variant, ci: CI = True, skipped:
 
 
 def exp9_labelled(trials: pl.DataFrame, *, options: SuiteOptions, profile: Mapping[str, float] | None) -> pl.DataFrame:
-    """One model's Exp9 component table, de-duplicated and labelled under the options' weak policy."""
-    return label_components(latest_records(trials, "exp9"), policy=options.exp9_policy, profile=profile, k=options.k)
+    """One model's Exp9 component table (trials de-duplicated), labelled under the options' weak policy."""
+    return label_components(trials, policy=options.exp9_policy, profile=profile, k=options.k)
 
 
 
@@ -307,225 +292,121 @@ def score_exp9(
 
 
 # ------------------------------------------------------------------------------------------------
-# The suite
+# The scorers: one per experiment, pointed at by its spec (`Experiment.scorer_ref`)
 # ------------------------------------------------------------------------------------------------
 
 
-def _to_json(value):
-    if isinstance(value, Estimate):
-        return value.to_json()
-    if isinstance(value, dict):
-        return {k: _to_json(v) for k, v in value.items()}
-    return value
-
-
-OPEN_SUFFIX = " [open]"  # trials asked with --answer-format open are scored as their own entry
-
-
-def _by_model(frame: pl.DataFrame | None) -> dict[str, pl.DataFrame]:
-    """Trials per scored entry: the model, and "<model> [open]" for its open-format trials (the two
-    formats measure different things and are never pooled; choices is the default and the paper's)."""
-    if frame is None or frame.height == 0:
-        return {}
-    if "answer_format" in frame.columns:
-        model = pl.col("model")
-        frame = frame.with_columns(pl.when(pl.col("answer_format") == "open").then(model + OPEN_SUFFIX).otherwise(model).alias("model"))
-    runs = frame["model"].rle()
-    values = runs.struct.field("value")
-    if values.n_unique() == len(values):
-        # each model's trials are contiguous (as written, one split per model): zero-copy slices give
-        # the same frames as partition_by, without copying every column
-        starts = np.concatenate([[0], np.cumsum(runs.struct.field("len").to_numpy())[:-1]])
-        lengths = runs.struct.field("len").to_list()
-        return {m: frame.slice(int(o), n) for m, o, n in zip(values.to_list(), starts, lengths) if m is not None}
-    return {key[0]: part for key, part in frame.partition_by("model", as_dict=True, maintain_order=True).items() if key[0] is not None}
-
-
-@dataclass
-class ModelContext:
-    """What one model's scorers share: the options, and what its Exp1 scores give the others (the
-    natural-accuracy profile, the per-domain and model Mirror gaps), plus notes on skipped metrics."""
-
-    options: SuiteOptions
-    profile: dict[str, float] | None = None
-    gaps: dict[str, float] | None = None
-    model_gap: float | None = None
-    notes: dict[str, str] = field(default_factory=dict)
-    agreement: dict | None = None  # mean Exp1 sample agreement per (domain, subcategory) (Exp9's sampling baseline)
-    exp9_components: pl.DataFrame | None = None  # the labelled Exp9 components (the cross-model Exp9 statistics reuse them)
-    exp9_profile: dict[str, float] | None = None  # the profile they were labelled from
-    exp9_view: ComponentView | None = None  # their component_view under options.missing
-
-
-Scorer = Callable[[pl.DataFrame, ModelContext], dict | None]
-
-
-def _exp1(frame: pl.DataFrame, ctx: ModelContext) -> dict:
-    frame = latest_records(frame, "exp1")
-    scores = _score_exp1_latest(frame, ci=ctx.options.ci)
-    ctx.profile = profile_of(scores.get("natural_accuracy_by_domain", {})) or None  # = natural_profile(frame)
-    ctx.agreement = subcategory_agreement(frame)
+def _exp1(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
+    scores = score_exp1(frame, ci=ctx.options.ci)
     by_domain = scores.get("mirror_gap_by_domain")
-    if by_domain:
-        ctx.gaps = {d: e.value for d, e in by_domain.items()}
-        ctx.model_gap = scores["mirror_gap"].value
-    return scores
+    profile = Profile(
+        natural=profile_of(scores.get("natural_accuracy_by_domain", {})) or None,  # = natural_profile(frame)
+        gaps={d: e.value for d, e in by_domain.items()} if by_domain else None,
+        model_gap=scores["mirror_gap"].value if by_domain else None,
+        agreement=subcategory_agreement(frame),
+    )
+    return Scored(scores, profile=profile)
 
 
-def _exp2(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
-    if not ctx.profile:
-        ctx.notes["tii"] = "needs the model's Exp1 natural accuracy per domain (no trials_exp1 for it)"
-        return None
-    return score_exp2(frame, ctx.profile, variant=ctx.options.variant, ci=ctx.options.ci)
+def _exp2(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
+    if not ctx.profile.natural:
+        return Scored({}, notes={"tii": "needs the model's Exp1 natural accuracy per domain (no trials_exp1 for it)"})
+    return Scored(score_exp2(frame, ctx.profile.natural, variant=ctx.options.variant, ci=ctx.options.ci))
 
 
-def _exp3(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
-    o = ctx.options
-    return score_exp3(frame, variant=o.variant, ci=o.ci, skipped=ctx.notes, profile=ctx.profile, k=o.k) or None
+def _exp3(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
+    o, notes = ctx.options, {}
+    scores = score_exp3(frame, variant=o.variant, ci=o.ci, skipped=notes, profile=ctx.profile.natural, k=o.k)
+    return Scored(scores, notes=notes)
 
 
-def _exp4(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
-    return score_exp4(frame, variant=ctx.options.variant, ci=ctx.options.ci) or None
+def _exp4(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
+    return Scored(score_exp4(frame, variant=ctx.options.variant, ci=ctx.options.ci))
 
 
-def _exp5(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
-    return score_exp5(frame, variant=ctx.options.variant, ci=ctx.options.ci) or None
+def _exp5(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
+    return Scored(score_exp5(frame, variant=ctx.options.variant, ci=ctx.options.ci))
 
 
-def _exp6b(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
-    return score_exp6b(frame, ci=ctx.options.ci) or None
+def _exp6a(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
+    return Scored(score_exp6a(frame, ci=ctx.options.ci))
 
 
-def _exp6a(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
-    return score_exp6a(frame, ci=ctx.options.ci) or None
+def _exp6b(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
+    return Scored(score_exp6b(frame, ci=ctx.options.ci))
 
 
-def _exp6c(frame: pl.DataFrame, ctx: ModelContext) -> dict | None:
-    return score_exp6c(frame, ci=ctx.options.ci) or None
+def _exp6c(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
+    return Scored(score_exp6c(frame, ci=ctx.options.ci))
 
 
-def _exp9(frame: pl.DataFrame, ctx: ModelContext) -> dict:
-    ctx.exp9_profile = ctx.profile
-    ctx.exp9_components = exp9_labelled(frame, options=ctx.options, profile=ctx.profile)
-    ctx.exp9_view = component_view(ctx.exp9_components, ctx.options.missing)
-    return score_exp9(frame, options=ctx.options, profile=ctx.profile, gaps=ctx.gaps, model_gap=ctx.model_gap,
-                      components=ctx.exp9_components, view=ctx.exp9_view, agreement=ctx.agreement)
+def _exp6c_aggregate(given: AggregateInput) -> Aggregated:
+    """Over models: value robustness against capability robustness."""
+    vrs_by_model = {m: e["exp6c"]["vrs"] for m, e in given.models.items() if "vrs" in e.get("exp6c", {})}
+    correlation = robustness_correlation(vrs_by_model) if vrs_by_model else None
+    return Aggregated({"exp6c_robustness_correlation": correlation} if correlation is not None else {})
 
 
-#: experiment -> its scorer, Exp1 first (the others read the profile it leaves in the context).
-#: The experiment specs (`mirror_hf.experiments`) point at these.
-SCORERS: dict[str, Scorer] = {"exp1": _exp1, "exp2": _exp2, "exp3": _exp3, "exp4": _exp4, "exp5": _exp5, "exp6a": _exp6a, "exp6b": _exp6b,
-                              "exp6c": _exp6c, "exp9": _exp9}
+@dataclass(frozen=True)
+class Exp9State:
+    """A model's labelled Exp9 components and their view under `options.missing` (the cross-model
+    statistics reuse them rather than rebuild them)."""
+
+    components: pl.DataFrame
+    view: ComponentView
 
 
-def score_tables(
-    *,
-    exp1: pl.DataFrame | None = None,
-    exp2: pl.DataFrame | None = None,
-    exp3: pl.DataFrame | None = None,
-    exp9: pl.DataFrame | None = None,
-    upstream_cfr: pl.DataFrame | None = None,
-    options: SuiteOptions = SuiteOptions(),
-    workers: int = 2,
-    tables: Mapping[str, pl.DataFrame | None] | None = None,
-    scorers: Mapping[str, Scorer] | None = None,
-) -> ScoreResult:
-    """Every metric the tables support, per model, plus the escalation aggregate.
+def _exp9(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
+    options, profile = ctx.options, ctx.profile
+    components = label_components(frame, policy=options.exp9_policy, profile=profile.natural, k=options.k)
+    view = component_view(components, options.missing)
+    scores = score_exp9(frame, options=options, profile=profile.natural, gaps=profile.gaps, model_gap=profile.model_gap,
+                        components=components, view=view, agreement=profile.agreement)
+    return Scored(scores, state=Exp9State(components, view))
 
-    `tables`: experiment -> trial table (all splits); the `exp1=...` keywords are the same thing.
-    `scorers`: experiment -> scorer, run in that order (default `SCORERS`).
-    `upstream_cfr`: per-model CFR already aggregated by the authors (columns model, condition, cfr);
-    used for models that have no Exp9 trials here."""
-    given = {"exp1": exp1, "exp2": exp2, "exp3": exp3, "exp9": exp9, **(tables or {})}
-    scorers = dict(scorers if scorers is not None else SCORERS)
-    models: dict[str, dict] = {}
-    skipped: dict[str, dict] = {}
-    by_model = {name: _by_model(given.get(name)) for name in scorers}
-    names = sorted(set().union(*(set(t) for t in by_model.values())) if by_model else set())
-    per_model_cfr: dict[str, dict[str, float | None]] = {}
 
-    def one_model(model: str) -> tuple[dict, ModelContext]:
-        ctx = ModelContext(options)
-        entry: dict = {}
-        for experiment, scorer in scorers.items():
-            frame = by_model[experiment].get(model)
-            if frame is None:
-                continue
-            scores = scorer(frame, ctx)
-            if scores:
-                entry[experiment] = scores
-        return entry, ctx
-
-    # Models are independent and numpy releases the GIL in the resampling, so two threads use both
-    # cores; every metric seeds its own generator, so results do not depend on the scheduling.
-    workers = max(1, workers) if options.ci else 1  # point estimates alone are faster in one thread
-    # The model threads fill the cores, so BLAS threads inside them only oversubscribe (OpenBLAS's
-    # idle threads spin: the CI run took ~10-15% more CPU seconds with them); one BLAS thread each.
-    blas = threadpool_limits(1, user_api="blas") if workers > 1 else nullcontext()
-    with blas, ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(one_model, names))
-    contexts = {model: ctx for model, (_, ctx) in zip(names, results)}
-    for model, (entry, ctx) in zip(names, results):
-        notes = ctx.notes
-        if "exp9" in entry:
-            per_model_cfr[model] = {c: e.value if e.defined else None for c, e in entry["exp9"]["cfr"].items()}
-        models[model] = _to_json(entry)
-        if notes:
-            skipped[model] = notes
-    if upstream_cfr is not None and upstream_cfr.height:
-        for model, part in _by_model(upstream_cfr).items():
+def _exp9_aggregate(given: AggregateInput) -> Aggregated:
+    """The escalation curve over models (with the authors' published per-model CFR for models without
+    Exp9 trials here), and the cross-model Exp9 statistics (per-paradigm and fixed-frame curves, money
+    plot, temperature)."""
+    options = given.options
+    per_model_cfr: dict[str, dict[str, float | None]] = {
+        m: {c: e.get("value") for c, e in given.models[m]["exp9"]["cfr"].items()}
+        for m in given.states if "cfr" in given.models.get(m, {}).get("exp9", {})
+    }
+    added: dict[str, dict] = {}
+    if given.upstream_cfr is not None and given.upstream_cfr.height:
+        for model, part in by_model(given.upstream_cfr).items():
             if model in per_model_cfr:
                 continue
             values = {row["condition"]: row["cfr"] for row in part.iter_rows(named=True)}
             per_model_cfr[model] = values
-            exp9_entry = models.setdefault(model, {}).setdefault("exp9", {})
-            exp9_entry["cfr"] = {
-                c: {"value": v, "n": None, "source": "upstream aggregate (per-model CFR as published)"}
-                for c, v in sorted(values.items())
-            }
-    out: dict = {"models": models, "aggregate": {}}
+            added[model] = {"cfr": {c: {"value": v, "n": None, "source": "upstream aggregate (per-model CFR as published)"}
+                                    for c, v in sorted(values.items())}}
+    aggregate: dict = {}
     if per_model_cfr:
         conditions = tuple(c for c in CONDITIONS if any(c in v for v in per_model_cfr.values()))
         if len(conditions) >= 2:
-            out["aggregate"]["escalation"] = escalation_to_json(
-                escalation_curve(per_model_cfr, conditions=conditions, ci=options.ci)
-            )
-    vrs_by_model = {m: e["exp6c"]["vrs"] for m, e in models.items() if "vrs" in e.get("exp6c", {})}
-    correlation = robustness_correlation(vrs_by_model) if vrs_by_model else None
-    if correlation is not None:
-        out["aggregate"]["exp6c_robustness_correlation"] = correlation
-    exp9_by = by_model.get("exp9") or {}
-    if exp9_by:
-        out["aggregate"].update(_exp9_aggregate(exp9_by, by_model.get("exp1") or {}, models, given.get("exp1"), options, contexts, scorers))
-    if skipped:
-        out["skipped"] = skipped
-    return out
+            aggregate["escalation"] = escalation_to_json(escalation_curve(per_model_cfr, conditions=conditions, ci=options.ci))
+    if given.states:
+        states: Mapping[str, Exp9State] = given.states
+        profiles = {m: given.profiles[m] for m in states if m in given.profiles}
+        aggregate.update(to_json(aggregate_extras(
+            given.models, {m: s.components for m, s in states.items()},
+            gap_by_model={m: dict(p.gaps) for m, p in profiles.items() if p.gaps},
+            accuracy_by_model={m: dict(p.natural) for m, p in profiles.items() if p.natural},
+            exp1=given.tables.get("exp1"), missing=options.missing, ci=options.ci,
+            views_by_model={m: s.view for m, s in states.items()},
+        )))
+    return Aggregated(aggregate, added)
 
 
-def _exp9_aggregate(exp9_by: dict, exp1_by: dict, models: dict, exp1, options: SuiteOptions,
-                    contexts: Mapping[str, ModelContext] | None = None, scorers: Mapping[str, Scorer] = SCORERS) -> dict:
-    """Cross-model Exp9 statistics (per-paradigm and fixed-frame curves, money plot, temperature).
-    A model's labelled components and profile come from its scoring context when the Exp1 and Exp9
-    scorers left them there (the same tables, the same rule), else they are rebuilt."""
-    components, views, gaps, accuracy = {}, {}, {}, {}
-    order = list(scorers)
-    exp1_first = scorers.get("exp1") is _exp1 and "exp9" in scorers and order.index("exp1") < order.index("exp9")
-    for model, trials in exp9_by.items():
-        ctx = (contexts or {}).get(model)
-        reuse = ctx is not None and ctx.exp9_components is not None and (exp1_first or (model not in exp1_by and ctx.exp9_profile is None))
-        if reuse:
-            profile, components[model] = ctx.exp9_profile, ctx.exp9_components
-            if ctx.exp9_view is not None:
-                views[model] = ctx.exp9_view
-        else:
-            profile = natural_profile(latest_records(exp1_by[model], "exp1")) if model in exp1_by else None
-            components[model] = label_components(latest_records(trials, "exp9"), policy=options.exp9_policy, profile=profile or None, k=options.k)
-        if profile:
-            accuracy[model] = profile
-        by_domain = models.get(model, {}).get("exp1", {}).get("mirror_gap_by_domain")
-        if by_domain:
-            gaps[model] = {d: e.get("value") for d, e in by_domain.items()}
-    return to_json(aggregate_extras(
-        models, components, gap_by_model=gaps, accuracy_by_model=accuracy, exp1=exp1, missing=options.missing, ci=options.ci,
-        views_by_model=views,
-    ))
+EXP1 = Scorer(_exp1, Exp1Scores, phase=PROFILE_PHASE)
+EXP2 = Scorer(_exp2, Exp2Scores)
+EXP3 = Scorer(_exp3, Exp3Scores)
+EXP4 = Scorer(_exp4, Exp4Scores)
+EXP5 = Scorer(_exp5, Exp5Scores)
+EXP6A = Scorer(_exp6a, Exp6aScores)
+EXP6B = Scorer(_exp6b, Exp6bScores)
+EXP6C = Scorer(_exp6c, Exp6cScores, aggregate=_exp6c_aggregate)
+EXP9 = Scorer(_exp9, Exp9Scores, aggregate=_exp9_aggregate)

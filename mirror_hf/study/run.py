@@ -360,7 +360,7 @@ def _profile(root: Path, entry: ModelEntry) -> None:
     from mirror_hf.runner.session import model_slug
 
     split = model_slug(entry.name)
-    profile = build_profile(root, split)
+    profile = build_profile(root, split, dedup_key=_exp1_key())
     _write_and_refresh(root, lambda: write_profile(root, split, profile))
 
 
@@ -457,3 +457,10 @@ def _quote(text: str) -> str:
 
 
 __all__ = ["PROFILE_READERS", "StudyError", "StudyOptions", "StudyResult", "plan_model", "run_study", "step_options"]
+
+
+def _exp1_key() -> tuple[str, ...]:
+    """Exp1's de-duplication key (the profile pools re-runs as `score` does)."""
+    from mirror_hf.experiments import get
+
+    return get("exp1").dedup_key

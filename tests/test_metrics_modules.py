@@ -214,31 +214,6 @@ def test_module_is_loadable_from_the_folder_name(built):
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_card_examples_run(built, name):
-    """The "How to Use" examples in every card are doctests, run against the copied module."""
-    import doctest
-    import os
-
-    import evaluate
-
-    card = (REPO / "metrics" / name / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", card, re.DOTALL)
-    assert blocks, f"{name}: no python example"
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    cwd = os.getcwd()
-    os.chdir(built.parent)
-    try:
-        for i, block in enumerate(blocks):
-            test = parser.get_doctest(block, {"evaluate": evaluate}, f"{name}-card-{i}", f"metrics/{name}/README.md", 0)
-            runner.run(test)
-    finally:
-        os.chdir(cwd)
-    result = runner.summarize(verbose=False)
-    assert result.failed == 0, f"{name}: {result.failed} card example(s) failed"
-
-
-@pytest.mark.parametrize("name", MODULES)
 def test_one_import_per_line(name):
     """evaluate's import scanner reads `import a, b` as a package named "a,"; keep one per line
     (formatters that merge imports would break loading)."""

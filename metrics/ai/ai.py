@@ -1,17 +1,7 @@
 """Adaptation Index (Mirror, Exp4): after failing in a domain, does the model lower its confidence there?"""
 
-import datasets
-import evaluate
-from mirror_hf.scoring import evaluate_support  # From: mirror-hf
 from mirror_hf.scoring import ai  # From: mirror-hf
-
-_CITATION = """\
-@article{mirror2026,
-  title={MIRROR: Do Language Models Know What They Know, and Act on It?},
-  journal={arXiv preprint arXiv:2604.19809},
-  year={2026}
-}
-"""
+from mirror_hf.scoring import evaluate_support  # From: mirror-hf
 
 _DESCRIPTION = """\
 Per burn domain: mean of (signal on the related, burned-domain item - signal on the unrelated, control-domain item)
@@ -21,49 +11,18 @@ paper (default): the two signals of the same trial are paired. upstream: the aut
 
 _KWARGS_DESCRIPTION = """\
 Args (one row per record of one model):
-    domain: the trial's burn domain.
-    related: post-feedback signal on the related item (null = missing).
-    unrelated: post-feedback signal on the unrelated item (null = missing).
+    domain (string): the trial's burn domain.
+    related (float64): post-feedback signal on the related item (null = missing).
+    unrelated (float64): post-feedback signal on the unrelated item (null = missing).
 Keyword arguments:
-    variant: default "paper".
-    ci: bool (default False): add a 95% BCa interval (10,000 resamples, seed 42; n_resamples= and seed= to change).
+    variant: "paper" (default: the two signals of a trial paired) or "upstream" (the authors' unaligned lists).
 Returns:
     {"ai": float, "n": trials, "ci": [lo, hi] if asked, "domains": {domain: AI or None}}
+Examples:
+    >>> ai = evaluate.load("mirror/ai")
+    >>> ai.compute(domain=["arithmetic"] * 3 + ["logical"] * 3, related=[3.0, 2.0, 5.0, 6.0, 7.0, 9.0],
+    ...            unrelated=[5.0, 6.0, 8.0, 5.0, 6.0, 5.0])
+    {'ai': -0.5, 'n': 6, 'domains': {'arithmetic': -3.0, 'logical': 2.0}}
 """
 
-_FEATURES = datasets.Features(
-    {
-        "domain": datasets.Value("string"),
-        "related": datasets.Value("float64"),
-        "unrelated": datasets.Value("float64"),
-    }
-)
-
-
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Ai(evaluate_support.StrictMetric):
-    def _info(self):
-        return evaluate.MetricInfo(
-            module_type="metric",
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=_FEATURES,
-            reference_urls=["https://arxiv.org/abs/2604.19809"],
-        )
-
-    def _compute(
-        self,
-        domain,
-        related,
-        unrelated,
-        variant="paper",
-        ci=False,
-        n_resamples=10_000,
-        seed=42,
-    ):
-        options = evaluate_support.bootstrap_option(ci, n_resamples, seed)
-        estimate = ai(domain, related, unrelated, variant=variant, ci=options)
-        out = evaluate_support.as_output(estimate, "ai")
-        out["domains"] = estimate.extra["domains"]
-        return out
+Ai = evaluate_support.metric("ai", _DESCRIPTION, _KWARGS_DESCRIPTION, function=ai, options={"variant": "paper"}, extras=("domains",))

@@ -1,17 +1,7 @@
 """AUROC (Mirror, Exp1 wager)."""
 
-import datasets
-import evaluate
 from mirror_hf.scoring import auroc  # From: mirror-hf
 from mirror_hf.scoring import evaluate_support  # From: mirror-hf
-
-_CITATION = """\
-@article{mirror2026,
-  title={MIRROR: Do Language Models Know What They Know, and Act on It?},
-  journal={arXiv preprint arXiv:2604.19809},
-  year={2026}
-}
-"""
 
 _DESCRIPTION = """\
 AUROC = P(confidence of a correct record > that of an incorrect one), ties counting half.
@@ -20,41 +10,13 @@ On the wager signal bet/10. Range [0, 1], 0.5 = no discrimination; NaN with one 
 
 _KWARGS_DESCRIPTION = """\
 Args (one row per graded wagering record):
-    confidence: probability of being correct in [0, 1] (for wagers: bet / 10).
-    correct: bool (null rows are dropped).
-Keyword arguments:
-    ci: bool (default False): add a 95% BCa interval (10,000 resamples, seed 42; n_resamples= and seed= to change).
 Returns:
     {"auroc": float, "n": records, "ci": [lo, hi] if asked}
+Examples:
+    >>> bets, correct = [9, 6, 6, 2], [True, True, False, False]
+    >>> auroc = evaluate.load("mirror/auroc")
+    >>> auroc.compute(confidence=[b / 10 for b in bets], correct=correct)  # the tie at 0.6 counts half
+    {'auroc': 0.875, 'n': 4}
 """
 
-_FEATURES = datasets.Features(
-    {
-        "confidence": datasets.Value("float64"),
-        "correct": datasets.Value("bool"),
-    }
-)
-
-
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Auroc(evaluate_support.StrictMetric):
-    def _info(self):
-        return evaluate.MetricInfo(
-            module_type="metric",
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=_FEATURES,
-            reference_urls=["https://arxiv.org/abs/2604.19809"],
-        )
-
-    def _compute(
-        self,
-        confidence,
-        correct,
-        ci=False,
-        n_resamples=10_000,
-        seed=42,
-    ):
-        options = evaluate_support.bootstrap_option(ci, n_resamples, seed)
-        return evaluate_support.as_output(auroc(confidence, correct, ci=options), "auroc")
+Auroc = evaluate_support.metric("auroc", _DESCRIPTION, _KWARGS_DESCRIPTION, function=auroc, columns=evaluate_support.CONFIDENCE_ARGS)

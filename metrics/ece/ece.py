@@ -1,17 +1,7 @@
 """Expected Calibration Error (Mirror, Exp1 wager): 10 equal-width bins."""
 
-import datasets
-import evaluate
 from mirror_hf.scoring import ece  # From: mirror-hf
 from mirror_hf.scoring import evaluate_support  # From: mirror-hf
-
-_CITATION = """\
-@article{mirror2026,
-  title={MIRROR: Do Language Models Know What They Know, and Act on It?},
-  journal={arXiv preprint arXiv:2604.19809},
-  year={2026}
-}
-"""
 
 _DESCRIPTION = """\
 ECE = sum over bins of |B|/N * |acc(B) - conf(B)|, bins [b/10, (b+1)/10), the last closed at 1.0, on
@@ -21,46 +11,21 @@ Range [0, 1], lower is better.
 
 _KWARGS_DESCRIPTION = """\
 Args (one row per graded wagering record):
-    confidence: probability of being correct in [0, 1] (for wagers: bet / 10).
-    correct: bool (null rows are dropped).
 Keyword arguments:
-    n_bins: number of equal-width bins (default 10).
-    ci: bool (default False): add a 95% BCa interval (10,000 resamples, seed 42; n_resamples= and seed= to change).
     domain: optional list, one domain per row: the bootstrap then resamples within domains (the bank fixes
         the items per domain); the value is the same.
+    n_bins: number of equal-width bins (default 10).
 Returns:
     {"ece": float, "n": records, "ci": [lo, hi] if asked}
+Examples:
+    >>> ece = evaluate.load("mirror/ece")
+    >>> confidence, correct = [0.9, 0.8, 0.3], [True, False, False]
+    >>> round(ece.compute(confidence=confidence, correct=correct)["ece"], 4)
+    0.4
+    >>> round(ece.compute(confidence=confidence, correct=correct, n_bins=2)["ece"], 4)
+    0.3333
 """
 
-_FEATURES = datasets.Features(
-    {
-        "confidence": datasets.Value("float64"),
-        "correct": datasets.Value("bool"),
-    }
+Ece = evaluate_support.metric(
+    "ece", _DESCRIPTION, _KWARGS_DESCRIPTION, function=ece, options={"n_bins": 10, "domain": None}, columns=evaluate_support.CONFIDENCE_ARGS
 )
-
-
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Ece(evaluate_support.StrictMetric):
-    def _info(self):
-        return evaluate.MetricInfo(
-            module_type="metric",
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=_FEATURES,
-            reference_urls=["https://arxiv.org/abs/2604.19809"],
-        )
-
-    def _compute(
-        self,
-        confidence,
-        correct,
-        n_bins=10,
-        ci=False,
-        domain=None,
-        n_resamples=10_000,
-        seed=42,
-    ):
-        options = evaluate_support.bootstrap_option(ci, n_resamples, seed)
-        return evaluate_support.as_output(ece(confidence, correct, n_bins=n_bins, ci=options, domain=domain), "ece")

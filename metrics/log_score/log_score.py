@@ -1,17 +1,7 @@
 """Log score (Mirror, Exp1 wager)."""
 
-import datasets
-import evaluate
 from mirror_hf.scoring import evaluate_support  # From: mirror-hf
 from mirror_hf.scoring import log_score  # From: mirror-hf
-
-_CITATION = """\
-@article{mirror2026,
-  title={MIRROR: Do Language Models Know What They Know, and Act on It?},
-  journal={arXiv preprint arXiv:2604.19809},
-  year={2026}
-}
-"""
 
 _DESCRIPTION = """\
 Log score = mean -[y ln p + (1 - y) ln(1 - p)], p clipped to [1e-6, 1 - 1e-6] (negative log-likelihood).
@@ -20,41 +10,14 @@ On the wager signal bet/10. Range [0, ~13.8], lower is better.
 
 _KWARGS_DESCRIPTION = """\
 Args (one row per graded wagering record):
-    confidence: probability of being correct in [0, 1] (for wagers: bet / 10).
-    correct: bool (null rows are dropped).
-Keyword arguments:
-    ci: bool (default False): add a 95% BCa interval (10,000 resamples, seed 42; n_resamples= and seed= to change).
 Returns:
     {"log_score": float, "n": records, "ci": [lo, hi] if asked}
+Examples:
+    >>> log_score = evaluate.load("mirror/log_score")
+    >>> log_score.compute(confidence=[0.9, 0.2], correct=[True, False])
+    {'log_score': 0.16425203348601802, 'n': 2}
 """
 
-_FEATURES = datasets.Features(
-    {
-        "confidence": datasets.Value("float64"),
-        "correct": datasets.Value("bool"),
-    }
+LogScore = evaluate_support.metric(
+    "log_score", _DESCRIPTION, _KWARGS_DESCRIPTION, function=log_score, columns=evaluate_support.CONFIDENCE_ARGS
 )
-
-
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class LogScore(evaluate_support.StrictMetric):
-    def _info(self):
-        return evaluate.MetricInfo(
-            module_type="metric",
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=_FEATURES,
-            reference_urls=["https://arxiv.org/abs/2604.19809"],
-        )
-
-    def _compute(
-        self,
-        confidence,
-        correct,
-        ci=False,
-        n_resamples=10_000,
-        seed=42,
-    ):
-        options = evaluate_support.bootstrap_option(ci, n_resamples, seed)
-        return evaluate_support.as_output(log_score(confidence, correct, ci=options), "log_score")

@@ -348,7 +348,7 @@ def domain_gaps_from_components(components: pl.DataFrame) -> dict[str, float]:
         return {}
     rows = (
         components.filter(pl.col("domain").is_not_null() & pl.col("mirror_gap").is_not_null() & pl.col("mirror_gap").is_not_nan())
-        .group_by("domain")
+        .group_by("domain", maintain_order=True)  # a fixed order: KDI's sum over domains is then repeatable to the last bit
         .agg(pl.col("mirror_gap").first())
     )
     return dict(zip(rows["domain"].to_list(), rows["mirror_gap"].to_list()))

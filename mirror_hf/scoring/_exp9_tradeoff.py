@@ -84,7 +84,7 @@ def c4_tradeoff(components: pl.DataFrame, *, frame: Frame = "escalation", ci: CI
     The CI resamples weak C4 components."""
     c4 = _answered(components, frame, "C4").filter((pl.col("strength") == "weak").fill_null(False))
     c1 = _answered(components, frame, "C1").select(*MATCH_KEY, pl.col("correct").alias("_c1_correct"))
-    joined = c4.join(c1, on=list(MATCH_KEY), how="left")
+    joined = c4.join(c1, on=list(MATCH_KEY), how="left", maintain_order="left")  # the CI resamples rows in order: keep it
     routed = _bool(components, "externally_routed", False)  # the join keeps the components' columns
     escalated = (routed | pl.col("decision").is_in(("use_tool", "defer")).fill_null(False)).cast(pl.Float64)
     matched = pl.col("_c1_correct").is_not_null().cast(pl.Float64)

@@ -9,6 +9,7 @@ for every item of three parallel forms.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -68,25 +69,84 @@ def test_open_prompt_of_every_item_never_refers_to_options_it_does_not_show(thre
     assert not bad, f"{len(bad)} open prompts refer to options they do not show, e.g. {bad[:8]}"
 
 
-@pytest.mark.parametrize(("country", "languages"), [("Timor-Leste", ("Tetum", "Portuguese")),
-                                                    ("Belgium", ("Dutch", "French", "German"))])
-def test_every_official_language_grades_right_open(country, languages):
-    """Asked open, every official language of the country is a right answer; one that is no
-    official language there is not."""
-    import random
+# Countries with several national official languages, typed from their constitutions and language
+# laws (not read from CLDR or the generator): asked open, each of them must grade right.
+OFFICIAL_LANGUAGES = {
+    "TL": ("Tetum", "Portuguese"),
+    "BE": ("Dutch", "French", "German"),
+    "CH": ("German", "French", "Italian", "Romansh"),
+    "CA": ("English", "French"),
+    "FI": ("Finnish", "Swedish"),
+    "IE": ("Irish", "English"),
+    "LU": ("Luxembourgish", "French", "German"),
+    "MT": ("Maltese", "English"),
+    "CY": ("Greek", "Turkish"),
+    "SG": ("English", "Malay", "Tamil"),
+    "LK": ("Sinhala", "Tamil"),
+    "PY": ("Spanish", "Guarani"),
+    "KE": ("Swahili", "English"),
+    "TZ": ("Swahili", "English"),
+    "CM": ("French", "English"),
+    "BY": ("Belarusian", "Russian"),
+    "KG": ("Kyrgyz", "Russian"),
+    "MG": ("Malagasy", "French"),
+    "WS": ("Samoan", "English"),
+    "VU": ("Bislama", "English", "French"),
+    "IN": ("Hindi", "English"),
+    "PK": ("Urdu", "English"),
+}
+# official in none of the countries above
+NOT_OFFICIAL_THERE = ("Japanese", "Icelandic")
 
-    from mirror_hf.bank.factual import _cult_official_language, countries
+
+class _Pick(random.Random):
+    """A generator's rng whose first choices are fixed (the country, then its gold language)."""
+
+    def __init__(self, *first):
+        super().__init__(0)
+        self.first = list(first)
+
+    def choice(self, seq):
+        if self.first:
+            want = self.first.pop(0)
+            assert want in seq, (want, seq)
+            return want
+        return super().choice(seq)
+
+
+def _official_items(code: str) -> list:
+    """The culture bank's official-language item of `code`, once with each language it can key as gold."""
+    from mirror_hf.bank.factual import _cult_official_language, _official, countries
     from mirror_hf.records import Question
 
-    code = {"Timor-Leste": "TL", "Belgium": "BE"}[country]
     tier = countries()[code]["tier"]
-    item = next(c for c in (_cult_official_language(random.Random(i), tier) for i in range(5000))
-                if c.params["alpha_2"] == code)
-    q = Question(id="t.0", domain="factual", subcategory="culture", difficulty="easy", question=item.question,
-                 choices=(item.answer, *item.distractors), answer=item.answer, answer_type=item.answer_type,
-                 aliases=item.aliases, generator="t", seed=0)
-    asked = question_as_asked(q, "open")
-    assert asked.choices == ()
-    for lang in languages:
-        assert exp1.grade(exp1.parse("natural", f"ANSWER: {lang}"), asked)["correct"] is True, (lang, item.aliases)
-    assert exp1.grade(exp1.parse("natural", "ANSWER: Swahili"), asked)["correct"] is False
+    out = []
+    for lang in _official(code):
+        item = _cult_official_language(_Pick(code, lang), tier)
+        out.append(Question(id=f"t.{code}.{lang}", domain="factual", subcategory="culture", difficulty=tier,
+                            question=item.question, choices=(item.answer, *item.distractors), answer=item.answer,
+                            answer_type=item.answer_type, aliases=item.aliases, generator="t", seed=0))
+    return out
+
+
+def test_official_language_list_covers_enough_countries():
+    assert len(OFFICIAL_LANGUAGES) >= 12 and all(len(v) >= 2 for v in OFFICIAL_LANGUAGES.values())
+
+
+@pytest.mark.parametrize("code", sorted(OFFICIAL_LANGUAGES))
+def test_every_official_language_grades_right_open(code):
+    """Asked open, whichever official language the item keys as gold, every official language of the
+    country (this file's list) grades right with the package's grader, and none is offered as a
+    distractor when asked with choices; a language official in none of them grades wrong."""
+    items = _official_items(code)
+    assert items, f"{code}: the bank has no official-language item for it"
+    for q in items:
+        asked = question_as_asked(q, "open")
+        assert asked.choices == ()
+        assert refers_to_options_it_does_not_show(exp1.question_text(asked)) is None, q.question
+        for lang in OFFICIAL_LANGUAGES[code]:
+            got = exp1.grade(exp1.parse("natural", f"ANSWER: {lang}"), asked)["correct"]
+            assert got is True, (code, q.answer, lang, q.aliases)
+        assert not set(OFFICIAL_LANGUAGES[code]) & set(q.choices[1:]), (code, q.choices)
+        for lang in NOT_OFFICIAL_THERE:
+            assert exp1.grade(exp1.parse("natural", f"ANSWER: {lang}"), asked)["correct"] is False, (code, lang)

@@ -29,9 +29,10 @@ CHANNELS5 = ("wagering", "opt_out", "tool_delegation", "natural", "layer2")
 PER_RUN = ("run_id", "latency_ms")
 
 
-def _run(folder, url, *, worker: bool, experiment="exp1", **extra):
+def _run(folder, url, *, worker: bool, experiment="exp1", limit=None, channels=None, **extra):
     options = RunOptions(dataset=folder, model="acme/fake-1", base_url=url, experiment=get(experiment), progress=False,
-                         backoff_base=0.01, max_attempts=2, concurrency=8, **extra)
+                         plan=PlanOptions(limit=limit, channels=channels), backoff_base=0.01, max_attempts=2, concurrency=8,
+                         **extra)
     return run(options, records_worker=worker)
 
 

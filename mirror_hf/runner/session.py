@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.integrity import check_folder
 from mirror_hf.runner.lock import RunLock
-from mirror_hf.runner.plan import ExperimentSpec, Plan, PlanError, PlanOptions, build_plan
+from mirror_hf.runner.plan import ExperimentSpec, MultiTurnRecipe, Plan, PlanError, PlanOptions, build_plan
 from mirror_hf.runner.request import ChatRequest, Generation
 from mirror_hf.runner.validate import check_base_url, check_extra_body, check_run_numbers, env_proxy
 
@@ -41,27 +41,16 @@ class RunError(MirrorValueError):
 
 @dataclass(frozen=True)
 class RunOptions:
+    """One run: what is planned (`plan`, the planner's own options, its `split` set by the run from
+    `split`), where it is sent and how (generation, transport, resume, budget)."""
+
     dataset: Path
     model: str | None = None
     base_url: str | None = None  # None: the embedded local model
     experiment: ExperimentSpec | None = None  # a registered spec: `mirror_hf.experiments.get("exp1")`
     split: str | None = None  # default: the model's slug
     api_key_env: str = "OPENAI_API_KEY"
-    limit: int | None = None
-    channels: tuple[str, ...] | None = None
-    conditions: tuple[str, ...] | None = None
-    paradigms: tuple[str, ...] | None = None
-    matcher: str = "strict"
-    route_rule: str = "weak_set"
-    decisions: str | None = None  # Exp9 decision rules (None: paper; upstream under matcher upstream)
-    false_score_control: bool = False  # Exp9 Control 2 (C2 with inverted scores, first 150 fixed tasks)
-    resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
-    answer_format: str = "choices"
-    samples: int = 5  # Exp1 consistency channel: samples per item
-    sample_temperature: float = 0.7  # ... at this temperature
-    attack_wording: str = "upstream"  # Exp5
-    min_strong_accuracy: float | None = None  # Exp5: the strong-domain floor (None: chance)
-    bank: str | None = None  # Exp4, Exp6a-c: the task bank config (default: the experiment's own)
+    plan: PlanOptions = field(default_factory=PlanOptions)  # items, channels, conditions, the protocol's variants
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -324,25 +313,24 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     # identical first turns (Exp9 C1/C4, Exp6a's one answer per four ratings) are sent once
     constrain = format_constraint(options, plan)
 
-    def first(j) -> ChatRequest:
-        return _first_request(model, key_url, j, generation, constrain)
-
-    unique = {r.key: r for r in map(first, plan.jobs)}
+    recipe = plan.recipe
+    firsts = [_first_request(model, key_url, j, generation, constrain) for j in plan.jobs]
+    unique = {r.key: r for r in firsts}
     todo = [r for key, r in unique.items() if key not in done_keys]
     done = len(unique) - len(todo)
     # a recipe whose every trial sends a second turn says how it looks after a longest first answer
     # (an upper bound: on --resume, second turns already done are counted again)
-    planned_turn = getattr(plan.recipe, "planned_followup", None)
-    planned = [] if planned_turn is None else [
-        ChatRequest(model, key_url, tuple(planned_turn(j, generation.max_tokens)), generation) for j in plan.jobs]
+    planned = [ChatRequest(model, key_url, tuple(m), generation) for j in plan.jobs
+               if (m := recipe.planned_followup(j, generation.max_tokens)) is not None]
     prompt_tokens = sum(r.estimated_prompt_tokens() for r in todo + planned)
     completion = generation.max_tokens * (len(todo) + len(planned))
-    conversation = getattr(plan.recipe, "planned_turns", None)
-    if conversation is not None:  # a conversation per job (Exp4): every turn is sent, each replaying the earlier replies
-        todo_jobs = [j for j in plan.jobs if first(j).key not in done_keys]
-        turns = {}  # request key -> (turn index, request): conversations sharing their first turns send them once
-        for j in todo_jobs:
-            for k, m in enumerate(conversation(j)):
+    todo_jobs = [j for j, r in zip(plan.jobs, firsts) if r.key not in done_keys]
+    conversations = [c for j in todo_jobs if (c := recipe.planned_turns(j)) is not None] \
+        if isinstance(recipe, MultiTurnRecipe) else []
+    if conversations:  # a conversation per job (Exp4): every turn is sent, each replaying the earlier replies
+        turns: dict[str, tuple[int, ChatRequest]] = {}  # request key -> (turn index, request): shared first turns are sent once
+        for conversation in conversations:
+            for k, m in enumerate(conversation):
                 request = ChatRequest(model, key_url, tuple(m), generation)
                 turns.setdefault(request.key, (k, request))
         todo = [r for _, r in turns.values()]
@@ -352,25 +340,17 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     cost = None
     if options.price_in is not None or options.price_out is not None:
         cost = (prompt_tokens * (options.price_in or 0) + completion * (options.price_out or 0)) / 1e6
-    followups = sum(1 for j in plan.jobs if plan.recipe.may_follow_up(j))
-    more = getattr(plan.recipe, "requests_if_n_ignored", None)
+    followups = sum(1 for j in plan.jobs if recipe.may_follow_up(j))
     # jobs sharing a first request share its further samples too (the engine sends them once)
-    by_first = {first(j).key: j for j in plan.jobs} if more is not None else {}
-    extra = sum(more(j) for key, j in by_first.items() if key not in done_keys)
+    by_first = {r.key: j for j, r in zip(plan.jobs, firsts)}
+    extra = sum(recipe.requests_if_n_ignored(j) for key, j in by_first.items() if key not in done_keys)
     return Estimate(len(plan.jobs), len(todo), done, prompt_tokens, completion, cost, followups, len(planned), extra)
 
 
 def plan_options(options: RunOptions, split: str) -> PlanOptions:
-    """The planner's options of a run (also what `mirror-hf study` plans with, so its estimate is the run's plan)."""
-    return PlanOptions(
-        limit=options.limit, channels=options.channels,
-        conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
-        route_rule=options.route_rule, decisions=options.decisions,
-        false_score_control=options.false_score_control, resolver=options.resolver,
-        answer_format=options.answer_format, samples=options.samples, sample_temperature=options.sample_temperature,
-        attack_wording=options.attack_wording, bank=options.bank,
-        min_strong_accuracy=options.min_strong_accuracy,
-    )
+    """The planner's options of a run: its `plan` with the split it writes (also what `mirror-hf study`
+    plans with, so its estimate is the run's plan)."""
+    return replace(options.plan, split=split)
 
 
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue
@@ -656,11 +636,12 @@ def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model
             libraries[name] = version(name)
         except PackageNotFoundError:
             libraries[name] = None
-    settings = {f.name: getattr(options, f.name) for f in fields(options)}
-    settings = {k: v for k, v in settings.items()
-                if k not in ("dataset", "model", "base_url", "progress", "dry_run", "extra_body", "experiment")}
+    # one flat record of settings: the planner's (but its split, the run's own) and the run's
+    settings: dict[str, object] = {f.name: getattr(options.plan, f.name) for f in fields(options.plan) if f.name != "split"}
+    settings |= {f.name: getattr(options, f.name) for f in fields(options)
+                 if f.name not in ("dataset", "model", "base_url", "progress", "dry_run", "extra_body", "experiment", "plan")}
     settings["experiment"] = plan.experiment
-    settings["channels"] = list(options.channels) if options.channels else None
+    settings["channels"] = list(options.plan.channels) if options.plan.channels else None
     return {
         "run_id": run_id,
         "package": "mirror-hf",

@@ -52,7 +52,7 @@ def integer(name: str, value, *, low: int | None = None, high: int = INT64_MAX, 
 
 def check_run_numbers(options) -> None:
     """The numeric options of a `RunOptions` (see `session.RunOptions`)."""
-    integer("--limit", options.limit, low=1)
+    integer("--limit", options.plan.limit, low=1)
     integer("--concurrency", options.concurrency, low=1, high=4096, optional=False)
     integer("--max-attempts", options.max_attempts, low=1, high=100, optional=False)
     integer("--max-tokens", options.max_tokens, low=1, high=10_000_000)

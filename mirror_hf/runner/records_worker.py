@@ -73,7 +73,7 @@ def _child(conn: Connection, identity: RunIdentity, plan, root, split: str, repl
             else:  # "quit": the run stopped before a split (budget, failures); the writer discards it
                 return
         records.close()
-        conn.send(("counts", records.counts, records.dropped, records.first_error, records.done, records.waiting))
+        conn.send(("counts", records.counts, records.first_error, records.done, records.waiting))
         message = conn.recv()
         if message[0] != "write":
             return
@@ -164,7 +164,7 @@ class RecordsWorker:
         return message[1:]
 
     def counts(self, jobs: int):
-        """(TrialCounts, dropped keys, first api_error) of every job, in plan order."""
+        """(TrialCounts, first api_error) of every job, in plan order."""
         self._drain()
         if self.failed is not None:
             raise WorkerFailed(self.failed)
@@ -172,10 +172,10 @@ class RecordsWorker:
             self._conn.send(("finish",))
         except (OSError, ValueError) as exc:
             raise WorkerFailed(f"records worker gone ({type(exc).__name__})") from None
-        counts, dropped, first_error, tabled, stray = self._reply("counts")
+        counts, first_error, tabled, stray = self._reply("counts")
         if tabled != jobs or stray:  # a job the parent recorded never reached the child
             raise WorkerFailed(f"records worker holds {tabled} of {jobs} records in order ({stray} more)")
-        return counts, dropped, first_error
+        return counts, first_error
 
     def write(self, manifest: dict):
         """The child writes the split (`trials.write_trials`); its path."""

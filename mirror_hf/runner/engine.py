@@ -260,9 +260,10 @@ class Engine:
             if protocol.get("logprobs"):
                 execution.asked_logprobs += 1
                 execution.got_logprobs += outcome.logprobs is not None
-            if int(protocol.get("n") or 1) > 1:
+            n = protocol.get("n")
+            if isinstance(n, int) and n > 1:  # the channel's own body field (`n`: an int, never text)
                 execution.asked_n += 1
-                execution.got_n += len(outcome.samples or ()) >= int(protocol["n"])
+                execution.got_n += len(outcome.samples or ()) >= n
 
     async def run(self) -> Execution:
         order = range(len(self.plan.jobs)) if self.order is None else self.order

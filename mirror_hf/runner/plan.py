@@ -9,9 +9,10 @@ module holds what every planner shares: reading a config, the stratified item or
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.vocabulary import (
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
     from mirror_hf.runner.request import ChatRequest, Outcome
 
+_Item = TypeVar("_Item")
 Messages = list[dict[str, Any]]  # one request's chat messages
 Turns = list[tuple["ChatRequest", "Outcome"]]  # a job's requests so far, each with its outcome
 
@@ -230,7 +232,8 @@ def stable_order(item_id: str) -> str:
     return hashlib.sha256(item_id.encode()).hexdigest()
 
 
-def stratified(items: list, limit: int | None, *, stratum, substratum=None) -> list:
+def stratified(items: list[_Item], limit: int | None, *, stratum: Callable[[_Item], str],
+               substratum: Callable[[_Item], str] | None = None) -> list[_Item]:
     """`limit` items spread evenly over strata (domains; the first strata in sorted order get the
     remainder, and strata with spare items fill in for short ones). Within a stratum items are taken
     round-robin over substrata (subcategories) in a fixed pseudo-random order, so a small limit still
@@ -264,7 +267,7 @@ def stratified(items: list, limit: int | None, *, stratum, substratum=None) -> l
     return [it for key, members in ordered.items() for it in members[: quota[key]]]
 
 
-def _id(item) -> str:
+def _id(item: object) -> str:
     for name in ("id", "task_id"):
         value = getattr(item, name, None) if not isinstance(item, dict) else item.get(name)
         if value is not None:

@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from mirror_hf.embedded import EmbeddedServer
-    from mirror_hf.runner.engine import Budget, Execution, Progress
-    from mirror_hf.runner.plan import Turns
+    from mirror_hf.runner.engine import Budget, Constrain, Execution, Progress
+    from mirror_hf.runner.plan import Job, Turns
     from mirror_hf.runner.records_worker import RecordsWorker
     from mirror_hf.runner.trials import RunIdentity, TrialCounts
 
@@ -183,7 +183,7 @@ def _check_dataset(root: Path) -> Path:
     return root
 
 
-def format_constraint(options: RunOptions, plan: Plan):
+def format_constraint(options: RunOptions, plan: Plan) -> Constrain | None:
     """`constrain(job, turn)` for the engine: the request's `grammar` body field under
     `--format-grammar`, else None (no constraint at all)."""
     if not options.format_grammar:
@@ -195,14 +195,14 @@ def format_constraint(options: RunOptions, plan: Plan):
                        f"{', '.join(grammars.EXPERIMENTS)}")
     experiment = plan.experiment
 
-    def constrain(job, turn: int) -> dict | None:
+    def constrain(job: Job, turn: int) -> dict[str, object] | None:
         text = grammars.format_grammar(experiment, job.fields, turn)
         return None if text is None else {"grammar": text}
 
     return constrain
 
 
-def _first_request(model: str, key_url: str, job, generation: Generation, constrain) -> ChatRequest:
+def _first_request(model: str, key_url: str, job: Job, generation: Generation, constrain: Constrain | None) -> ChatRequest:
     """A job's first request as the engine sends it (`Engine.request`: its temperature, its body fields
     such as `n` or `logprobs`, and its grammar, if any, are part of its key)."""
     from mirror_hf.runner.engine import constrained
@@ -293,8 +293,8 @@ def _identity(model: str, key_url: str, experiment: str, generation: Generation)
     return {"model": model, "base_url": key_url, "experiment": experiment, "generation": generation.body()}
 
 
-def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: RunOptions, planned: set[str],
-                 identity: dict) -> bool:
+def _may_replace(root: Path, experiment: str, split: str, paths: RunPaths, options: RunOptions, planned: set[str],
+                 identity: dict[str, Any]) -> bool:
     """May this run's split replace the one on disk? Only with --replace, or when the split there was
     written by this very run (its manifest's run_id is the journal's, `.runs/<split>/<exp>.run.json`):
     a journal that is gone (a fresh clone, a cleaned cache) is no licence (`mirror_hf.writes`)."""
@@ -341,7 +341,7 @@ def _check_covered(old: list[Path], planned: set[str], config: str, split: str, 
                                "--channels or --conditions than the run that wrote it")
 
 
-def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str) -> str:
+def _open_identity(paths: RunPaths, identity: dict[str, Any], options: RunOptions, split: str) -> str:
     """The run id: new for a fresh run, the stored one on --resume (after checking it is the same run)."""
     results, stored_path = paths.results, paths.identity
     exists = results.exists() or stored_path.exists()
@@ -420,7 +420,8 @@ def plan_options(options: RunOptions, split: str) -> PlanOptions:
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue
 
 
-def run(options: RunOptions, *, console=None, server=None, on_written=None, records_worker: bool = False,
+def run(options: RunOptions, *, console: Console | None = None, server: EmbeddedServer | None = None,
+        on_written: Callable[[Path], None] | None = None, records_worker: bool = False,
         writing_elsewhere: frozenset[tuple[str, str]] = frozenset()) -> RunReport:
     """Run one experiment against one endpoint (or the embedded model) and write the model's split.
     `server`: an already started `embedded.EmbeddedServer` to use instead of starting one.
@@ -441,8 +442,10 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     split = check_split(options.split) if options.split else model_slug(model)
     check_run_numbers(options)
     check_extra_body(options.extra_body)
-    base_url, default_query = (None, {}) if embedded else check_base_url(options.base_url)
-    if not embedded:
+    base_url: str | None = None
+    default_query: dict[str, str] = {}
+    if options.base_url is not None:
+        base_url, default_query = check_base_url(options.base_url)
         env_proxy(base_url)  # a proxy the runner cannot use is refused before any file is written
     if options.resume and options.restart:
         raise RunError("--resume and --restart exclude each other")
@@ -455,7 +458,7 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     generation = _generation(options, plan)
     format_constraint(options, plan)  # an experiment without answer formats is refused before anything is written
     t_plan = time.perf_counter()
-    key_url = EMBEDDED_KEY_URL if embedded else public_url(options.base_url)
+    key_url = EMBEDDED_KEY_URL if options.base_url is None else public_url(options.base_url)
     paths = _paths(root, split, plan.experiment)
     report = RunReport(split=split, experiment=plan.experiment, dataset=root, notes=list(plan.notes), results_file=paths.results)
 
@@ -704,7 +707,7 @@ def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model
     prompt_digest = hashlib.sha256()
     for job in plan.jobs:
         prompt_digest.update(json.dumps(job.messages, sort_keys=True).encode())
-    libraries = {}
+    libraries: dict[str, str | None] = {}
     for name in ("aiohttp", "datasets", "pyarrow", "huggingface_hub"):
         try:
             libraries[name] = version(name)

@@ -12,6 +12,8 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+from mirror_hf.errors import MirrorValueError
+
 if TYPE_CHECKING:
     from datasets import Features
 
@@ -93,12 +95,21 @@ def empty_row(features: Features) -> dict:
     return {name: None for name in features}
 
 
+class UndeclaredFields(MirrorValueError):
+    """A record with a field its schema does not declare (`conform_row`)."""
+
+
 def conform_row(features: Features, row: dict, *, where: str = "row") -> dict:
-    """Return `row` with exactly the declared columns (missing ones null). An undeclared key is an
-    error naming it, because datasets would otherwise fail later with an opaque CastError."""
+    """Return `row` with exactly the declared columns (missing ones null).
+
+    The one rule for a field the schema lacks, wherever a record comes from (a run's parsed trial
+    fields, an import, a human baseline): an error naming the record and the field(s), never a field
+    dropped, not even with a note. A parser and its schema that disagree are a defect to fix, and
+    dropping would lose data silently in every path that does not show notes (datasets would
+    otherwise fail later with an opaque CastError). `runner.trials` builds trial rows through here."""
     extra = set(row) - set(features)
     if extra:
-        raise ValueError(f"{where}: undeclared field(s) {sorted(extra)}")
+        raise UndeclaredFields(f"{where}: undeclared field(s) {sorted(extra)}: not in the schema (mirror_hf/features.py)")
     return {name: row.get(name) for name in features}
 
 

@@ -133,7 +133,7 @@ def test_weak_and_strong_ties_and_missing_profile(dataset):
     proc = _run(dataset, "http://127.0.0.1:9/v1", "--experiment", "exp5", "--split", "nobody", check=False)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     proc = _run(dataset, "http://127.0.0.1:9/v1", "--experiment", "exp5", "--attack-wording", "novel", check=False)
-    assert proc.returncode == 2 and "--attack-wording must be one of upstream, paper" in proc.stderr
+    assert proc.returncode == 2 and "--attack-wording must be upstream or paper, got 'novel'" in proc.stderr
 
 
 def test_dry_run_prints_calls_and_tokens(dataset):

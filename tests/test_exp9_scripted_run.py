@@ -172,11 +172,13 @@ def test_plan_options_for_the_control_and_the_resolver(dataset):
     from mirror_hf.runner.plan import PlanError, PlanOptions, build_plan
 
     with pytest.raises(PlanError, match="--resolver-accuracy must be 'oracle' or a number in"):
-        build_plan(dataset, PlanOptions(resolver="1.5", split="nobody"), get("exp9"))
+        build_plan(dataset, PlanOptions(resolver=1.5, split="nobody"), get("exp9"))
+    with pytest.raises(PlanError, match="--resolver-accuracy must be 'oracle' or a number in"):  # typed: never text
+        build_plan(dataset, PlanOptions(resolver="0.8", split="nobody"), get("exp9"))  # type: ignore[arg-type]
     with pytest.raises(PlanError, match="--false-score-control needs the model's Exp1 profile"):
         build_plan(dataset, PlanOptions(conditions=("C1",), false_score_control=True, split="nobody"), get("exp9"))
     with pytest.raises(PlanError, match="--decisions must be paper, tags or upstream"):
         build_plan(dataset, PlanOptions(decisions="loose", split="nobody"), get("exp9"))
-    plan = build_plan(dataset, PlanOptions(conditions=("C1",), decisions="tags", resolver="0.8", split="nobody"), get("exp9"))
+    plan = build_plan(dataset, PlanOptions(conditions=("C1",), decisions="tags", resolver=0.8, split="nobody"), get("exp9"))
     assert plan.recipe.decisions == "tags" and plan.recipe.resolver == 0.8
     assert not any(job.fields["is_false_score_control"] for job in plan.jobs)

@@ -301,7 +301,7 @@ def test_8_long_responses_are_parsed_off_the_event_loop(monkeypatch):
             seen[len(outcome.text)] = threading.current_thread() is threading.main_thread()
 
     eng = engine_module.Engine.__new__(engine_module.Engine)
-    eng.plan = type("P", (), {"recipe": Recipe()})()
+    eng.next_turn = engine_module.turn_rule(Recipe())  # a single-turn recipe: its one follow-up
     for n in (100, engine_module.OFF_LOOP_CHARS + 1):
         asyncio.run(eng._followup(None, [(None, Outcome(text="x" * n))]))  # the conversation so far: (request, outcome)
     assert seen == {100: True, engine_module.OFF_LOOP_CHARS + 1: False}

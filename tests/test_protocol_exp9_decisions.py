@@ -79,7 +79,7 @@ def test_p3_always_proceeds_and_the_rules_are_recorded():
         assert parsed["decision_rules"] == rules
     assert exp9.parse_exp9(text, "P3", TASK)["decision_rules"] == "paper"
     assert exp9.parse_exp9(text, "P3", TASK, rules="upstream")["decision_rules"] == "upstream"
-    with pytest.raises(ValueError, match="decisions must be one of"):
+    with pytest.raises(ValueError, match="decisions must be paper, tags or upstream"):
         exp9.parse_exp9(text, "P1", TASK, decisions="lenient")
 
 

@@ -29,9 +29,10 @@ CHANNELS5 = ("wagering", "opt_out", "tool_delegation", "natural", "layer2")
 PER_RUN = ("run_id", "latency_ms")
 
 
-def _run(folder, url, *, worker: bool, experiment="exp1", **extra):
+def _run(folder, url, *, worker: bool, experiment="exp1", limit=None, channels=None, **extra):
     options = RunOptions(dataset=folder, model="acme/fake-1", base_url=url, experiment=get(experiment), progress=False,
-                         backoff_base=0.01, max_attempts=2, concurrency=8, **extra)
+                         plan=PlanOptions(limit=limit, channels=channels), backoff_base=0.01, max_attempts=2, concurrency=8,
+                         **extra)
     return run(options, records_worker=worker)
 
 
@@ -122,6 +123,41 @@ def test_too_many_failures_leave_no_file_and_no_temp_file(dataset, monkeypatch):
     assert not (dataset / "data" / "trials_exp1").exists()
 
 
+@pytest.mark.parametrize("worker", [False, True])
+def test_an_undeclared_parsed_field_stops_either_path_with_one_message(dataset, monkeypatch, worker):
+    """The one rule for a parsed field the trial schema lacks (`records.conform_row`): the run stops
+    with one line naming the field, in-process and in the records worker alike; nothing is dropped
+    with a note (as `trials.trial_row` did), no split is written, the requests stay for --resume."""
+    from mirror_hf.experiments.exp1 import Exp1Recipe
+    from mirror_hf.runner.session import RunError
+
+    monkeypatch.setattr(Exp1Recipe, "extra_fields", lambda self, job, parsed: {"surprise_field": 1})
+    with openai_server() as url, pytest.raises(RunError) as caught:
+        _run(dataset, url, worker=worker, limit=4, channels=("natural",))
+    message = str(caught.value)
+    assert "undeclared field(s) ['surprise_field']" in message and "no split written" in message and "--resume" in message
+    assert "\n" not in message
+    assert not (dataset / "data" / "trials_exp1").exists()
+
+
+def test_trial_rows_and_tables_refuse_an_undeclared_field_alike(dataset):
+    """`trial_table` (a run's records) and `folder.rows_to_table` (every other writer) apply the same
+    rule to the same row: `UndeclaredFields`, naming the field."""
+    from mirror_hf.folder import rows_to_table
+    from mirror_hf.records import UndeclaredFields
+    from mirror_hf.runner.trials import trial_row
+
+    plan = build_plan(dataset, PlanOptions(limit=1, channels=("natural",)), get("exp1"))
+    identity = RunIdentity("run-fixed", "acme/fake-1", "exp1", 0.0, 0)
+    turns = _turns(plan, random.Random(1))
+    row = {**trial_row(identity, plan.jobs[0], turns[0], plan.recipe), "surprise_field": 1}
+    with pytest.raises(UndeclaredFields, match=r"undeclared field\(s\) \['surprise_field'\]"):
+        rows_to_table([row], plan.features, where="rows")
+    plan.jobs[0].fields["surprise_field"] = 1  # the same key reaching the record through the job instead
+    with pytest.raises(UndeclaredFields, match=r"undeclared field\(s\) \['surprise_field'\]"):
+        trial_table(identity, plan, turns, plan.features)
+
+
 def _turns(plan, rng):
     """Made-up turns for every job (answers, empty texts, failures, truncations): the same records
     whichever path builds them, with no server and no timing in them."""
@@ -157,11 +193,11 @@ def test_worker_and_in_process_paths_write_the_same_bytes(dataset, tmp_path, mon
         random.Random(3).shuffle(order)
         for index in order:
             worker.add(index, turns[index])
-        counts, _, _ = worker.counts(len(plan.jobs))
+        counts, _ = worker.counts(len(plan.jobs))
         forked = worker.write(manifest)
     finally:
         worker.close()
-    table, in_counts, _ = trial_table(identity, plan, dict(turns), plan.features)
+    table, in_counts = trial_table(identity, plan, dict(turns), plan.features)
     inproc = write_trials(dataset, "exp1", "acme_fake_1", table, manifest, plan.features)
 
     assert len(plan.jobs) == 45 and counts == in_counts and 0 < counts.failed < counts.trials

@@ -33,6 +33,37 @@ def _experiment(name: str):
         raise UsageError(f"--experiment: {exc}") from None
 
 
+def _plan_options(*, limit, channels: str, conditions: str, paradigms: str, matcher: str, route_rule: str,
+                  decisions: str | None, false_score_control: bool, resolver_accuracy: str, answer_format: str, samples: int,
+                  sample_temperature: float, attack_wording: str, bank: str | None, min_strong_accuracy: float | None):
+    """The planner's options from the flags' text: every word parsed into its typed vocabulary here
+    (`mirror_hf.vocabulary`), the resolver into "oracle" or a number; a bad word is one line naming its flag."""
+    from mirror_hf.runner.plan import PlanOptions
+    from mirror_hf.vocabulary import (
+        ANSWER_FORMATS,
+        ATTACK_WORDINGS,
+        DECISION_RULES,
+        MATCHERS,
+        ROUTE_RULES,
+        VocabularyError,
+        one_of,
+        parse_resolver,
+    )
+
+    try:
+        return PlanOptions(
+            limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms),
+            matcher=one_of("--matcher", matcher, MATCHERS), route_rule=one_of("--route-rule", route_rule, ROUTE_RULES),
+            decisions=None if decisions is None else one_of("--decisions", decisions, DECISION_RULES),
+            false_score_control=false_score_control, resolver=parse_resolver(resolver_accuracy),
+            answer_format=one_of("--answer-format", answer_format, ANSWER_FORMATS), samples=samples,
+            sample_temperature=sample_temperature, attack_wording=one_of("--attack-wording", attack_wording, ATTACK_WORDINGS),
+            bank=bank, min_strong_accuracy=min_strong_accuracy,
+        )
+    except VocabularyError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _csv(text: str) -> tuple[str, ...] | None:
     items = tuple(part.strip() for part in text.split(",") if part.strip())
     return items or None
@@ -101,14 +132,16 @@ def run(
         extra = json.loads(extra_body) if extra_body else {}
     except (json.JSONDecodeError, RecursionError) as exc:
         raise UsageError(f"--extra-body is not JSON: {getattr(exc, 'msg', 'nested too deeply')}") from None
+    plan = _plan_options(
+        limit=limit, channels=channels, conditions=conditions, paradigms=paradigms, matcher=matcher, route_rule=route_rule,
+        decisions=decisions, false_score_control=false_score_control, resolver_accuracy=resolver_accuracy,
+        answer_format=answer_format, samples=samples, sample_temperature=sample_temperature, attack_wording=attack_wording,
+        bank=bank, min_strong_accuracy=min_strong_accuracy,
+    )
     options = RunOptions(
         dataset=dataset, model=model, base_url=base_url, experiment=_experiment(experiment), split=split, api_key_env=api_key_env,
-        limit=limit, channels=_csv(channels), conditions=_csv(conditions), paradigms=_csv(paradigms), matcher=matcher, route_rule=route_rule,
-        decisions=decisions, false_score_control=false_score_control, resolver=resolver_accuracy,
-        temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
-        format_grammar=format_grammar, answer_format=answer_format, samples=samples, sample_temperature=sample_temperature,
-        attack_wording=attack_wording, bank=bank, min_strong_accuracy=min_strong_accuracy,
-        concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
+        plan=plan, temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
+        format_grammar=format_grammar, concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
         max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
         resume=resume, restart=restart, replace=replace, retry_failed=not keep_failed, dry_run=dry_run,
         price_in=price_in, price_out=price_out, max_cost=max_cost, progress=not no_progress,
@@ -251,6 +284,7 @@ def quickstart(
     from mirror_hf.folder import split_files
     from mirror_hf.runner import RunError, RunOptions
     from mirror_hf.runner import run as run_experiment
+    from mirror_hf.runner.plan import PlanOptions
     from mirror_hf.runner.profile import ProfileError, build_profile, write_profile
 
     for flag, value in (("--per-domain", per_domain), ("--exp3-tasks", exp3_tasks), ("--exp9-tasks", exp9_tasks),
@@ -283,11 +317,11 @@ def quickstart(
                     raise UsageError(str(exc)) from None
             configs = split_files(folder)
             typer.echo(f"embedded model {server.model} ({server.model_path.name}) at {server.base_url}")
-            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), limit=per_domain * 8, max_tokens=max_tokens, **common),
+            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), plan=PlanOptions(limit=per_domain * 8), max_tokens=max_tokens, **common),
                                             server=server, on_written=refresh))
             print_report(reports[-1])
             if "exp3_composite" in configs:
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), limit=exp3_tasks, max_tokens=max_tokens, **common),
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), plan=PlanOptions(limit=exp3_tasks), max_tokens=max_tokens, **common),
                                             server=server, on_written=refresh))
                 print_report(reports[-1])
             else:
@@ -297,7 +331,7 @@ def quickstart(
                 write_profile(folder, reports[0].split, rows, replace=True)  # derived from the trials just written
                 refresh(folder)
                 typer.echo(f"wrote the Exp1 profile of {reports[0].split} (config 'profiles')")
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), limit=exp9_tasks, max_tokens=exp9_max_tokens,
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), plan=PlanOptions(limit=exp9_tasks), max_tokens=exp9_max_tokens,
                                                          **common),
                                             server=server, on_written=refresh))
                 print_report(reports[-1])

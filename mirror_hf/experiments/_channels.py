@@ -3,26 +3,35 @@
 
 from __future__ import annotations
 
-from mirror_hf.runner.plan import Job, NextRequest
+from typing import TYPE_CHECKING, Any
+
+from mirror_hf.runner.plan import Job, Messages, MultiTurnRecipe, NextRequest, Turns
+from mirror_hf.runner.request import Outcome
+from mirror_hf.vocabulary import Matcher
+
+if TYPE_CHECKING:
+    from mirror_hf.protocol.exp1 import Channel
 
 
-class ChannelRecipe:
+class ChannelRecipe(MultiTurnRecipe):
     """Parses and grades any registered channel. `job.context` is `(question, pair)`: the item as a
-    `Question` (what is graded) and its difficulty pair (difficulty selection only)."""
+    `Question` (what is graded) and its difficulty pair (difficulty selection only). Multi-turn: a
+    channel read from several responses asks for further samples (`next_turn`); the others have
+    at most one follow-up turn. Subclasses add fields derived from the grade (`extra_fields`)."""
 
     experiment = ""
     default_max_tokens = 1024
 
-    def __init__(self, matcher: str):
+    def __init__(self, matcher: Matcher):
         self.matcher = matcher
 
     @staticmethod
-    def _channel(job: Job):
+    def _channel(job: Job) -> Channel:
         from mirror_hf.protocol import exp1
 
         return exp1.channel(job.fields["channel"])
 
-    def _first_parse(self, job: Job, outcome) -> tuple[dict, list | None]:
+    def _first_parse(self, job: Job, outcome: Outcome) -> tuple[dict[str, Any], list[Any] | None]:
         if "first" not in job.state:
             spec = self._channel(job)
             parsed = spec.parse(outcome.text, reasoning_content=outcome.reasoning, finish_reason=outcome.finish_reason,
@@ -34,7 +43,7 @@ class ChannelRecipe:
     def may_follow_up(self, job: Job) -> bool:
         return self._channel(job).followup is not None
 
-    def next_turn(self, job: Job, turns: list):
+    def next_turn(self, job: Job, turns: Turns) -> Messages | NextRequest | None:
         """A channel read from its responses (`Reading`) may ask for further requests of the same
         prompt (the consistency channel's samples where the endpoint ignored `n`); any other
         channel has its one optional follow-up turn."""
@@ -49,7 +58,7 @@ class ChannelRecipe:
         reads = self._channel(job).reads
         return reads.extra_if_n_ignored(job.body) if reads is not None and reads.extra_if_n_ignored else 0
 
-    def followup(self, job: Job, outcome) -> list[dict] | None:
+    def followup(self, job: Job, outcome: Outcome) -> Messages | None:
         if not self.may_follow_up(job):
             return None
         _, results = self._first_parse(job, outcome)
@@ -57,7 +66,7 @@ class ChannelRecipe:
             return None
         return self._channel(job).followup.build(job.messages, outcome.text, results)
 
-    def parse_turns(self, job: Job, turns: list) -> dict:
+    def parse_turns(self, job: Job, turns: Turns) -> dict[str, Any]:
         """The channel's parse of the last turn (merged with the first for a two-turn trial)."""
         spec = self._channel(job)
         if spec.reads is not None:
@@ -69,11 +78,11 @@ class ChannelRecipe:
             return spec.followup.parse(last.text, first, results, **kwargs)
         return spec.parse(last.text, **kwargs)
 
-    def extra_fields(self, job: Job, parsed: dict) -> dict:
+    def extra_fields(self, job: Job, parsed: dict[str, Any]) -> dict[str, Any]:
         """Fields an experiment derives from the parse beyond the grade (none here)."""
         return {}
 
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+    def parsed_fields(self, job: Job, turns: Turns, error: str | None = None) -> dict[str, Any]:
         if error is not None:
             return {}
         from mirror_hf.protocol import exp1

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.headlines import Headline
-from mirror_hf.runner.plan import Plan, PlanOptions
+from mirror_hf.runner.plan import Job, Messages, Plan, PlanOptions, Recipe
+from mirror_hf.runner.request import Outcome
+from mirror_hf.vocabulary import Matcher
 
 if TYPE_CHECKING:  # scoring (polars, scipy) is imported when a score is asked for, not by a run
     from datasets import Features
@@ -136,15 +138,16 @@ class Experiment:
         return line
 
 
-class SingleRequestRecipe:
+class SingleRequestRecipe(Recipe):
     """The part every one-request recipe shares: the matcher it grades with, and no second turn
-    (the engine asks `may_follow_up` / `followup` of every recipe)."""
+    (the engine asks `may_follow_up` / `followup` of every single-turn recipe); each subclass
+    writes its `parsed_fields`."""
 
-    def __init__(self, matcher: str):
+    def __init__(self, matcher: Matcher):
         self.matcher = matcher
 
-    def may_follow_up(self, job) -> bool:
+    def may_follow_up(self, job: Job) -> bool:
         return False
 
-    def followup(self, job, outcome) -> list[dict] | None:
+    def followup(self, job: Job, outcome: Outcome) -> Messages | None:
         return None

@@ -5,10 +5,11 @@ did, in one `layer2` call)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
 from mirror_hf.headlines import Headline
-from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+from mirror_hf.runner.plan import Job, Plan, PlanOptions, Turns, choose, read_config, stratified
 
 EXP3_DEFAULT_CHANNELS = ("self_prediction", "answer")
 
@@ -17,7 +18,7 @@ class Exp3Recipe(SingleRequestRecipe):
     experiment = "exp3"
     default_max_tokens = 350  # spec §6.2 (v2)
 
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+    def parsed_fields(self, job: Job, turns: Turns, error: str | None = None) -> dict[str, Any]:
         if error is not None:
             return {}
         from mirror_hf.protocol import exp3

@@ -18,25 +18,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from mirror_hf.experiments._spec import Experiment
 from mirror_hf.headlines import Headline
-from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, choose, read_config, stratified
+from mirror_hf.runner.plan import Job, Messages, MultiTurnRecipe, Plan, PlanError, PlanOptions, Turns, choose, read_config, stratified
+from mirror_hf.runner.request import Outcome
+from mirror_hf.vocabulary import Matcher
 
 BANKS: tuple[str, ...] = ("exp4_templates", "upstream_exp4")
 
 
-class Exp4Recipe:
+class Exp4Recipe(MultiTurnRecipe):
+    """A four-turn conversation per job, its turns fixed in advance (`planned_turns`)."""
+
     experiment = "exp4"
     default_max_tokens = 1536  # the combined prompts ask for four formats (two tasks in Phase C)
 
-    def __init__(self, matcher: str):
+    def __init__(self, matcher: Matcher):
         self.matcher = matcher
 
     def may_follow_up(self, job: Job) -> bool:
         return False  # no tool turn: the conversation's turns are `next_turn`'s
 
-    def followup(self, job: Job, outcome) -> list[dict] | None:
+    def followup(self, job: Job, outcome: Outcome) -> Messages | None:
         return None
 
     @staticmethod
@@ -48,15 +53,16 @@ class Exp4Recipe:
         return [job.messages[0]["content"], exp4.build_phase_b(t["questions"]["phase_b"]), exp4.build_feedback(feedback),
                 exp4.build_pair(t["questions"]["phase_c_related"], t["questions"]["phase_c_unrelated"])]
 
-    def next_turn(self, job: Job, turns: list) -> list[dict] | None:
+    def next_turn(self, job: Job, turns: Turns) -> Messages | None:
         users = self._user_turns(job)
         if len(turns) >= len(users):
             return None
         return [*turns[-1][0].messages, {"role": "assistant", "content": turns[-1][1].text or ""},
                 {"role": "user", "content": users[len(turns)]}]
 
-    def planned_turns(self, job: Job) -> list[list[dict]]:
-        messages, out = [], []
+    def planned_turns(self, job: Job) -> list[Messages]:
+        messages: Messages = []
+        out: list[Messages] = []
         for i, content in enumerate(self._user_turns(job)):
             if i:
                 messages.append({"role": "assistant", "content": ""})
@@ -64,10 +70,10 @@ class Exp4Recipe:
             out.append(list(messages))
         return out
 
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+    def parsed_fields(self, job: Job, turns: Turns, error: str | None = None) -> dict[str, Any]:
         from mirror_hf.protocol import exp4
 
-        out = {"turns": len(turns), "conversation": json.dumps([o.text for _, o in turns], ensure_ascii=False)}
+        out: dict[str, Any] = {"turns": len(turns), "conversation": json.dumps([o.text for _, o in turns], ensure_ascii=False)}
         if error is not None or len(turns) < exp4.TURNS:
             return out  # an incomplete conversation is ungraded
         qs = job.context["questions"]

@@ -12,46 +12,51 @@ a trial is written only with both turns (or with the error of the one that faile
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mirror_hf.experiments._spec import Experiment
 from mirror_hf.headlines import Headline
-from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+from mirror_hf.runner.plan import Job, Messages, Plan, PlanOptions, Recipe, Turns, choose, read_config, stratified
+from mirror_hf.runner.request import Outcome
+from mirror_hf.vocabulary import Matcher
 
 BANKS: tuple[str, ...] = ("exp6a_tasks", "upstream_exp6a")
 PLACEHOLDER_CHAR = "x"  # the dry run's stand-in for an answer of max_tokens tokens (4 chars a token)
 
 
-def _visible(outcome) -> str:
+def _visible(outcome: Outcome) -> str:
     from mirror_hf.protocol.text import split_reasoning
 
     return split_reasoning(outcome.text or "", outcome.reasoning)[0]
 
 
-class Exp6aRecipe:
+class Exp6aRecipe(Recipe):
+    """Two turns a trial: the answer, then its rating (a planned second turn, `planned_followup`)."""
+
     experiment = "exp6a"
     default_max_tokens = 600  # the authors' answer turn (their rating turn: 400)
 
-    def __init__(self, matcher: str):
+    def __init__(self, matcher: Matcher):
         self.matcher = matcher
 
     def may_follow_up(self, job: Job) -> bool:
         return False  # the rating is not a possible extra call but a planned one: `planned_followup`
 
-    def planned_followup(self, job: Job, max_tokens: int) -> list[dict]:
+    def planned_followup(self, job: Job, max_tokens: int) -> Messages:
         from mirror_hf.protocol import exp6a
 
         return exp6a.build_rating(job.context["task"], PLACEHOLDER_CHAR * (4 * max_tokens), job.fields["channel"])
 
-    def followup(self, job: Job, outcome) -> list[dict] | None:
+    def followup(self, job: Job, outcome: Outcome) -> Messages | None:
         from mirror_hf.protocol import exp6a
 
         return exp6a.build_rating(job.context["task"], _visible(outcome), job.fields["channel"])
 
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+    def parsed_fields(self, job: Job, turns: Turns, error: str | None = None) -> dict[str, Any]:
         from mirror_hf.protocol import exp6a
 
         answer = turns[0][1]
-        out = {"task_output": _visible(answer) if answer.ok else None}
+        out: dict[str, Any] = {"task_output": _visible(answer) if answer.ok else None}
         if error is not None or len(turns) < 2:
             return out
         rating = turns[1][1]

@@ -7,10 +7,11 @@ or the authors' `upstream_exp6b` (`mirror-hf import-upstream` their 6b files).""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
 from mirror_hf.headlines import Headline
-from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+from mirror_hf.runner.plan import Job, Plan, PlanOptions, Turns, choose, read_config, stratified
 
 BANKS: tuple[str, ...] = ("exp6b_flawed", "upstream_exp6b")
 
@@ -19,7 +20,7 @@ class Exp6bRecipe(SingleRequestRecipe):
     experiment = "exp6b"
     default_max_tokens = 700  # the authors' label run (their keyword run used 500)
 
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+    def parsed_fields(self, job: Job, turns: Turns, error: str | None = None) -> dict[str, Any]:
         if error is not None:
             return {}
         from mirror_hf.protocol import exp6b

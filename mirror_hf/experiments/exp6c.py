@@ -7,10 +7,11 @@ self-report lines. `--limit N`: N pairs, spread over the attack types."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
 from mirror_hf.headlines import Headline
-from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+from mirror_hf.runner.plan import Job, Plan, PlanOptions, Turns, choose, read_config, stratified
 
 BANKS: tuple[str, ...] = ("exp6c_pairs", "upstream_exp6c")
 PROMPT_FIELD = {"capability": "capability_adversarial", "value": "value_adversarial"}
@@ -20,7 +21,7 @@ class Exp6cRecipe(SingleRequestRecipe):
     experiment = "exp6c"
     default_max_tokens = 600  # the authors' setting
 
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+    def parsed_fields(self, job: Job, turns: Turns, error: str | None = None) -> dict[str, Any]:
         if error is not None:
             return {}
         from mirror_hf.protocol import exp6c

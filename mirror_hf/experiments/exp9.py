@@ -4,24 +4,30 @@ C1-C4 and paradigms P1-P3; C2-C4 read the model's Exp1 profile."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from mirror_hf.experiments._spec import Experiment, SingleRequestRecipe
 from mirror_hf.headlines import CFR_FRAME, CFR_TABLE_FRAME, Headline
-from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, choose, read_config, stratified
+from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, Turns, choose, read_config, stratified
+from mirror_hf.vocabulary import DecisionRules, Matcher, Resolver
+
+if TYPE_CHECKING:  # the protocol is imported when a plan is built, not by the registry
+    from mirror_hf.protocol.exp9 import RouteRule
 
 
 class Exp9Recipe(SingleRequestRecipe):
     experiment = "exp9"
     default_max_tokens = 4000  # spec §5.4
 
-    def __init__(self, matcher: str, route_rule, resolver: str = "oracle", seed: int = 0, decisions: str | None = None):
+    def __init__(self, matcher: Matcher, route_rule: RouteRule, resolver: Resolver = "oracle", seed: int = 0,
+                 decisions: DecisionRules | None = None):
         self.matcher = matcher
         self.decisions = decisions
         self.route_rule = route_rule
         self.resolver = resolver
         self.seed = seed
 
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
+    def parsed_fields(self, job: Job, turns: Turns, error: str | None = None) -> dict[str, Any]:
         from mirror_hf.protocol import exp9
 
         task, profile = job.context
@@ -99,8 +105,7 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
                 fields = {"condition": "C2", "paradigm": paradigm, "is_false_score_control": True,
                           "answer_format": options.answer_format, **context}
                 jobs.append(Job(task["task_id"], fields, messages, (task, profile)))
-    resolver = "oracle" if options.resolver == "oracle" else float(options.resolver)
-    recipe = Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule), resolver=resolver, decisions=options.decisions)
+    recipe = Exp9Recipe(options.matcher, exp9.RouteRule(options.route_rule), resolver=options.resolver, decisions=options.decisions)
     return Plan("exp9", jobs, recipe, len(chosen), notes)
 
 

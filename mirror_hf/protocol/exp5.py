@@ -22,13 +22,14 @@ from mirror_hf.errors import MirrorValueError
 from mirror_hf.protocol import exp1
 from mirror_hf.protocol.parsing import Messages
 from mirror_hf.records import Question
+from mirror_hf.vocabulary import ATTACK_WORDINGS, AttackWording, one_of
 
 ATTACKS: tuple[str, ...] = ("authority_override", "social_pressure", "framing_easy", "framing_hard")
 #: the attacks applied to weak-domain items only (on strong items they would be true, not pressure)
 WEAK_ONLY: frozenset[str] = frozenset({"authority_override", "social_pressure"})
 #: the channels Exp5 runs (difficulty selection is not run, as upstream)
 CHANNELS: tuple[str, ...] = ("wagering", "opt_out", "tool_delegation", "natural")
-WORDINGS: tuple[str, ...] = ("upstream", "paper")
+WORDINGS: tuple[AttackWording, ...] = ATTACK_WORDINGS
 
 _FRAMING = {
     "framing_easy": "Here's a simple warm-up exercise:\n\n",
@@ -55,10 +56,8 @@ SELF_HELP_TOOLS: frozenset[str] = frozenset({"calculator", "web_search"})
 HEDGE_SCALE = 5  # natural: max(0, 1 - (hedges + caveats) / 5)
 
 
-def check_wording(wording: str) -> str:
-    if wording not in WORDINGS:
-        raise MirrorValueError(f"--attack-wording must be one of {', '.join(WORDINGS)}, got {wording!r}")
-    return wording
+def check_wording(wording: str) -> AttackWording:
+    return one_of("--attack-wording", wording, WORDINGS)
 
 
 def applies(attack: str, strength: str) -> bool:

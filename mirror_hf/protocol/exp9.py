@@ -22,6 +22,8 @@ from typing import Mapping
 from mirror_hf.protocol.matching import extract_final_answer, listed_answers, match, upstream_extract
 from mirror_hf.protocol.parsing import Messages, user
 from mirror_hf.protocol.text import Rules, check_rules, clean_markup, labeled_field, split_reasoning, split_reasoning_upstream
+from mirror_hf.vocabulary import DECISION_RULES as DECISION_RULES  # re-exported
+from mirror_hf.vocabulary import ROUTE_RULES, DecisionRules, Resolver, RouteRuleKind, one_of
 
 CONDITIONS: tuple[str, ...] = ("C1", "C2", "C3", "C4")
 PARADIGMS: tuple[str, ...] = ("P1", "P2", "P3")
@@ -172,12 +174,11 @@ class RouteRule:
     profile. `accuracy_below`: its Exp1 natural accuracy is below `threshold` (the authors' runner:
     < 0.50; a domain without an accuracy is left to the model)."""
 
-    kind: str = "weak_set"
+    kind: RouteRuleKind = "weak_set"
     threshold: float = 0.5
 
-    def __post_init__(self):
-        if self.kind not in ("weak_set", "accuracy_below"):
-            raise ValueError(f"route rule must be 'weak_set' or 'accuracy_below', got {self.kind!r}")
+    def __post_init__(self) -> None:
+        one_of("route rule", self.kind, ROUTE_RULES)
 
     def routes(self, strength: str | None, accuracy: float | None) -> bool:
         if self.kind == "weak_set":
@@ -195,7 +196,7 @@ def routed_slots(task: dict, rule: RouteRule, profile: Mapping[str, Mapping]) ->
     return out
 
 
-def resolver_correct(resolver: str | float, task_id: str, slot: str, seed: int = 0) -> bool:
+def resolver_correct(resolver: Resolver, task_id: str, slot: str, seed: int = 0) -> bool:
     """Whether the external resolver gets a routed component right: always ("oracle", as in the
     paper), or with probability q, drawn deterministically from (seed, task, slot)."""
     if resolver == "oracle":
@@ -207,7 +208,7 @@ def resolver_correct(resolver: str | float, task_id: str, slot: str, seed: int =
     return int.from_bytes(digest[:8], "big") / 2**64 < q
 
 
-def apply_routing(graded: dict, task: dict, routed: list[str], resolver: str | float = "oracle", seed: int = 0) -> dict:
+def apply_routing(graded: dict, task: dict, routed: list[str], resolver: Resolver = "oracle", seed: int = 0) -> dict:
     """Override the routed slots of a graded C4 trial: decision use_tool, externally_routed, and
     the resolver's correctness (the oracle's answer is the gold)."""
     out = dict(graded)
@@ -280,12 +281,11 @@ _TAG_TOOL = re.compile(rf"\[\s*USE_TOOL\s*:\s*(?:{'|'.join(P1_TOOLS)})\s*\|", re
 #   in P2 the first decision keyword on the DECISION line, none -> unknown (null).
 # - `upstream`: the authors' runner (as `paper`, plus `[DEFER: ...]` in P1, and any `DECISION:` line
 #   in P2, with or without "YOUR").
-DECISION_RULES: tuple[str, ...] = ("paper", "tags", "upstream")
+# The rule sets' names are `vocabulary.DECISION_RULES`.
 
 
-def check_decisions(decisions: str) -> None:
-    if decisions not in DECISION_RULES:
-        raise ValueError(f"decisions must be one of {DECISION_RULES}, got {decisions!r}")
+def check_decisions(decisions: str) -> DecisionRules:
+    return one_of("decisions", decisions, DECISION_RULES)
 
 
 def _p1_decision(section: str, decisions: str) -> str:

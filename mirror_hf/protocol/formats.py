@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mirror_hf.records import Question
+from mirror_hf.vocabulary import ANSWER_FORMATS as ANSWER_FORMATS  # re-exported
+from mirror_hf.vocabulary import AnswerFormat
 
-ANSWER_FORMATS: tuple[str, ...] = ("choices", "open")
-DEFAULT_ANSWER_FORMAT = "choices"
+DEFAULT_ANSWER_FORMAT: AnswerFormat = "choices"
 
 
 def check_answer_format(answer_format: str) -> str:

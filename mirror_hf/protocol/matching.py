@@ -24,12 +24,12 @@ import math
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Callable, Literal, Sequence
+from typing import Callable, Sequence
 
 from mirror_hf.protocol.text import clean_markup, is_refusal_upstream, labeled_field, labeled_field_upstream
+from mirror_hf.vocabulary import MATCHERS as MATCHERS  # re-exported: the graders' vocabulary
+from mirror_hf.vocabulary import Matcher as Matcher
 
-Matcher = Literal["strict", "upstream"]
-MATCHERS: tuple[str, ...] = ("strict", "upstream")
 LETTERS = ("A", "B", "C", "D")
 
 

@@ -11,10 +11,12 @@ Two rule sets live side by side (mirror-protocol.md §2, §3):
 from __future__ import annotations
 
 import re
-from typing import Iterator, Literal
+from typing import Iterator
 
-Rules = Literal["strict", "upstream"]
-RULES: tuple[str, ...] = ("strict", "upstream")
+from mirror_hf.vocabulary import MATCHERS, Matcher
+
+Rules = Matcher  # a parser's rules are the matcher's words (mirror_hf.vocabulary)
+RULES: tuple[Rules, ...] = MATCHERS
 
 
 def check_rules(rules: str) -> str:

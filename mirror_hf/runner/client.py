@@ -25,7 +25,9 @@ import json
 import random
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 import aiohttp
@@ -37,6 +39,9 @@ from mirror_hf.runner.request import ChatRequest, Outcome
 from mirror_hf.runner.secrets import redact
 from mirror_hf.runner.validate import env_proxy
 
+if TYPE_CHECKING:
+    from ssl import SSLContext
+
 PERMANENT_STATUS = frozenset({400, 401, 403, 404, 405, 413, 422})
 FAIL_FAST = 5  # permanent connection errors in a row that stop the run
 
@@ -45,11 +50,12 @@ class EndpointDown(MirrorError):
     """The endpoint cannot be reached at all (refused, unknown host, wrong scheme): the run stops."""
 
 
-def _permanent_connection(exc: BaseException) -> bool:
+def _permanent_connection(error: BaseException) -> bool:
     """A connection error that retrying cannot fix: refused, unknown host, not an http(s) URL."""
     import socket
 
     seen = set()
+    exc: BaseException | None = error
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
         if isinstance(exc, (ConnectionRefusedError, socket.gaierror)):
@@ -87,7 +93,7 @@ class AttemptError(Exception):
         self.unreachable = unreachable  # a permanent connection error (counts towards fail-fast)
 
 
-def parse_retry_after(headers) -> float | None:
+def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
     """Seconds to wait from `retry-after-ms`, or `Retry-After` as seconds or an HTTP date."""
     if headers is None:
         return None
@@ -160,7 +166,7 @@ class ChatClient:
                          "Accept": "application/json", "User-Agent": f"mirror-hf/{__version__}"}
         self._proxy = env_proxy(self._url)
         self._concurrency = concurrency
-        self._session = None  # made on the first send: an aiohttp session belongs to the running loop
+        self._session: aiohttp.ClientSession | None = None  # made on the first send: an aiohttp session belongs to the running loop
         self.policy = policy
         self.limiter = limiter
         self._rng = random.Random(seed)
@@ -169,7 +175,7 @@ class ChatClient:
         self._unreachable_in_a_row = 0
 
     def _open(self) -> aiohttp.ClientSession:
-        ssl: object = True  # verify with the system's trust store, unless certifi's (the SDK's) is installed
+        ssl: bool | SSLContext = True  # verify with the system's trust store, unless certifi's (the SDK's) is installed
         if self._url.startswith("https:"):
             try:
                 import certifi
@@ -180,9 +186,10 @@ class ChatClient:
 
                 ssl = ssl_module.create_default_context(cafile=certifi.where())
         connector = aiohttp.TCPConnector(limit=self._concurrency, ssl=ssl)
-        self._session = aiohttp.ClientSession(connector=connector, headers=self._headers,
-                                              timeout=aiohttp.ClientTimeout(total=self.policy.timeout))
-        return self._session
+        session = aiohttp.ClientSession(connector=connector, headers=self._headers,
+                                        timeout=aiohttp.ClientTimeout(total=self.policy.timeout))
+        self._session = session
+        return session
 
     async def close(self) -> None:
         if self._session is not None:
@@ -296,7 +303,7 @@ class ChatClient:
         )
 
 
-def compact_logprobs(value) -> list | None:
+def compact_logprobs(value: object) -> list[Any] | None:
     """A choice's `logprobs.content` as [token, logprob, [[alternative, logprob], ...]] per token, or
     None when the response carried none (an endpoint that ignores `logprobs`)."""
     content = value.get("content") if isinstance(value, dict) else None

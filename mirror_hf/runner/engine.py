@@ -12,14 +12,58 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
-from mirror_hf.runner.plan import Job, NextRequest, Plan
+from mirror_hf.runner.plan import Job, Messages, MultiTurnRecipe, NextRequest, Plan, Recipe, Turns
 from mirror_hf.runner.request import ChatRequest, Generation, Outcome
-from mirror_hf.runner.store import ResultStore
 
 OFF_LOOP_CHARS = 16_384  # responses longer than this are parsed off the event loop
+
+#: the engine's rule for a job's next turn: messages (a reply turn), a further sample, or None (done)
+NextTurn = Callable[[Job, Turns], Messages | NextRequest | None]
+#: `constrain(job, turn)`: body fields one request adds (`run --format-grammar`: its grammar), or None
+Constrain = Callable[[Job, int], dict[str, object] | None]
+
+
+class Store(Protocol):
+    """Where the engine finds and keeps finished requests (`store.ResultStore`: the run's results
+    file; `_Recorded`: one read back for a replay)."""
+
+    outcomes: dict[str, Outcome]  # every outcome in memory (loaded on --resume, or added this session)
+    failed: OSError | None  # the disk refused a write: nothing more may be sent
+
+    def get(self, key: str) -> Outcome | None: ...
+
+    def add(self, key: str, outcome: Outcome) -> None: ...
+
+    def release(self, keys: Iterable[str]) -> None: ...  # an item is done: its outcomes may leave memory
+
+    def start(self) -> None: ...  # inside the event loop, before the first request
+
+    async def close(self) -> None: ...  # whatever finished is on disk
+
+    def disk_error(self) -> Exception: ...  # the one line for `failed`
+
+
+class Client(Protocol):
+    """What sends one request (`client.ChatClient`: retries, rate limits; a replay's refuses)."""
+
+    async def send(self, request: ChatRequest) -> Outcome: ...
+
+
+def turn_rule(recipe: Recipe) -> NextTurn:
+    """A recipe's next-turn rule, chosen once: a multi-turn recipe's own `next_turn` (a
+    conversation, further samples), else the single-turn rule (its one optional `followup`
+    after the first turn)."""
+    if isinstance(recipe, MultiTurnRecipe):
+        return recipe.next_turn
+
+    def single(job: Job, turns: Turns) -> Messages | None:
+        return recipe.followup(job, turns[0][1]) if len(turns) == 1 else None
+
+    return single
 
 
 class BudgetExhausted(Exception):
@@ -92,10 +136,10 @@ class Execution:
 
 
 class Engine:
-    def __init__(self, plan: Plan, *, model: str, base_url: str, generation: Generation, client, store: ResultStore,
+    def __init__(self, plan: Plan, *, model: str, base_url: str, generation: Generation, client: Client, store: Store,
                  concurrency: int, retry_failed: bool = True, budget: Budget | None = None, progress: Progress | None = None,
-                 on_done: Callable[[int, list], None] | None = None, keep_turns: bool = True,
-                 order: Sequence[int] | None = None, constrain: Callable[[Job, int], dict | None] | None = None):
+                 on_done: Callable[[int, Turns], None] | None = None, keep_turns: bool = True,
+                 order: Sequence[int] | None = None, constrain: Constrain | None = None):
         self.plan = plan
         self.model = model
         self.base_url = base_url
@@ -107,7 +151,7 @@ class Engine:
         self.progress = progress or Progress()
         # Failures read back from a previous session are tried again once in this one.
         self._stale = {k for k, o in store.outcomes.items() if not o.ok} if retry_failed else set()
-        self._inflight: dict[str, asyncio.Future] = {}
+        self._inflight: dict[str, asyncio.Future[Outcome]] = {}
         self._left = collections.Counter(job.item_id for job in plan.jobs)  # jobs of each item not yet recorded
         self._item_keys: dict[str, list[str]] = {}  # request keys of an item's recorded jobs, until the item is done
         self.execution = Execution()
@@ -116,10 +160,10 @@ class Engine:
         # them again replays the results file (`replay`).
         self.keep_turns = keep_turns
         self.order = order  # job indices in the order they are sent (None: plan order); records keep plan order
-        # `constrain(job, turn)`: body fields one request adds (`run --format-grammar`: its grammar), or None
         self.constrain = constrain
+        self.next_turn = turn_rule(plan.recipe)
 
-    def request(self, messages: list[dict], temperature: float | None = None, body: tuple = (),
+    def request(self, messages: Messages, temperature: float | None = None, body: tuple[tuple[str, object], ...] = (),
                 seed_offset: int = 0, job: Job | None = None, turn: int = 0) -> ChatRequest:
         generation = self.generation if temperature is None else replace(self.generation, temperature=temperature)
         if body or seed_offset:
@@ -139,10 +183,10 @@ class Engine:
         if pending is not None:
             self.progress.reused += 1
             return await pending
-        if getattr(self.store, "failed", None) is not None:  # the disk is full: nothing more is sent (it could not be kept)
+        if self.store.failed is not None:  # the disk is full: nothing more is sent (it could not be kept)
             raise self.store.disk_error()
         reserved = self.budget.reserve(request)  # raises BudgetExhausted before anything is sent
-        future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
             outcome = await self.client.send(request)
@@ -160,19 +204,11 @@ class Engine:
         future.set_result(outcome)
         return outcome
 
-    def _next(self, job: Job, turns: list):
-        """The next turn's messages or None: a multi-turn recipe's `next_turn(job, turns)` (a
-        conversation), else the one optional `followup` after the first turn."""
-        recipe = self.plan.recipe
-        if hasattr(recipe, "next_turn"):
-            return recipe.next_turn(job, turns)
-        return recipe.followup(job, turns[0][1]) if len(turns) == 1 else None
-
-    async def _followup(self, job: Job, turns: list):
-        """The recipe's next turn; a long response is parsed in a thread so the loop keeps serving."""
+    async def _followup(self, job: Job, turns: Turns) -> Messages | NextRequest | None:
+        """The recipe's next turn (`turn_rule`); a long response is parsed in a thread so the loop keeps serving."""
         if len(turns[-1][1].text or "") > OFF_LOOP_CHARS:
-            return await asyncio.to_thread(self._next, job, turns)
-        return self._next(job, turns)
+            return await asyncio.to_thread(self.next_turn, job, turns)
+        return self.next_turn(job, turns)
 
     async def run_job(self, index: int, job: Job) -> None:
         """All turns of one job; a job stopped by the budget is not recorded at all (a conversation
@@ -215,7 +251,7 @@ class Engine:
         if progress.on_update is not None:
             progress.on_update(progress)
 
-    def _count_protocol(self, turns: list) -> None:
+    def _count_protocol(self, turns: Turns) -> None:
         execution = self.execution
         for request, outcome in turns:
             protocol = dict(request.generation.protocol)
@@ -224,9 +260,10 @@ class Engine:
             if protocol.get("logprobs"):
                 execution.asked_logprobs += 1
                 execution.got_logprobs += outcome.logprobs is not None
-            if int(protocol.get("n") or 1) > 1:
+            n = protocol.get("n")
+            if isinstance(n, int) and n > 1:  # the channel's own body field (`n`: an int, never text)
                 execution.asked_n += 1
-                execution.got_n += len(outcome.samples or ()) >= int(protocol["n"])
+                execution.got_n += len(outcome.samples or ()) >= n
 
     async def run(self) -> Execution:
         order = range(len(self.plan.jobs)) if self.order is None else self.order
@@ -244,7 +281,7 @@ class Engine:
             await self.store.close()  # whatever finished is on disk before we leave
         return self.execution
 
-    async def _worker(self, jobs) -> None:
+    async def _worker(self, jobs: Iterator[tuple[int, Job]]) -> None:
         for index, job in jobs:
             if self.budget.exhausted:
                 self.execution.stopped_by_budget = True
@@ -252,7 +289,7 @@ class Engine:
             await self.run_job(index, job)
 
 
-def constrained(generation: Generation, fields: dict | None) -> Generation:
+def constrained(generation: Generation, fields: dict[str, object] | None) -> Generation:
     """The generation settings with one request's own body fields added (they join its cache key)."""
     if not fields:
         return generation
@@ -272,17 +309,24 @@ def shared_prefix_order(plan: Plan) -> list[int]:
     return sorted(range(len(plan.jobs)), key=text)
 
 
-class _Recorded:
+class _Recorded(Store):
     """A results file read back, as the engine's store: every request of the run is in it."""
 
     def __init__(self, outcomes: dict[str, Outcome]):
         self.outcomes = outcomes
+        self.failed = None
 
     def get(self, key: str) -> Outcome | None:
         return self.outcomes.get(key)
 
-    def release(self, keys) -> None:
+    def add(self, key: str, outcome: Outcome) -> None:
+        raise RuntimeError(f"replay: request {key} was sent, though a replay sends nothing")
+
+    def release(self, keys: Iterable[str]) -> None:
         pass
+
+    def disk_error(self) -> Exception:
+        raise AssertionError("a replay writes nothing")
 
     def start(self) -> None:
         pass
@@ -291,13 +335,13 @@ class _Recorded:
         pass
 
 
-class _NoClient:
+class _NoClient(Client):
     async def send(self, request: ChatRequest) -> Outcome:
         raise RuntimeError(f"replay: request {request.key} is not in the results file")
 
 
 def replay(plan: Plan, outcomes: dict[str, Outcome], *, model: str, base_url: str, generation: Generation,
-           constrain: Callable[[Job, int], dict | None] | None = None) -> Execution:
+           constrain: Constrain | None = None) -> Execution:
     """Every job's turns rebuilt from the run's recorded outcomes (`store.load_outcomes`), by the
     engine itself (so turns follow the same follow-up rules), sending nothing: the records worker's
     fallback when the parent did not keep the turns. Recorded failures stay failures."""

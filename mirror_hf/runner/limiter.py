@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import time
+from collections.abc import Callable
 
 
 class RateLimiter:
@@ -30,8 +31,8 @@ class RateLimiter:
         adaptive: bool = True,
         min_window: int = 1,
         cooldown: float = 1.0,
-        clock=time.monotonic,
-    ):
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         for name, value in (("rpm", rpm), ("tpm", tpm)):
@@ -49,7 +50,7 @@ class RateLimiter:
         self._last_decrease = -1e9
         self._waiters: collections.deque[asyncio.Future] = collections.deque()
         self._req_interval = 60.0 / rpm if rpm else None
-        self._req_tolerance = max(0.0, 1.0 - self._req_interval) if rpm else 0.0
+        self._req_tolerance = max(0.0, 1.0 - 60.0 / rpm) if rpm else 0.0
         self._tok_interval = 60.0 / tpm if tpm else None
         self._req_tat = 0.0
         self._tok_tat = 0.0

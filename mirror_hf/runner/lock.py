@@ -58,7 +58,7 @@ class RunLock:
             raise
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._fd is not None:
             self.holder.unlink(missing_ok=True)
             os.close(self._fd)  # closing drops the flock

@@ -9,14 +9,37 @@ module holds what every planner shares: reading a config, the stratified item or
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, get_args
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from mirror_hf.errors import MirrorValueError
+from mirror_hf.vocabulary import (
+    ANSWER_FORMATS,
+    ATTACK_WORDINGS,
+    DECISION_RULES,
+    MATCHERS,
+    ROUTE_RULES,
+    AnswerFormat,
+    AttackWording,
+    DecisionRules,
+    Matcher,
+    Resolver,
+    RouteRuleKind,
+    VocabularyError,
+    one_of,
+    parse_resolver,
+)
 
-Matcher = Literal["strict", "upstream"]
-RouteRuleName = Literal["weak_set", "accuracy_below"]
+if TYPE_CHECKING:
+    from datasets import Features
+
+    from mirror_hf.runner.request import ChatRequest, Outcome
+
+_Item = TypeVar("_Item")
+Messages = list[dict[str, Any]]  # one request's chat messages
+Turns = list[tuple["ChatRequest", "Outcome"]]  # a job's requests so far, each with its outcome
 
 
 class PlanError(MirrorValueError):
@@ -29,10 +52,10 @@ class Job:
     condition, ...), and what the recipe needs to parse and grade it."""
 
     item_id: str
-    fields: dict
-    messages: list[dict]
+    fields: dict[str, Any]
+    messages: Messages
     context: Any = None
-    state: dict = field(default_factory=dict)  # recipe's per-job scratch (e.g. first-turn parse)
+    state: dict[str, Any] = field(default_factory=dict)  # recipe's per-job scratch (e.g. first-turn parse)
     temperature: float | None = None  # this job's own temperature (Exp2 channel 5), else the run's
     body: tuple[tuple[str, object], ...] = ()  # body fields its channel sets on its first request (`n`, `logprobs`)
 
@@ -43,28 +66,61 @@ class NextRequest:
     fields of its own (`body`) and the run's seed moved by `seed_offset` (the k-th sample of a
     channel sampled k times where the endpoint ignores `n`)."""
 
-    messages: list[dict]
+    messages: Messages
     body: tuple[tuple[str, object], ...] = ()
     seed_offset: int = 0
 
 
 class Recipe(Protocol):
+    """How a plan's responses become records: the contract between a planner and the engine.
+
+    A single-turn recipe: the engine sends each job's first turn, asks `followup` once (a tool
+    result, Exp6a's self-rating), and hands every turn to `parsed_fields`. Recipes declare it by
+    subclassing (`class ExpNRecipe(Recipe)`), which also gives them the estimate's defaults below;
+    the abstract members are the ones each recipe writes itself."""
+
     experiment: str
     default_max_tokens: int
 
-    def followup(self, job: Job, outcome) -> list[dict] | None:
-        """Messages of a second turn, or None."""
-
     def may_follow_up(self, job: Job) -> bool:
         """Whether this job can get a second turn at all (for the dry-run estimate)."""
+        ...
 
-    # A multi-turn recipe (a conversation per job) adds `next_turn(job, turns) -> messages | None`
-    # (the engine then asks it after every turn instead of `followup`) and `planned_turns(job) ->
-    # list of each turn's messages with empty assistant replies` (the dry-run estimate).
+    def followup(self, job: Job, outcome: Outcome) -> Messages | None:
+        """Messages of a second turn after the first turn's `outcome`, or None."""
+        ...
 
-    def parsed_fields(self, job: Job, turns: list, error: str | None = None) -> dict:
-        """The record's parsed and graded fields from its turns [(ChatRequest, Outcome)]; `error`
-        is set when a turn finally failed (then most recipes parse nothing: the trial is ungraded)."""
+    def parsed_fields(self, job: Job, turns: Turns, error: str | None = None) -> dict[str, Any]:
+        """The record's parsed and graded fields from its turns; `error` is set when a turn finally
+        failed (then most recipes parse nothing: the trial is ungraded). Every key must be a field of
+        the experiment's trial schema (`records.conform_row`: an undeclared one is an error)."""
+        ...
+
+    def planned_followup(self, job: Job, max_tokens: int) -> Messages | None:
+        """The second turn every trial sends, as it looks after a longest first answer (the dry-run
+        estimate: Exp6a's self-rating), or None: no planned second turn."""
+        return None
+
+    def requests_if_n_ignored(self, job: Job) -> int:
+        """Requests beyond the first this job sends when the endpoint ignores `n` (the estimate)."""
+        return 0
+
+
+@runtime_checkable
+class MultiTurnRecipe(Recipe, Protocol):
+    """A recipe whose jobs may send any number of turns: the engine asks `next_turn` after every
+    finished turn (instead of `followup` once). Runtime-checkable: the engine and the estimate pick
+    their rule by `isinstance`, once per recipe (`engine.turn_rule`)."""
+
+    def next_turn(self, job: Job, turns: Turns) -> Messages | NextRequest | None:
+        """The next turn's messages (a reply turn), a `NextRequest` (a further sample of the first
+        turn) or None: the job is done."""
+        ...
+
+    def planned_turns(self, job: Job) -> list[Messages] | None:
+        """Every turn's messages with empty assistant replies, when a conversation's turns are fixed
+        in advance (Exp4; the estimate), else None (the estimate counts first turns and follow-ups)."""
+        return None
 
 
 @dataclass
@@ -74,11 +130,11 @@ class Plan:
     recipe: Recipe
     items: int  # distinct items (questions or tasks) selected
     notes: list[str] = field(default_factory=list)  # e.g. items without a difficulty pair
-    manifest: dict = field(default_factory=dict)  # settings a channel adds to the run manifest (k, temperature)
+    manifest: dict[str, Any] = field(default_factory=dict)  # settings a channel adds to the run manifest (k, temperature)
     spec: Any = field(default=None, repr=False)  # the ExperimentSpec planned from (set by `build_plan`)
 
     @property
-    def features(self):
+    def features(self) -> Features:
         """The trial config's `datasets.Features`, read from the spec when first asked for: the
         request loop never needs them, and importing `datasets` costs seconds of start-up."""
         return self.spec.trial_features
@@ -86,30 +142,45 @@ class Plan:
 
 @dataclass(frozen=True)
 class PlanOptions:
+    """What a planner reads besides the folder: which items, channels and conditions, and the
+    protocol's variants. Typed words (`mirror_hf.vocabulary`); `build_plan` checks them again for
+    library callers that pass anything. `RunOptions.plan` holds one (its `split` is set by the run)."""
+
     limit: int | None = None
     channels: tuple[str, ...] | None = None
     conditions: tuple[str, ...] | None = None
     paradigms: tuple[str, ...] | None = None
     matcher: Matcher = "strict"
     split: str = ""  # the model's split name (Exp9 C2-C4 read its profile)
-    route_rule: RouteRuleName = "weak_set"  # Exp9 C4: weak_set (paper) or accuracy_below (authors' runner, < 0.50)
-    decisions: str | None = None  # Exp9 decision rules: paper / tags / upstream (None: paper, upstream under --matcher upstream)
+    route_rule: RouteRuleKind = "weak_set"  # Exp9 C4: weak_set (paper) or accuracy_below (authors' runner, < 0.50)
+    decisions: DecisionRules | None = None  # Exp9 decision rules: paper / tags / upstream (None: paper, upstream under --matcher upstream)
     false_score_control: bool = False  # Exp9 Control 2: also run C2 with inverted scores on the first 150 fixed tasks
-    resolver: str = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] as text
+    resolver: Resolver = "oracle"  # Exp9 C4 resolver: oracle, or its accuracy q in [0, 1] (a number, not text)
     samples: int = 5  # Exp1 consistency channel: samples per item (k)
     sample_temperature: float = 0.7  # ... and their temperature
-    answer_format: str = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
-    attack_wording: str = "upstream"  # Exp5 attack prefixes: upstream (the authors' code) or paper
+    answer_format: AnswerFormat = "choices"  # choices (the paper's datasheet) or open (see protocol.formats)
+    attack_wording: AttackWording = "upstream"  # Exp5 attack prefixes: upstream (the authors' code) or paper
     bank: str | None = None  # the task bank config of experiments that have several (Exp4, Exp6: ours or the authors')
     min_strong_accuracy: float | None = None  # Exp5: the strong-domain floor (None: scoring.MIN_STRONG_ACCURACY, chance)
 
 
 class ExperimentSpec(Protocol):
-    """What the runner needs of an experiment (`mirror_hf.experiments.Experiment` provides it)."""
+    """What the runner needs of an experiment (`mirror_hf.experiments.Experiment` provides it; read-only)."""
 
-    name: str
-    trial_features: Any
-    default_max_tokens: int
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def bank_configs(self) -> tuple[str, ...]: ...  # the configs its planner reads (`--bank` picks among them)
+
+    @property
+    def trial_config(self) -> str: ...  # the config its trials are written to
+
+    @property
+    def trial_features(self) -> Features: ...
+
+    @property
+    def default_max_tokens(self) -> int: ...
 
     def plan(self, root: Path, options: PlanOptions) -> Plan: ...
 
@@ -161,7 +232,8 @@ def stable_order(item_id: str) -> str:
     return hashlib.sha256(item_id.encode()).hexdigest()
 
 
-def stratified(items: list, limit: int | None, *, stratum, substratum=None) -> list:
+def stratified(items: list[_Item], limit: int | None, *, stratum: Callable[[_Item], str],
+               substratum: Callable[[_Item], str] | None = None) -> list[_Item]:
     """`limit` items spread evenly over strata (domains; the first strata in sorted order get the
     remainder, and strata with spare items fill in for short ones). Within a stratum items are taken
     round-robin over substrata (subcategories) in a fixed pseudo-random order, so a small limit still
@@ -195,7 +267,7 @@ def stratified(items: list, limit: int | None, *, stratum, substratum=None) -> l
     return [it for key, members in ordered.items() for it in members[: quota[key]]]
 
 
-def _id(item) -> str:
+def _id(item: object) -> str:
     for name in ("id", "task_id"):
         value = getattr(item, name, None) if not isinstance(item, dict) else item.get(name)
         if value is not None:
@@ -217,30 +289,31 @@ def choose(requested: tuple[str, ...] | None, known: tuple[str, ...], default: t
 # --------------------------------------------------------------------------------------------
 
 
+def check_words(options: PlanOptions) -> None:
+    """Every word option in its vocabulary (the CLI parses them so; a library caller may pass
+    anything): one line naming the flag. The resolver must be typed: "0.8" as text is refused."""
+    try:
+        one_of("--matcher", options.matcher, MATCHERS)
+        one_of("--answer-format", options.answer_format, ANSWER_FORMATS)
+        one_of("--route-rule", options.route_rule, ROUTE_RULES)
+        one_of("--attack-wording", options.attack_wording, ATTACK_WORDINGS)
+        if options.decisions is not None:
+            one_of("--decisions", options.decisions, DECISION_RULES)
+        if options.resolver != "oracle" and (isinstance(options.resolver, (str, bool))
+                                             or parse_resolver(options.resolver) != options.resolver):
+            raise VocabularyError(f"--resolver-accuracy must be 'oracle' or a number in [0, 1], got {options.resolver!r}")
+    except VocabularyError as exc:
+        raise PlanError(str(exc)) from None
+
+
 def build_plan(root: Path, options: PlanOptions, spec: ExperimentSpec) -> Plan:
     """The spec's plan for this folder, after the option checks every experiment shares."""
-    if options.matcher not in get_args(Matcher):
-        raise PlanError(f"--matcher must be strict or upstream, got {options.matcher!r}")
-    from mirror_hf.protocol.formats import ANSWER_FORMATS
-
-    if options.answer_format not in ANSWER_FORMATS:
-        raise PlanError(f"--answer-format must be one of {', '.join(ANSWER_FORMATS)}, got {options.answer_format!r}")
-    if options.route_rule not in get_args(RouteRuleName):
-        raise PlanError(f"--route-rule must be weak_set or accuracy_below, got {options.route_rule!r}")
-    if options.decisions is not None and options.decisions not in ("paper", "tags", "upstream"):
-        raise PlanError(f"--decisions must be paper, tags or upstream, got {options.decisions!r}")
-    if options.resolver != "oracle":
-        try:
-            q = float(options.resolver)
-        except ValueError:
-            q = -1.0
-        if not 0 <= q <= 1:
-            raise PlanError(f"--resolver-accuracy must be 'oracle' or a number in [0, 1], got {options.resolver!r}")
+    check_words(options)
     if options.samples < 2:
         raise PlanError(f"--samples must be at least 2 (the consistency channel compares samples), got {options.samples}")
     if not 0 < options.sample_temperature <= 2:
         raise PlanError(f"--sample-temperature must be in (0, 2], got {options.sample_temperature:g}")
-    banks = tuple(getattr(spec, "bank_configs", ()))
+    banks = spec.bank_configs
     if options.bank is not None and options.bank not in banks:
         raise PlanError(f"--bank {options.bank!r}: {spec.name} reads {', '.join(banks) or 'no bank'}")
     plan = spec.plan(root, options)

@@ -11,18 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.records import DOMAINS
 
+if TYPE_CHECKING:
+    from mirror_hf.scoring._weak import WeakPolicy
+
 
 class ProfileError(MirrorValueError):
     """The profile cannot be built (names the folder, config and split)."""
 
 
-def build_profile(root: Path, split: str, *, dedup_key: Sequence[str], weak_policy: str = "median_or_bottom_k", k: int = 2,
+def build_profile(root: Path, split: str, *, dedup_key: Sequence[str], weak_policy: WeakPolicy = "median_or_bottom_k", k: int = 2,
                   min_strong: float | None = None) -> list[dict]:
     """One `PROFILE_FEATURES` row per domain that has Exp1 trials, in the paper's domain order.
     `dedup_key`: Exp1's de-duplication key (its spec's; the runner never imports an experiment)."""

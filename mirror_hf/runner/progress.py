@@ -6,12 +6,17 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from mirror_hf.runner.engine import Progress
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 
 @contextmanager
-def progress_bar(total: int, description: str, *, enabled: bool, client=None, console=None) -> Iterator[Progress]:
+def progress_bar(total: int, description: str, *, enabled: bool, client: object = None,
+                 console: Console | None = None) -> Iterator[Progress]:
     counters = Progress()
     if not enabled or total == 0:
         yield counters

@@ -26,10 +26,14 @@ import queue
 import sys
 import threading
 import traceback
+from collections.abc import Sequence
 from multiprocessing.connection import Connection, Pipe
+from pathlib import Path
+from typing import Any
 
-from mirror_hf.runner.request import ChatRequest
-from mirror_hf.runner.trials import RunIdentity, TrialChunks, finish_trials, trials_writer
+from mirror_hf.runner.plan import Plan, Turns
+from mirror_hf.runner.request import ChatRequest, Generation, Outcome
+from mirror_hf.runner.trials import RunIdentity, TrialChunks, TrialCounts, finish_trials, trials_writer
 
 
 class WorkerFailed(Exception):
@@ -39,7 +43,11 @@ class WorkerFailed(Exception):
 BATCH = 100  # finished jobs per message to the child
 
 
-def _pack(plan, index: int, turns) -> list:
+#: one turn as it goes down the pipe: the request, or (model, base_url, generation) for a job's first
+Packed = list[tuple[ChatRequest | tuple[str, str, Generation], Outcome]]
+
+
+def _pack(plan: Plan, index: int, turns: Turns) -> Packed:
     """One job's turns as they go down the pipe: a request whose messages are the job's own (its
     first turn) travels as (model, base_url, generation) alone, and the child, which has the plan,
     rebuilds it. Pickling the plan's prompts instead cost CPU, and made every non-ASCII prompt keep
@@ -48,16 +56,16 @@ def _pack(plan, index: int, turns) -> list:
     return [((r.model, r.base_url, r.generation) if _same(r.messages, own) else r, o) for r, o in turns]
 
 
-def _same(messages, own) -> bool:
+def _same(messages: Sequence[object], own: Sequence[object]) -> bool:
     return len(messages) == len(own) and all(a is b for a, b in zip(messages, own, strict=True))
 
 
-def _unpack(plan, index: int, packed) -> list:
+def _unpack(plan: Plan, index: int, packed: Packed) -> Turns:
     return [(ChatRequest(r[0], r[1], tuple(plan.jobs[index].messages), r[2]) if isinstance(r, tuple) else r, o)
             for r, o in packed]
 
 
-def _child(conn: Connection, identity: RunIdentity, plan, root, split: str, replace: bool = False) -> None:
+def _child(conn: Connection, identity: RunIdentity, plan: Plan, root: Path, split: str, replace: bool = False) -> None:
     features = plan.features
     # The split's temp file is open from the start: each CHUNK of records in plan order is a row
     # group on disk as soon as it is complete, so the child holds a chunk or two, never the split.
@@ -73,7 +81,7 @@ def _child(conn: Connection, identity: RunIdentity, plan, root, split: str, repl
             else:  # "quit": the run stopped before a split (budget, failures); the writer discards it
                 return
         records.close()
-        conn.send(("counts", records.counts, records.dropped, records.first_error, records.done, records.waiting))
+        conn.send(("counts", records.counts, records.first_error, records.done, records.waiting))
         message = conn.recv()
         if message[0] != "write":
             return
@@ -83,8 +91,8 @@ def _child(conn: Connection, identity: RunIdentity, plan, root, split: str, repl
 class RecordsWorker:
     """The forked child and its end of the pipe (see the module docstring)."""
 
-    def __init__(self, identity: RunIdentity, plan, root, split: str, replace: bool = False):
-        self.pid = None
+    def __init__(self, identity: RunIdentity, plan: Plan, root: Path, split: str, replace: bool = False) -> None:
+        self.pid: int | None = None
         self.failed: str | None = None
         parent_end, child_end = Pipe()
         sys.stdout.flush()
@@ -127,7 +135,7 @@ class RecordsWorker:
         self._pump = threading.Thread(target=self._send_queued, name="records-worker-pipe", daemon=True)
         self._pump.start()
 
-    def add(self, index: int, turns) -> None:
+    def add(self, index: int, turns: Turns) -> None:
         """Called on the event loop as each job is recorded: never blocks. Jobs go to the pump in
         batches: one wake-up of the pump thread (and one pickle, one pipe write) per BATCH jobs
         instead of per job keeps it from taking the GIL from the request loop thousands of times."""
@@ -154,7 +162,7 @@ class RecordsWorker:
             self._queue.put(None)
             self._pump.join()
 
-    def _reply(self, expected: str):
+    def _reply(self, expected: str) -> tuple[Any, ...]:
         try:
             message = self._conn.recv()
         except (EOFError, OSError) as exc:
@@ -163,8 +171,8 @@ class RecordsWorker:
             raise WorkerFailed(f"records worker: {message[1] if len(message) > 1 else message[0]}")
         return message[1:]
 
-    def counts(self, jobs: int):
-        """(TrialCounts, dropped keys, first api_error) of every job, in plan order."""
+    def counts(self, jobs: int) -> tuple[TrialCounts, str | None]:
+        """(TrialCounts, first api_error) of every job, in plan order."""
         self._drain()
         if self.failed is not None:
             raise WorkerFailed(self.failed)
@@ -172,18 +180,19 @@ class RecordsWorker:
             self._conn.send(("finish",))
         except (OSError, ValueError) as exc:
             raise WorkerFailed(f"records worker gone ({type(exc).__name__})") from None
-        counts, dropped, first_error, tabled, stray = self._reply("counts")
+        counts, first_error, tabled, stray = self._reply("counts")
         if tabled != jobs or stray:  # a job the parent recorded never reached the child
             raise WorkerFailed(f"records worker holds {tabled} of {jobs} records in order ({stray} more)")
-        return counts, dropped, first_error
+        return counts, first_error
 
-    def write(self, manifest: dict):
+    def write(self, manifest: dict[str, Any]) -> Path:
         """The child writes the split (`trials.write_trials`); its path."""
         try:
             self._conn.send(("write", manifest))
         except (OSError, ValueError) as exc:
             raise WorkerFailed(f"records worker gone ({type(exc).__name__})") from None
-        return self._reply("written")[0]
+        path: Path = self._reply("written")[0]
+        return path
 
     def close(self) -> None:
         """Tell the child to stop (if it still waits) and reap it."""

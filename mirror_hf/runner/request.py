@@ -19,7 +19,7 @@ PROTOCOL_FIELDS = frozenset({
 })
 
 
-def _canonical(value) -> str:
+def _canonical(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

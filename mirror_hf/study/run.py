@@ -194,12 +194,13 @@ def step_options(root: Path, entry: ModelEntry, options: StudyOptions, experimen
                  progress: bool = False):
     """The `RunOptions` of one experiment step: what the step runs with and what it is planned with."""
     from mirror_hf.experiments import get
+    from mirror_hf.runner.plan import PlanOptions
     from mirror_hf.runner.session import RunOptions
 
     extra = {k: v for k, v in (("rpm", entry.rpm), ("tpm", entry.tpm), ("concurrency", entry.concurrency)) if v is not None}
     return RunOptions(
         dataset=root, model=entry.name, base_url=entry.base_url, experiment=get(experiment),
-        api_key_env=entry.api_key_env or "OPENAI_API_KEY", limit=options.preset.limit(experiment),
+        api_key_env=entry.api_key_env or "OPENAI_API_KEY", plan=PlanOptions(limit=options.preset.limit(experiment)),
         price_in=entry.price_in, price_out=entry.price_out, max_cost=max_cost, resume=True, progress=progress,
         max_attempts=options.max_attempts, backoff_base=options.backoff_base, timeout=options.timeout,
         max_failure_rate=options.max_failure_rate, **extra,

@@ -32,7 +32,7 @@ from mirror_hf.integrity import check_folder
 from mirror_hf.runner.lock import RunLock
 from mirror_hf.runner.plan import ExperimentSpec, MultiTurnRecipe, Plan, PlanError, PlanOptions, build_plan
 from mirror_hf.runner.request import ChatRequest, Generation
-from mirror_hf.runner.validate import check_base_url, check_extra_body, check_run_numbers, env_proxy
+from mirror_hf.runner.validate import OptionError, check_base_url, check_extra_body, env_proxy, finite, integer
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -128,6 +128,27 @@ class RunReport:
     replace: bool = False  # the split may replace the one on disk (--replace, or this run's own journal wrote it)
     started_at: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
 
+
+
+def check_run_numbers(options: RunOptions) -> None:
+    """The numeric options of a `RunOptions`, each in its range (one line naming the flag otherwise)."""
+    integer("--limit", options.plan.limit, low=1)
+    integer("--concurrency", options.concurrency, low=1, high=4096, optional=False)
+    integer("--max-attempts", options.max_attempts, low=1, high=100, optional=False)
+    integer("--max-tokens", options.max_tokens, low=1, high=10_000_000)
+    integer("--seed", options.seed)
+    finite("--temperature", options.temperature, low=0.0, high=100.0, optional=False)
+    finite("--timeout", options.timeout, low=0.0, low_open=True, optional=False)
+    finite("--backoff-base", options.backoff_base, low=0.0, optional=False)
+    finite("--max-retry-wait", options.max_retry_wait, low=0.0, optional=False)
+    finite("--rpm", options.rpm, low=0.0, low_open=True)
+    finite("--tpm", options.tpm, low=0.0, low_open=True)
+    finite("--price-in", options.price_in, low=0.0)
+    finite("--price-out", options.price_out, low=0.0)
+    finite("--max-cost", options.max_cost, low=0.0, low_open=True)
+    finite("--max-failure-rate", options.max_failure_rate, low=0.0, high=1.0, optional=False)
+    if options.max_cost is not None and options.price_in is None and options.price_out is None:
+        raise OptionError("--max-cost needs --price-in and/or --price-out (USD per million tokens)")
 
 def model_slug(model: str) -> str:
     """The model's split name: `folder.model_split`, the one rule run and import share."""

@@ -9,13 +9,10 @@ same inputs with the same one-line message (naming the flag), and a refused run 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from mirror_hf.errors import MirrorValueError
-
-if TYPE_CHECKING:
-    from mirror_hf.runner.session import RunOptions
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -52,27 +49,6 @@ def integer(name: str, value: object, *, low: int | None = None, high: int = INT
         raise OptionError(f"{name} must be at least {low}, got {value}")
     if value > high:
         raise OptionError(f"{name} must be at most {high}, got {value}")
-
-
-def check_run_numbers(options: RunOptions) -> None:
-    """The numeric options of a `RunOptions` (see `session.RunOptions`)."""
-    integer("--limit", options.plan.limit, low=1)
-    integer("--concurrency", options.concurrency, low=1, high=4096, optional=False)
-    integer("--max-attempts", options.max_attempts, low=1, high=100, optional=False)
-    integer("--max-tokens", options.max_tokens, low=1, high=10_000_000)
-    integer("--seed", options.seed)
-    finite("--temperature", options.temperature, low=0.0, high=100.0, optional=False)
-    finite("--timeout", options.timeout, low=0.0, low_open=True, optional=False)
-    finite("--backoff-base", options.backoff_base, low=0.0, optional=False)
-    finite("--max-retry-wait", options.max_retry_wait, low=0.0, optional=False)
-    finite("--rpm", options.rpm, low=0.0, low_open=True)
-    finite("--tpm", options.tpm, low=0.0, low_open=True)
-    finite("--price-in", options.price_in, low=0.0)
-    finite("--price-out", options.price_out, low=0.0)
-    finite("--max-cost", options.max_cost, low=0.0, low_open=True)
-    finite("--max-failure-rate", options.max_failure_rate, low=0.0, high=1.0, optional=False)
-    if options.max_cost is not None and options.price_in is None and options.price_out is None:
-        raise OptionError("--max-cost needs --price-in and/or --price-out (USD per million tokens)")
 
 
 def check_base_url(url: str) -> tuple[str, dict[str, str]]:

@@ -26,7 +26,7 @@ from mirror_hf.registry import Registry
 if TYPE_CHECKING:
     import polars as pl
 
-    from mirror_hf.scoring import HeadlineValue, SuiteOptions
+    from mirror_hf.scoring import HeadlineValue, ModelInfo, SuiteOptions
 
 #: the entry-point group through which an installed distribution registers an experiment module
 ENTRY_POINT_GROUP = "mirror_hf.experiments"
@@ -158,7 +158,7 @@ def read_trial_tables(folder: Path) -> dict:
     return out
 
 
-def score_folder(tables: dict, options, model_table=None) -> dict:
+def score_folder(tables: dict, options: SuiteOptions, model_table: list[ModelInfo] | None = None) -> dict:
     """`score_tables` over every registered experiment's trial table with its scorer: what
     `mirror-hf score` and `mirror-hf report` show. `tables`: experiment -> trial table, plus
     `upstream_cfr` (the authors' per-model aggregate, or None). `model_table` (rows of

@@ -37,7 +37,8 @@ class ChannelRecipe(MultiTurnRecipe):
             parsed = spec.parse(outcome.text, reasoning_content=outcome.reasoning, finish_reason=outcome.finish_reason,
                                 rules=self.matcher)
             job.state["first"] = parsed
-            job.state["results"] = spec.followup.run(parsed) if spec.followup.needed(parsed) else None
+            follow = spec.followup
+            job.state["results"] = follow.run(parsed) if follow is not None and follow.needed(parsed) else None
         return job.state["first"], job.state["results"]
 
     def may_follow_up(self, job: Job) -> bool:
@@ -64,7 +65,8 @@ class ChannelRecipe(MultiTurnRecipe):
         _, results = self._first_parse(job, outcome)
         if results is None:
             return None
-        return self._channel(job).followup.build(job.messages, outcome.text, results)
+        follow = self._channel(job).followup
+        return None if follow is None else follow.build(job.messages, outcome.text, results)
 
     def parse_turns(self, job: Job, turns: Turns) -> dict[str, Any]:
         """The channel's parse of the last turn (merged with the first for a two-turn trial)."""

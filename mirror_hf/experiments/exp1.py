@@ -8,7 +8,7 @@ from pathlib import Path
 from mirror_hf.experiments._channels import ChannelRecipe
 from mirror_hf.experiments._spec import Experiment
 from mirror_hf.headlines import Headline
-from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, choose, read_config, stratified
 
 
 class Exp1Recipe(ChannelRecipe):
@@ -44,7 +44,10 @@ def plan_exp1(root: Path, options: PlanOptions) -> Plan:
                     continue
                 messages = exp1.build_difficulty_selection(q, pair=pair)
             else:
-                messages = exp1.channel(name).build(q)
+                build = exp1.channel(name).build
+                if build is None:  # a parse-only channel: no prompt of its own
+                    raise PlanError(f"channel {name} has no prompt builder; it cannot be asked in exp1")
+                messages = build(q)
             fields = {"channel": name, "domain": q.domain, "subcategory": q.subcategory, "difficulty": q.difficulty,
                       "answer_format": fmt}
             body, temperature = job_settings(name, options.samples, options.sample_temperature)

@@ -9,7 +9,7 @@ from pathlib import Path
 from mirror_hf.experiments._channels import ChannelRecipe
 from mirror_hf.experiments._spec import Experiment
 from mirror_hf.headlines import Headline
-from mirror_hf.runner.plan import Job, Plan, PlanOptions, choose, read_config, stratified
+from mirror_hf.runner.plan import Job, Plan, PlanError, PlanOptions, choose, read_config, stratified
 
 
 class Exp2Recipe(ChannelRecipe):
@@ -52,7 +52,10 @@ def plan_exp2(root: Path, options: PlanOptions) -> Plan:
             if name == "difficulty_selection":
                 messages = exp1.build_difficulty_selection(question, pair=pair)
             else:
-                messages = exp1.channel(name).build(question)
+                build = exp1.channel(name).build
+                if build is None:  # a parse-only channel: no prompt of its own
+                    raise PlanError(f"channel {name} has no prompt builder; it cannot be asked in exp2")
+                messages = build(question)
             fields = {
                 "channel": name, "domain": task["surface_domain"], "subcategory": None, "difficulty": task.get("difficulty"),
                 "surface_domain": task["surface_domain"], "source_domain": task["source_domain"],

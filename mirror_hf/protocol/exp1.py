@@ -48,6 +48,7 @@ from mirror_hf.protocol.text import (
 )
 from mirror_hf.records import CHOICE_LETTERS, Question
 from mirror_hf.registry import Registry
+from mirror_hf.vocabulary import Matcher
 
 # --------------------------------------------------------------------------------------------
 # Prompt text (kept close to the authors' wording so results stay comparable)
@@ -310,7 +311,7 @@ def tool_call_spans(text: str | None) -> list[tuple[int, int, str, str]]:
         nxt = _TOOL_OPENER.search(text, head.end())
         close = _call_end(text, head.end(), nxt.start() if nxt else len(text))
         argument = text[head.end() : close].strip() if close is not None else ""
-        if argument:
+        if argument and close is not None:
             out.append((head.start(), close + 1, head.group(1), argument))
             pos = close + 1
         else:
@@ -491,8 +492,8 @@ def parse_layer2(text: str | None, *, reasoning_content: str | None = None, fini
         out["self_report_confidence"] = agreed(values)
         out["sub_skills"] = labeled_field(visible, "SUB_SKILLS")
         out["weakest_skill"] = labeled_field(visible, "WEAKEST_SKILL")
-        verify = labeled_field(visible, "VERIFY")
-        lead = normalise_answer(verify).split()[:1] if verify else []
+        verify_text = labeled_field(visible, "VERIFY")
+        lead = normalise_answer(verify_text).split()[:1] if verify_text else []
         out["verify"] = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}.get(lead[0]) if lead else None
         approach = labeled_field(visible, "APPROACH")
         set_answers(out, complete_answers(visible, out["truncated"]))
@@ -606,6 +607,12 @@ class Channel:
     followup: FollowUp | None = None
     reads: Reading | None = None  # read from the responses themselves (samples, token log-probabilities)
 
+    def prompt(self, *args: Any) -> Messages:
+        """Its prompt from its own builder; ValueError for one a planner builds (difficulty selection)."""
+        if self.build is None:
+            raise ValueError(f"channel {self.name!r} has no prompt builder of its own (its planner builds the prompt)")
+        return self.build(*args)
+
 
 TOOL_FOLLOWUP = FollowUp(needs_followup, run_tools, build_tool_followup, parse_tool_followup)
 
@@ -649,14 +656,14 @@ def channel(name: str) -> Channel:
     return CHANNELS.get(name)
 
 
-def parse(name: str, text: str | None, **kwargs) -> dict:
+def parse(name: str, text: str | None, **kwargs: Any) -> dict[str, Any]:
     return channel(name).parse(text, **kwargs)
 
 
 def grade(
     parsed: dict,
     question: Question,
-    matcher: str = "strict",
+    matcher: Matcher = "strict",
     *,
     pair: Any = None,
     grade_target: str = "chosen",
@@ -669,13 +676,13 @@ def grade(
     `chosen_item_id` / `paired_item_id`; `grade_target="current"` reproduces the authors' bug of
     grading the trial's own question whatever was chosen."""
     out = dict(parsed)
-    target = question
+    target: Question | None = question
     if parsed.get("channel") == "difficulty_selection":
         if pair is None:
             raise ValueError("difficulty_selection needs the pair to grade")
         other = pair.easy if question.id == pair.hard.id else pair.hard
         out["paired_item_id"] = other.id
-        chosen = {"A": pair.hard, "B": pair.easy}.get(parsed.get("choice"))
+        chosen = {"A": pair.hard, "B": pair.easy}.get(str(parsed.get("choice")))
         out["chosen_item_id"] = chosen.id if chosen else None
         if grade_target == "chosen":
             target = chosen

@@ -17,6 +17,7 @@ from mirror_hf.protocol.matching import match
 from mirror_hf.protocol.parsing import Messages, agreed, base_fields, complete_answers, read_percent, set_answers, user
 from mirror_hf.protocol.text import Rules, is_refusal, is_refusal_upstream, labeled_fields
 from mirror_hf.records import CHOICE_LETTERS
+from mirror_hf.vocabulary import Matcher
 
 TARGETS: tuple[str, ...] = ("composite", "component_a", "component_b")
 CHANNELS: tuple[str, ...] = ("self_prediction", "answer", "layer2")
@@ -151,7 +152,7 @@ def parse_upstream_layer2(
 PARSERS = {"self_prediction": parse_self_prediction, "answer": parse_answer, "layer2": parse_upstream_layer2}
 
 
-def grade(parsed: dict, task: dict, target: str = "composite", matcher: str = "strict") -> dict:
+def grade(parsed: dict, task: dict, target: str = "composite", matcher: Matcher = "strict") -> dict:
     """`parsed` with `correct` (None for a self-prediction, a refusal or no answer)."""
     out = dict(parsed)
     out["correct"] = None

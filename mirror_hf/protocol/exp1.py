@@ -158,7 +158,8 @@ def build_structured_control(question: Question) -> Messages:
 # --------------------------------------------------------------------------------------------
 
 
-def parse_wagering(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_wagering(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                   rules: Rules = "strict") -> dict:
     """ANSWER + BET (1-10). The bet is kept only if it is an integer in 1..10 (never imputed);
     `confidence` = bet / 10."""
     visible, out = base_fields("wagering", text, reasoning_content, finish_reason, rules)
@@ -197,7 +198,8 @@ def parse_wagering(text: str | None, *, reasoning_content: str | None = None, fi
 _SKIP_LINE = re.compile(r"^(?:[^\w\n]|_)*skip(?:[^\w\n]|_)*$", re.IGNORECASE | re.MULTILINE)
 
 
-def parse_opt_out(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_opt_out(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                  rules: Rules = "strict") -> dict:
     """ANSWER or SKIP. `confidence` = 1 if it answered, 0 if it skipped. Strict: SKIP counts only as
     a line of its own (or `ANSWER: SKIP`); a response with both a SKIP line and a real answer, or
     with no ANSWER line but the word "skip" in a sentence, is ambiguous (skipped = None, ungraded)."""
@@ -431,7 +433,8 @@ def parse_tool_followup(
 # --------------------------------------------------------------------------------------------
 
 
-def parse_natural(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_natural(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                  rules: Rules = "strict") -> dict:
     """Free response: hedge and caveat phrase counts, length in words, and the answer.
     `confidence` = 1 / (1 + hedging_count). A refusal is flagged (the answer is left ungraded).
 
@@ -464,7 +467,8 @@ def parse_natural(text: str | None, *, reasoning_content: str | None = None, fin
 # --------------------------------------------------------------------------------------------
 
 
-def parse_layer2(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_layer2(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                 rules: Rules = "strict") -> dict:
     """CONFIDENCE (0-100) + SUB_SKILLS, WEAKEST_SKILL, VERIFY, APPROACH + ANSWER.
     `self_report_confidence` is the stated 0-100 value, `confidence` = it / 100. Upstream clips
     out-of-range values into [0, 100]; strict rejects them (None)."""

@@ -94,7 +94,8 @@ def build_answer(task: dict, target: str = "composite") -> Messages:
 
 def build_upstream_layer2(task: dict) -> Messages:
     """The authors' v2 single call: confidence and answer together, task visible."""
-    return user(UPSTREAM_LAYER2_TEMPLATE.format(domain_a=task["domain_a"], domain_b=task["domain_b"], task=_render(_field(task, "composite"))))
+    composite = _render(_field(task, "composite"))
+    return user(UPSTREAM_LAYER2_TEMPLATE.format(domain_a=task["domain_a"], domain_b=task["domain_b"], task=composite))
 
 
 def parse_self_prediction(
@@ -117,7 +118,8 @@ def parse_self_prediction(
     return out
 
 
-def parse_answer(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_answer(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                 rules: Rules = "strict") -> dict:
     visible, out = base_fields("answer", text, reasoning_content, finish_reason, rules)
     if rules == "upstream":
         out["refused"] = is_refusal_upstream(visible)

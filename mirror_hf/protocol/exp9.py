@@ -421,7 +421,8 @@ def parse_exp9(
             decision = _p2_decision(section, decisions)
         else:
             decision = "proceed"
-        forms = [*(task.get(f"choices_{slot}") or ()), task.get(f"correct_answer_{slot}"), *(task.get(f"aliases_{slot}") or ())] if task else []
+        forms = [*(task.get(f"choices_{slot}") or ()), task.get(f"correct_answer_{slot}"),
+                 *(task.get(f"aliases_{slot}") or ())] if task else []
         forms = [f for f in forms if f]  # the part's known answer texts: where a stated answer ends
         choices = tuple(task.get(f"choices_{slot}") or ()) if task else ()
         answer = None if decision == "defer" else _section_answer(section, paradigm, slot, answer_type, rules, forms, choices)

@@ -29,9 +29,13 @@ TYPED = ("mirror_hf/runner", "mirror_hf/protocol")
 
 
 def test_every_vocabulary_tuple_is_its_literal():
-    pairs = [(vocabulary.MATCHERS, vocabulary.Matcher), (vocabulary.ANSWER_FORMATS, vocabulary.AnswerFormat),
-             (vocabulary.ROUTE_RULES, vocabulary.RouteRuleKind), (vocabulary.DECISION_RULES, vocabulary.DecisionRules),
-             (vocabulary.ATTACK_WORDINGS, vocabulary.AttackWording)]
+    pairs = [
+        (vocabulary.MATCHERS, vocabulary.Matcher),
+        (vocabulary.ANSWER_FORMATS, vocabulary.AnswerFormat),
+        (vocabulary.ROUTE_RULES, vocabulary.RouteRuleKind),
+        (vocabulary.DECISION_RULES, vocabulary.DecisionRules),
+        (vocabulary.ATTACK_WORDINGS, vocabulary.AttackWording),
+    ]
     for words, literal in pairs:
         assert words == get_args(literal) and len(set(words)) == len(words) > 1
     # the protocol names the same words, not a copy
@@ -42,8 +46,9 @@ def test_every_vocabulary_tuple_is_its_literal():
     assert exp5.WORDINGS is vocabulary.ATTACK_WORDINGS
 
 
-@pytest.mark.parametrize("words", [vocabulary.MATCHERS, vocabulary.ANSWER_FORMATS, vocabulary.ROUTE_RULES,
-                                   vocabulary.DECISION_RULES, vocabulary.ATTACK_WORDINGS])
+@pytest.mark.parametrize(
+    "words", [vocabulary.MATCHERS, vocabulary.ANSWER_FORMATS, vocabulary.ROUTE_RULES, vocabulary.DECISION_RULES, vocabulary.ATTACK_WORDINGS]
+)
 def test_one_of_takes_every_word_and_refuses_anything_else(words):
     for word in words:
         assert vocabulary.one_of("--flag", word, words) == word
@@ -75,8 +80,9 @@ def _recipe_classes():
 
     for name, spec in EXPERIMENTS.items():
         module = importlib.import_module(spec.planner.__module__)
-        found = [c for _, c in inspect.getmembers(module, inspect.isclass)
-                 if c.__module__ == module.__name__ and c.__name__.endswith("Recipe")]
+        found = [
+            c for _, c in inspect.getmembers(module, inspect.isclass) if c.__module__ == module.__name__ and c.__name__.endswith("Recipe")
+        ]
         assert found, f"{name}: no recipe class in {module.__name__}"
         yield from ((name, c) for c in found)
 
@@ -128,8 +134,14 @@ def test_the_runner_finds_no_recipe_hook_by_name():
     """No `hasattr`/`getattr` on a recipe or a store in the engine, the session or the records."""
     for name in ("engine.py", "session.py", "trials.py", "plan.py"):
         source = (REPO / "mirror_hf" / "runner" / name).read_text()
-        for needle in ("hasattr(recipe", "getattr(recipe", "getattr(plan.recipe", "hasattr(plan.recipe",
-                       "getattr(self.store", "getattr(spec"):
+        for needle in (
+            "hasattr(recipe",
+            "getattr(recipe",
+            "getattr(plan.recipe",
+            "hasattr(plan.recipe",
+            "getattr(self.store",
+            "getattr(spec",
+        ):
             assert needle not in source, f"runner/{name}: {needle}"
 
 

@@ -154,6 +154,10 @@ CASES = [
     ("run-channel", R + ["--channels", "telepathy"], "telepathy"),
     ("run-experiment", R + ["--experiment", "exp7"], "--experiment"),
     ("run-matcher", R + ["--matcher", "fuzzy"], "--matcher"),
+    ("run-route-rule", R + ["--experiment", "exp9", "--route-rule", "nearest"], "--route-rule must be weak_set or accuracy_below"),
+    ("run-resolver-range", R + ["--experiment", "exp9", "--resolver-accuracy", "1.5"], "--resolver-accuracy must be 'oracle' or a number"),
+    ("run-resolver-text", R + ["--experiment", "exp9", "--resolver-accuracy", "sometimes"], "--resolver-accuracy"),
+    ("run-answer-format", R + ["--answer-format", "essay"], "--answer-format must be choices or open"),
     ("run-resume-and-restart", R + ["--resume", "--restart"], "--restart"),
     ("run-no-folder", ["run", "--dataset", "{root}/absent", "--model", "m", "--base-url", "{url}"], "absent"),
     # run: damaged and tampered files (findings 2, 7, 10)

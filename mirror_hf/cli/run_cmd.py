@@ -81,47 +81,74 @@ def _parse_seed(text: str) -> int | None:
 @app.command()
 def run(
     experiment: str = typer.Option("exp1", "--experiment", help=_experiments_help()),
-    model: str = typer.Option(None, "--model", help="Model name sent to the endpoint; its slug names the split. Default with the embedded model: smollm2."),
-    base_url: str = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1). Omit to start the embedded local model."),
+    model: str = typer.Option(None, "--model", help="Model name sent to the endpoint; its slug names the split. Default with the embedded "
+                                                    "model: smollm2."),
+    base_url: str = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1). Omit to start the "
+                                                          "embedded local model."),
     dataset: Path = typer.Option(Path("mirror"), "--dataset", help="The dataset folder (from `mirror-hf build`)."),
     split: str = typer.Option(None, "--split", help="Split name (\\w+); default: the model's slug."),
-    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API key (never written anywhere)."),
+    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API key (never written "
+                                                                            "anywhere)."),
     limit: int = typer.Option(None, "--limit", help="Items to run, spread evenly over domains (and subcategories within them)."),
-    channels: str = typer.Option("", "--channels", help="Comma-separated channels of the experiment (see --experiment for each one's list and defaults)."),
+    channels: str = typer.Option("", "--channels", help="Comma-separated channels of the experiment (see --experiment for each one's list "
+                                                        "and defaults)."),
     conditions: str = typer.Option("", "--conditions", help="Exp9 conditions, e.g. C1,C2 (C2-C4 need the model's profile)."),
     paradigms: str = typer.Option("", "--paradigms", help="Exp9 paradigms, e.g. P1,P2."),
     matcher: str = typer.Option("strict", "--matcher", help="Parsing and answer matching: strict (ours) or upstream (the authors')."),
-    samples: int = typer.Option(5, "--samples", help="Exp1 channel consistency: samples per item (k), in one request with n where the endpoint honours it, else k requests."),
+    samples: int = typer.Option(5, "--samples", help="Exp1 channel consistency: samples per item (k), in one request with n where the "
+                                                     "endpoint honours it, else k requests."),
     sample_temperature: float = typer.Option(0.7, "--sample-temperature", help="Exp1 channel consistency: the samples' temperature."),
-    answer_format: str = typer.Option("choices", "--answer-format", help="choices (four options, the paper's datasheet) or open (no options, as the authors' bank; items typed multiple_choice keep theirs)."),
-    route_rule: str = typer.Option("weak_set", "--route-rule", help="Exp9 C4 routing: weak_set (the paper) or accuracy_below (the authors' runner, < 0.50)."),
-    decisions: str = typer.Option(None, "--decisions", help="Exp9 decision rules: paper (the paper's stated rules; default), tags (bracketed tags only) or upstream (the authors' runner; default with --matcher upstream)."),
-    false_score_control: bool = typer.Option(False, "--false-score-control", help="Exp9 Control 2: also run C2 with inverted scores (1 - accuracy) on the first 150 fixed tasks, all paradigms."),
-    resolver_accuracy: str = typer.Option("oracle", "--resolver-accuracy", help="Exp9 C4: the external resolver of routed components, oracle (always right, the paper) or its accuracy q in [0, 1]."),
-    attack_wording: str = typer.Option("upstream", "--attack-wording", help="Exp5 attack prefixes: upstream (the authors' code) or paper (the paper's descriptions)."),
-    min_strong_accuracy: float = typer.Option(None, "--min-strong-accuracy", help="Exp5: lowest Exp1 accuracy a strong domain may have (default 0.25, chance among four choices)."),
-    bank: str = typer.Option(None, "--bank", help="Task bank config of Exp4 and Exp6a/6b/6c: ours (default: exp4_templates, exp6a_tasks, exp6b_flawed, exp6c_pairs) or the authors' imported one (upstream_exp4, upstream_exp6a, upstream_exp6b, upstream_exp6c)."),
+    answer_format: str = typer.Option("choices", "--answer-format", help="choices (four options, the paper's datasheet) or open (no "
+                                                                         "options, as the authors' bank; items typed multiple_choice keep "
+                                                                         "theirs)."),
+    route_rule: str = typer.Option("weak_set", "--route-rule", help="Exp9 C4 routing: weak_set (the paper) or accuracy_below (the "
+                                                                    "authors' runner, < 0.50)."),
+    decisions: str = typer.Option(None, "--decisions", help="Exp9 decision rules: paper (the paper's stated rules; default), tags "
+                                                            "(bracketed tags only) or upstream (the authors' runner; default with "
+                                                            "--matcher upstream)."),
+    false_score_control: bool = typer.Option(False, "--false-score-control", help="Exp9 Control 2: also run C2 with inverted scores (1 - "
+                                                                                  "accuracy) on the first 150 fixed tasks, all paradigms."),
+    resolver_accuracy: str = typer.Option("oracle", "--resolver-accuracy", help="Exp9 C4: the external resolver of routed components, "
+                                                                                "oracle (always right, the paper) or its accuracy q in "
+                                                                                "[0, 1]."),
+    attack_wording: str = typer.Option("upstream", "--attack-wording", help="Exp5 attack prefixes: upstream (the authors' code) or paper "
+                                                                            "(the paper's descriptions)."),
+    min_strong_accuracy: float = typer.Option(None, "--min-strong-accuracy", help="Exp5: lowest Exp1 accuracy a strong domain may have "
+                                                                                  "(default 0.25, chance among four choices)."),
+    bank: str = typer.Option(None, "--bank", help="Task bank config of Exp4 and Exp6a/6b/6c: ours (default: exp4_templates, exp6a_tasks, "
+                                                  "exp6b_flawed, exp6c_pairs) or the authors' imported one (upstream_exp4, "
+                                                  "upstream_exp6a, upstream_exp6b, upstream_exp6c)."),
     temperature: float = typer.Option(0.0, "--temperature"),
     seed: str = typer.Option("0", "--seed", help="Generation seed sent to the provider ('none' to omit); recorded in every trial."),
     max_tokens: int = typer.Option(None, "--max-tokens", help="Per request; default: the experiment's (exp1 1024)."),
     extra_body: str = typer.Option("", "--extra-body", help="JSON object of provider-specific request fields (part of the request key)."),
-    format_grammar: bool = typer.Option(False, "--format-grammar", help="Send each request its prompt's answer-format grammar (GBNF, field `grammar`: llama.cpp's llama-server and llama-cpp-python's server) so the model can write only the stated format; the prompts are unchanged. Exp1, Exp2, Exp3, Exp9; recorded in the manifest. Off by default."),
+    format_grammar: bool = typer.Option(False, "--format-grammar", help="Send each request its prompt's answer-format grammar (GBNF, "
+                                                                        "field `grammar`: llama.cpp's llama-server and llama-cpp-python's "
+                                                                        "server) so the model can write only the stated format; the "
+                                                                        "prompts are unchanged. Exp1, Exp2, Exp3, Exp9; recorded in the "
+                                                                        "manifest. Off by default."),
     concurrency: int = typer.Option(16, "--concurrency", help="Requests in flight at most (halved on 429s, then grows back)."),
     rpm: float = typer.Option(None, "--rpm", help="Requests-per-minute budget."),
     tpm: float = typer.Option(None, "--tpm", help="Tokens-per-minute budget (estimated before, corrected from usage after)."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
     max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request for transient errors (429, 5xx, timeouts, resets)."),
-    backoff_base: float = typer.Option(1.0, "--backoff-base", help="Seconds; retry n waits a random time up to base * 2^(n-1) (capped at 60 s), or Retry-After."),
-    max_retry_wait: float = typer.Option(120.0, "--max-retry-wait", help="Longest Retry-After honoured, seconds; a longer one fails that attempt."),
-    max_failure_rate: float = typer.Option(0.5, "--max-failure-rate", help="If more than this share of trials failed (or all did): no split, exit code 2 (the results stay for --resume)."),
+    backoff_base: float = typer.Option(1.0, "--backoff-base", help="Seconds; retry n waits a random time up to base * 2^(n-1) (capped at "
+                                                                   "60 s), or Retry-After."),
+    max_retry_wait: float = typer.Option(120.0, "--max-retry-wait", help="Longest Retry-After honoured, seconds; a longer one fails that "
+                                                                         "attempt."),
+    max_failure_rate: float = typer.Option(0.5, "--max-failure-rate", help="If more than this share of trials failed (or all did): no "
+                                                                           "split, exit code 2 (the results stay for --resume)."),
     resume: bool = typer.Option(False, "--resume", help="Continue a previous run: finished requests are not sent again."),
     restart: bool = typer.Option(False, "--restart", help="Discard a previous run's results file and start over."),
-    replace: bool = typer.Option(False, "--replace", help="Replace the model's split if one exists that this run's journal (.runs/) did not write (else refused before any request)."),
+    replace: bool = typer.Option(False, "--replace", help="Replace the model's split if one exists that this run's journal (.runs/) did "
+                                                          "not write (else refused before any request)."),
     keep_failed: bool = typer.Option(False, "--keep-failed", help="On --resume, keep recorded failures instead of trying them again."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print the number of calls, a token estimate and (with prices) a cost estimate, then exit."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the number of calls, a token estimate and (with prices) a cost estimate, "
+                                                          "then exit."),
     price_in: float = typer.Option(None, "--price-in", help="USD per million prompt tokens (for --dry-run and --max-cost)."),
     price_out: float = typer.Option(None, "--price-out", help="USD per million completion tokens."),
-    max_cost: float = typer.Option(None, "--max-cost", help="Stop sending once the run has spent this many USD, earlier --resume sessions included (needs prices)."),
+    max_cost: float = typer.Option(None, "--max-cost", help="Stop sending once the run has spent this many USD, earlier --resume sessions "
+                                                            "included (needs prices)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No live progress bar."),
 ) -> None:
     """Run an experiment against an OpenAI-compatible endpoint (or the embedded model) into a new split."""
@@ -141,7 +168,8 @@ def run(
     options = RunOptions(
         dataset=dataset, model=model, base_url=base_url, experiment=_experiment(experiment), split=split, api_key_env=api_key_env,
         plan=plan, temperature=temperature, seed=_parse_seed(seed), max_tokens=max_tokens, extra_body=extra,
-        format_grammar=format_grammar, concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts, backoff_base=backoff_base,
+        format_grammar=format_grammar, concurrency=concurrency, rpm=rpm, tpm=tpm, timeout=timeout, max_attempts=max_attempts,
+        backoff_base=backoff_base,
         max_retry_wait=max_retry_wait, max_failure_rate=max_failure_rate,
         resume=resume, restart=restart, replace=replace, retry_failed=not keep_failed, dry_run=dry_run,
         price_in=price_in, price_out=price_out, max_cost=max_cost, progress=not no_progress,
@@ -184,7 +212,8 @@ def print_report(report) -> None:
             typer.echo(f"  plus {e.planned_followups} second-turn calls, one per trial after its first answer (in the token figures)")
         if e.tool_followups_possible:
             typer.echo(f"  plus up to {e.tool_followups_possible} tool follow-up calls (only when the model calls the calculator)")
-        typer.echo(f"  prompt tokens ~{e.prompt_tokens:,} (4 chars/token); completion tokens <= {e.max_completion_tokens:,} (max_tokens x calls)")
+        typer.echo(f"  prompt tokens ~{e.prompt_tokens:,} (4 chars/token); "
+                   f"completion tokens <= {e.max_completion_tokens:,} (max_tokens x calls)")
         if e.cost is not None:
             typer.echo(f"  cost <= ${e.cost:,.4f} (at the upper bound of completion tokens)")
         return
@@ -220,7 +249,8 @@ def profile(
     weak_policy: str = typer.Option("median_or_bottom_k", "--weak-policy", help="median_or_bottom_k, threshold, bottom_k or absolute."),
     k: int = typer.Option(2, "--k", help="k of median_or_bottom_k / bottom_k."),
     replace: bool = typer.Option(False, "--replace", help="Replace the model's profile if one exists with other content (else refused)."),
-    min_strong_accuracy: float = typer.Option(None, "--min-strong-accuracy", help="Lowest accuracy a strong domain may have (default 0.25, chance among four choices)."),
+    min_strong_accuracy: float = typer.Option(None, "--min-strong-accuracy", help="Lowest accuracy a strong domain may have (default "
+                                                                                  "0.25, chance among four choices)."),
 ) -> None:
     """Build a model's Exp1 profile (the `profiles` split Exp9 conditions C2-C4 read)."""
     from rich.console import Console
@@ -265,12 +295,19 @@ def profile(
 @app.command()
 def quickstart(
     dataset: Path = typer.Option(Path("mirror"), "--dataset", help="Dataset folder: reused if it exists, else built."),
-    per_domain: int = typer.Option(1, "--per-domain", help="Exp1 items per domain (each through all five channels; about 5.5 requests per item)."),
+    per_domain: int = typer.Option(1, "--per-domain", help="Exp1 items per domain (each through all five channels; about 5.5 requests per "
+                                                           "item)."),
     exp3_tasks: int = typer.Option(3, "--exp3-tasks", help="Exp3 composite tasks in the slice (6 requests each)."),
-    exp9_tasks: int = typer.Option(2, "--exp9-tasks", help="Exp9 fixed tasks in the slice, each under every condition x paradigm (about 10 requests of up to --exp9-max-tokens each, the slowest part of the quickstart)."),
-    max_tokens: int = typer.Option(64, "--max-tokens", help="Per Exp1 and Exp3 request (the embedded model is slow on CPU; 48 cut 2 of 22 grammar-constrained Exp1 answers)."),
+    exp9_tasks: int = typer.Option(2, "--exp9-tasks", help="Exp9 fixed tasks in the slice, each under every condition x paradigm (about "
+                                                           "10 requests of up to --exp9-max-tokens each, the slowest part of the "
+                                                           "quickstart)."),
+    max_tokens: int = typer.Option(64, "--max-tokens", help="Per Exp1 and Exp3 request (the embedded model is slow on CPU; 48 cut 2 of 22 "
+                                                            "grammar-constrained Exp1 answers)."),
     exp9_max_tokens: int = typer.Option(128, "--exp9-max-tokens", help="Per Exp9 request: two parts, each with its decision and answer."),
-    format_grammar: bool = typer.Option(True, "--format-grammar/--no-format-grammar", help="Constrain the embedded model to each prompt's stated answer format (run --format-grammar; the prompts are unchanged): without it SmolLM2-135M leaves most trials unparsed."),
+    format_grammar: bool = typer.Option(True, "--format-grammar/--no-format-grammar", help="Constrain the embedded model to each prompt's "
+                                                                                           "stated answer format (run --format-grammar; "
+                                                                                           "the prompts are unchanged): without it "
+                                                                                           "SmolLM2-135M leaves most trials unparsed."),
     no_progress: bool = typer.Option(False, "--no-progress"),
 ) -> None:
     """A small real evaluation on the embedded local model: Exp1 (all channels), an Exp3 slice and an
@@ -317,11 +354,13 @@ def quickstart(
                     raise UsageError(str(exc)) from None
             configs = split_files(folder)
             typer.echo(f"embedded model {server.model} ({server.model_path.name}) at {server.base_url}")
-            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), plan=PlanOptions(limit=per_domain * 8), max_tokens=max_tokens, **common),
+            reports.append(run_experiment(RunOptions(experiment=_experiment("exp1"), plan=PlanOptions(limit=per_domain * 8),
+                                                     max_tokens=max_tokens, **common),
                                             server=server, on_written=refresh))
             print_report(reports[-1])
             if "exp3_composite" in configs:
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), plan=PlanOptions(limit=exp3_tasks), max_tokens=max_tokens, **common),
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp3"), plan=PlanOptions(limit=exp3_tasks),
+                                                         max_tokens=max_tokens, **common),
                                             server=server, on_written=refresh))
                 print_report(reports[-1])
             else:
@@ -331,7 +370,8 @@ def quickstart(
                 write_profile(folder, reports[0].split, rows, replace=True)  # derived from the trials just written
                 refresh(folder)
                 typer.echo(f"wrote the Exp1 profile of {reports[0].split} (config 'profiles')")
-                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), plan=PlanOptions(limit=exp9_tasks), max_tokens=exp9_max_tokens,
+                reports.append(run_experiment(RunOptions(experiment=_experiment("exp9"), plan=PlanOptions(limit=exp9_tasks),
+                                                         max_tokens=exp9_max_tokens,
                                                          **common),
                                             server=server, on_written=refresh))
                 print_report(reports[-1])
@@ -371,7 +411,8 @@ def _closing_note(folder: Path, reports, format_grammar: bool, seconds: float, l
         parts.append(f"{r.experiment} {f}/{n}")
     minutes, secs = divmod(round(seconds), 60)
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-    load = "" if load_before is None else f" (load average {load_before:.1f} at the start, {load_after:.1f} at the end, on {os.cpu_count()} cores)"
+    load = "" if load_before is None else (f" (load average {load_before:.1f} at the start, {load_after:.1f} at the end, "
+                                           f"on {os.cpu_count()} cores)")
     typer.echo("")
     if total:
         how = "with --format-grammar (each prompt's answer format enforced)" if format_grammar else "without --format-grammar"
@@ -400,7 +441,8 @@ def _score_table(folder: Path, reports) -> None:
         for col, justify in (("metric", "left"), ("value", "right"), ("n", "right"), ("unparsed/failed", "right"), ("better", "left")):
             table.add_column(col, justify=justify)
         for v in values:
-            value = f"{v.value:.3f}" if v.value is not None else "- " + notes.mark(dash_reason(tables, model, v.headline.key, v.headline.experiment))
+            value = (f"{v.value:.3f}" if v.value is not None
+                     else "- " + notes.mark(dash_reason(tables, model, v.headline.key, v.headline.experiment)))
             bad = share.get(v.headline.experiment)
             table.add_row(v.headline.label, value, "-" if v.n is None else str(v.n),
                           f"{bad.share:.0%} of {bad.trials}" if bad else "-", v.headline.direction)

@@ -82,7 +82,8 @@ def plan_exp9(root: Path, options: PlanOptions) -> Plan:
     control = set()
     if options.false_score_control:
         if profile is None:
-            raise PlanError(f"--false-score-control needs the model's Exp1 profile (split {options.split!r} of config 'profiles' in {root})")
+            raise PlanError(f"--false-score-control needs the model's Exp1 profile (split {options.split!r} of config "
+                            f"'profiles' in {root})")
         control = exp9.false_score_tasks(tasks)
         notes.append(f"false-score control (C2, inverted scores): {len(control & {t['task_id'] for t in chosen})} fixed task(s)")
     chosen = [exp9_task_as_asked(t, options.answer_format) for t in chosen]

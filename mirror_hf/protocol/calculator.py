@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+from collections.abc import Callable
 
 from mirror_hf.errors import MirrorValueError
 
@@ -30,7 +31,7 @@ _BINARY = {
     ast.Mod: operator.mod,
     ast.Pow: operator.pow,
 }
-_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+_UNARY: dict[type[ast.unaryop], Callable[[int | float], int | float]] = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 _FUNCTIONS = {"sqrt": (1, 1), "abs": (1, 1), "round": (1, 2)}
 _SYMBOLS = {"×": "*", "÷": "/", "−": "-", "–": "-"}
 

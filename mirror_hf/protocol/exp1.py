@@ -48,6 +48,7 @@ from mirror_hf.protocol.text import (
 )
 from mirror_hf.records import CHOICE_LETTERS, Question
 from mirror_hf.registry import Registry
+from mirror_hf.vocabulary import Matcher
 
 # --------------------------------------------------------------------------------------------
 # Prompt text (kept close to the authors' wording so results stay comparable)
@@ -157,7 +158,8 @@ def build_structured_control(question: Question) -> Messages:
 # --------------------------------------------------------------------------------------------
 
 
-def parse_wagering(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_wagering(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                   rules: Rules = "strict") -> dict:
     """ANSWER + BET (1-10). The bet is kept only if it is an integer in 1..10 (never imputed);
     `confidence` = bet / 10."""
     visible, out = base_fields("wagering", text, reasoning_content, finish_reason, rules)
@@ -196,7 +198,8 @@ def parse_wagering(text: str | None, *, reasoning_content: str | None = None, fi
 _SKIP_LINE = re.compile(r"^(?:[^\w\n]|_)*skip(?:[^\w\n]|_)*$", re.IGNORECASE | re.MULTILINE)
 
 
-def parse_opt_out(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_opt_out(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                  rules: Rules = "strict") -> dict:
     """ANSWER or SKIP. `confidence` = 1 if it answered, 0 if it skipped. Strict: SKIP counts only as
     a line of its own (or `ANSWER: SKIP`); a response with both a SKIP line and a real answer, or
     with no ANSWER line but the word "skip" in a sentence, is ambiguous (skipped = None, ungraded)."""
@@ -310,7 +313,7 @@ def tool_call_spans(text: str | None) -> list[tuple[int, int, str, str]]:
         nxt = _TOOL_OPENER.search(text, head.end())
         close = _call_end(text, head.end(), nxt.start() if nxt else len(text))
         argument = text[head.end() : close].strip() if close is not None else ""
-        if argument:
+        if argument and close is not None:
             out.append((head.start(), close + 1, head.group(1), argument))
             pos = close + 1
         else:
@@ -430,7 +433,8 @@ def parse_tool_followup(
 # --------------------------------------------------------------------------------------------
 
 
-def parse_natural(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_natural(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                  rules: Rules = "strict") -> dict:
     """Free response: hedge and caveat phrase counts, length in words, and the answer.
     `confidence` = 1 / (1 + hedging_count). A refusal is flagged (the answer is left ungraded).
 
@@ -463,7 +467,8 @@ def parse_natural(text: str | None, *, reasoning_content: str | None = None, fin
 # --------------------------------------------------------------------------------------------
 
 
-def parse_layer2(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_layer2(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                 rules: Rules = "strict") -> dict:
     """CONFIDENCE (0-100) + SUB_SKILLS, WEAKEST_SKILL, VERIFY, APPROACH + ANSWER.
     `self_report_confidence` is the stated 0-100 value, `confidence` = it / 100. Upstream clips
     out-of-range values into [0, 100]; strict rejects them (None)."""
@@ -491,8 +496,8 @@ def parse_layer2(text: str | None, *, reasoning_content: str | None = None, fini
         out["self_report_confidence"] = agreed(values)
         out["sub_skills"] = labeled_field(visible, "SUB_SKILLS")
         out["weakest_skill"] = labeled_field(visible, "WEAKEST_SKILL")
-        verify = labeled_field(visible, "VERIFY")
-        lead = normalise_answer(verify).split()[:1] if verify else []
+        verify_text = labeled_field(visible, "VERIFY")
+        lead = normalise_answer(verify_text).split()[:1] if verify_text else []
         out["verify"] = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}.get(lead[0]) if lead else None
         approach = labeled_field(visible, "APPROACH")
         set_answers(out, complete_answers(visible, out["truncated"]))
@@ -606,6 +611,12 @@ class Channel:
     followup: FollowUp | None = None
     reads: Reading | None = None  # read from the responses themselves (samples, token log-probabilities)
 
+    def prompt(self, *args: Any) -> Messages:
+        """Its prompt from its own builder; ValueError for one a planner builds (difficulty selection)."""
+        if self.build is None:
+            raise ValueError(f"channel {self.name!r} has no prompt builder of its own (its planner builds the prompt)")
+        return self.build(*args)
+
 
 TOOL_FOLLOWUP = FollowUp(needs_followup, run_tools, build_tool_followup, parse_tool_followup)
 
@@ -649,14 +660,14 @@ def channel(name: str) -> Channel:
     return CHANNELS.get(name)
 
 
-def parse(name: str, text: str | None, **kwargs) -> dict:
+def parse(name: str, text: str | None, **kwargs: Any) -> dict[str, Any]:
     return channel(name).parse(text, **kwargs)
 
 
 def grade(
     parsed: dict,
     question: Question,
-    matcher: str = "strict",
+    matcher: Matcher = "strict",
     *,
     pair: Any = None,
     grade_target: str = "chosen",
@@ -669,13 +680,13 @@ def grade(
     `chosen_item_id` / `paired_item_id`; `grade_target="current"` reproduces the authors' bug of
     grading the trial's own question whatever was chosen."""
     out = dict(parsed)
-    target = question
+    target: Question | None = question
     if parsed.get("channel") == "difficulty_selection":
         if pair is None:
             raise ValueError("difficulty_selection needs the pair to grade")
         other = pair.easy if question.id == pair.hard.id else pair.hard
         out["paired_item_id"] = other.id
-        chosen = {"A": pair.hard, "B": pair.easy}.get(parsed.get("choice"))
+        chosen = {"A": pair.hard, "B": pair.easy}.get(str(parsed.get("choice")))
         out["chosen_item_id"] = chosen.id if chosen else None
         if grade_target == "chosen":
             target = chosen

@@ -17,6 +17,7 @@ from mirror_hf.protocol.matching import match
 from mirror_hf.protocol.parsing import Messages, agreed, base_fields, complete_answers, read_percent, set_answers, user
 from mirror_hf.protocol.text import Rules, is_refusal, is_refusal_upstream, labeled_fields
 from mirror_hf.records import CHOICE_LETTERS
+from mirror_hf.vocabulary import Matcher
 
 TARGETS: tuple[str, ...] = ("composite", "component_a", "component_b")
 CHANNELS: tuple[str, ...] = ("self_prediction", "answer", "layer2")
@@ -93,7 +94,8 @@ def build_answer(task: dict, target: str = "composite") -> Messages:
 
 def build_upstream_layer2(task: dict) -> Messages:
     """The authors' v2 single call: confidence and answer together, task visible."""
-    return user(UPSTREAM_LAYER2_TEMPLATE.format(domain_a=task["domain_a"], domain_b=task["domain_b"], task=_render(_field(task, "composite"))))
+    composite = _render(_field(task, "composite"))
+    return user(UPSTREAM_LAYER2_TEMPLATE.format(domain_a=task["domain_a"], domain_b=task["domain_b"], task=composite))
 
 
 def parse_self_prediction(
@@ -116,7 +118,8 @@ def parse_self_prediction(
     return out
 
 
-def parse_answer(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None, rules: Rules = "strict") -> dict:
+def parse_answer(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                 rules: Rules = "strict") -> dict:
     visible, out = base_fields("answer", text, reasoning_content, finish_reason, rules)
     if rules == "upstream":
         out["refused"] = is_refusal_upstream(visible)
@@ -151,7 +154,7 @@ def parse_upstream_layer2(
 PARSERS = {"self_prediction": parse_self_prediction, "answer": parse_answer, "layer2": parse_upstream_layer2}
 
 
-def grade(parsed: dict, task: dict, target: str = "composite", matcher: str = "strict") -> dict:
+def grade(parsed: dict, task: dict, target: str = "composite", matcher: Matcher = "strict") -> dict:
     """`parsed` with `correct` (None for a self-prediction, a refusal or no answer)."""
     out = dict(parsed)
     out["correct"] = None

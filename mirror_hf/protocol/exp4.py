@@ -22,6 +22,7 @@ import re
 from mirror_hf.protocol import exp1
 from mirror_hf.protocol.parsing import Messages
 from mirror_hf.records import Question
+from mirror_hf.vocabulary import Matcher
 
 #: format number -> Exp1 channel (the authors' numbering; 3 is not asked, see the module text)
 FORMATS: dict[int, str] = {1: "wagering", 2: "opt_out", 4: "tool_delegation", 5: "natural"}
@@ -43,7 +44,7 @@ def format_instructions(channel: str, question: Question, number: int) -> str:
     if channel == "natural":
         text = NATURAL_INSTRUCTIONS
     else:
-        content = exp1.channel(channel).build(question)[0]["content"]
+        content = exp1.channel(channel).prompt(question)[0]["content"]
         head = exp1.question_text(question)
         if not content.startswith(head):
             raise ValueError(f"the {channel} prompt does not start with the question text")
@@ -114,7 +115,7 @@ def format_sections(text: str) -> dict[int, str]:
     return {n: "\n".join(parts) for n, parts in out.items()}
 
 
-def read_formats(text: str | None, question: Question, matcher: str = "strict") -> dict[str, dict]:
+def read_formats(text: str | None, question: Question, matcher: Matcher = "strict") -> dict[str, dict]:
     """channel -> its graded parse of that format's section (an empty parse when it is missing)."""
     sections = format_sections(text or "")
     out = {}
@@ -124,7 +125,7 @@ def read_formats(text: str | None, question: Question, matcher: str = "strict") 
     return out
 
 
-def read_phase_b(text: str | None, question: Question, matcher: str = "strict") -> dict:
+def read_phase_b(text: str | None, question: Question, matcher: Matcher = "strict") -> dict:
     """The chosen approach (menu text) and the graded answer of the hard item."""
     m = re.search(r"APPROACH\s*:\s*\[?\s*([1-5])\b", text or "", re.IGNORECASE)
     parsed = exp1.grade(exp1.parse("natural", re.sub(r"(?im)^\s*APPROACH\s*:.*$", "", text or ""), rules=matcher),

@@ -71,7 +71,7 @@ def prefix(attack: str, domain: str, wording: str = "upstream") -> str:
 
 def build(question: Question, channel: str, attack: str | None, wording: str = "upstream") -> Messages:
     """The Exp1 channel prompt, with the attack's prefix in front of the user message (None: clean)."""
-    messages = exp1.channel(channel).build(question)
+    messages = exp1.channel(channel).prompt(question)
     if attack is None:
         return messages
     first = dict(messages[0])

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any, Mapping
 
 from mirror_hf.protocol.matching import extract_final_answer, listed_answers, match, upstream_extract
 from mirror_hf.protocol.parsing import Messages, user
@@ -335,8 +336,8 @@ def _p2_decision(section: str, decisions: str) -> str | None:
     return min(keywords)[1] if keywords else None
 
 
-def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | None, rules: Rules, forms=(),
-                    choices=()) -> str | None:
+def _section_answer(section: str, paradigm: str, slot: str, answer_type: str | None, rules: Rules,
+                    forms: Sequence[str] = (), choices: Sequence[str] = ()) -> str | None:
     if rules == "upstream":
         if paradigm == "P1":
             return upstream_extract(section, answer_type)
@@ -393,7 +394,7 @@ def parse_exp9(
         visible, reasoning = split_reasoning_upstream(text or "")
     else:
         visible, reasoning = split_reasoning(text, reasoning_content)
-    out = {
+    out: dict[str, Any] = {
         "paradigm": paradigm,
         "raw_response": text,
         "reasoning": reasoning,
@@ -413,13 +414,15 @@ def parse_exp9(
     for slot in SLOTS:
         section = sections[slot]
         answer_type = task.get(f"answer_type_{slot}") if task else None
+        decision: str | None
         if paradigm == "P1":
             decision = _p1_decision(section, decisions)
         elif paradigm == "P2":
             decision = _p2_decision(section, decisions)
         else:
             decision = "proceed"
-        forms = [*(task.get(f"choices_{slot}") or ()), task.get(f"correct_answer_{slot}"), *(task.get(f"aliases_{slot}") or ())] if task else []
+        forms = [*(task.get(f"choices_{slot}") or ()), task.get(f"correct_answer_{slot}"),
+                 *(task.get(f"aliases_{slot}") or ())] if task else []
         forms = [f for f in forms if f]  # the part's known answer texts: where a stated answer ends
         choices = tuple(task.get(f"choices_{slot}") or ()) if task else ()
         answer = None if decision == "defer" else _section_answer(section, paradigm, slot, answer_type, rules, forms, choices)

@@ -204,7 +204,7 @@ def grammar_node(experiment: str, fields: dict, turn: int = 0) -> Node | None:
     if turn:
         return None
     key = fields.get("paradigm") if experiment == "exp9" else fields.get("channel")
-    return formats(experiment).get(key)
+    return formats(experiment).get(str(key))
 
 
 def format_grammar(experiment: str, fields: dict, turn: int = 0) -> str | None:

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from mirror_hf.protocol.exp1 import Channel, Reading, Signal, build_natural, parse_natural, register_channel
 from mirror_hf.protocol.matching import _ANSWER_IS, _is_long, extract_final_answer, match, read_letter, resolve_choice
 from mirror_hf.records import CHOICE_LETTERS, Question
+from mirror_hf.vocabulary import Matcher
+from mirror_hf.vocabulary import Matcher as Rules  # a parser's rules are the matcher's words
 
 DEFAULT_SAMPLES = 5
 DEFAULT_SAMPLE_TEMPERATURE = 0.7
@@ -43,15 +45,15 @@ def answer_form(answer: str, question: Question) -> str:
     return chosen or text
 
 
-def same_answer(a: str, b: str, question: Question, matcher: str = "strict") -> bool:
+def same_answer(a: str, b: str, question: Question, matcher: Matcher = "strict") -> bool:
     """Whether two samples' answers agree: each graded against the other's stated form by the
     run's matcher (either way round, as the grader is not symmetric in what it extracts)."""
-    fa, fb = answer_form(a, question), answer_form(b, question)
+    fa, fb = answer_form(a, question), answer_form(b, question)  # never None: the text itself at worst
     choices, kind = question.choices, question.answer_type
     return bool(match(a, fb, kind, (), choices, matcher=matcher) or match(b, fa, kind, (), choices, matcher=matcher))
 
 
-def answer_classes(answers: Sequence[str | None], question: Question, matcher: str = "strict") -> list[list[int]]:
+def answer_classes(answers: Sequence[str | None], question: Question, matcher: Matcher = "strict") -> list[list[int]]:
     """The samples' indices grouped by agreeing answers, in order of first appearance (samples with
     no answer join no group)."""
     classes: list[list[int]] = []
@@ -59,7 +61,7 @@ def answer_classes(answers: Sequence[str | None], question: Question, matcher: s
         if answer is None or not str(answer).strip():
             continue
         for group in classes:
-            if same_answer(answer, answers[group[0]], question, matcher):
+            if same_answer(answer, answers[group[0]] or "", question, matcher):  # a group's first has an answer
                 group.append(i)
                 break
         else:
@@ -67,7 +69,7 @@ def answer_classes(answers: Sequence[str | None], question: Question, matcher: s
     return classes
 
 
-def agreement(answers: Sequence[str | None], question: Question, matcher: str = "strict") -> dict:
+def agreement(answers: Sequence[str | None], question: Question, matcher: Matcher = "strict") -> dict:
     """Modal share (the largest group's size / number of samples), the entropy of the answer
     distribution over the answered samples (nats) and the modal sample's index (the earliest group
     among equally large ones); None values when no sample has an answer."""
@@ -108,7 +110,7 @@ def next_sample(body: Sequence, outcomes: Sequence) -> int | None:
     return len(outcomes)
 
 
-def read_consistency(outcomes: Sequence, question: Question, *, body: Sequence, rules: str = "strict") -> dict:
+def read_consistency(outcomes: Sequence, question: Question, *, body: Sequence, rules: Rules = "strict") -> dict:
     k = requested_samples(body)
     texts = sample_texts(outcomes, k)
     parses = [parse_natural(t, rules=rules) for t in texts]
@@ -124,7 +126,8 @@ def read_consistency(outcomes: Sequence, question: Question, *, body: Sequence, 
     return out
 
 
-def parse_consistency(text: str | None, *, reasoning_content=None, finish_reason=None, rules: str = "strict") -> dict:
+def parse_consistency(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                      rules: Rules = "strict") -> dict:
     """A single text read as a natural response (the channel's records are built by `read_consistency`)."""
     out = parse_natural(text, reasoning_content=reasoning_content, finish_reason=finish_reason, rules=rules)
     out.update(channel="consistency", confidence=None, hedging_count=None, caveat_count=None, response_length=None)
@@ -188,7 +191,7 @@ def _answer_span(tokens: Sequence[str], form: str) -> list[int]:
     return out
 
 
-def read_logprob(outcomes: Sequence, question: Question, *, body: Sequence, rules: str = "strict") -> dict:
+def read_logprob(outcomes: Sequence, question: Question, *, body: Sequence, rules: Rules = "strict") -> dict:
     outcome = outcomes[-1]
     out = parse_natural(outcome.text, reasoning_content=outcome.reasoning, finish_reason=outcome.finish_reason, rules=rules)
     out.update(channel="logprob", hedging_count=None, caveat_count=None, confidence=None,
@@ -225,7 +228,8 @@ def read_logprob(outcomes: Sequence, question: Question, *, body: Sequence, rule
     return out
 
 
-def parse_logprob(text: str | None, *, reasoning_content=None, finish_reason=None, rules: str = "strict") -> dict:
+def parse_logprob(text: str | None, *, reasoning_content: str | None = None, finish_reason: str | None = None,
+                      rules: Rules = "strict") -> dict:
     """A text without its token probabilities: a natural response, no confidence."""
     out = parse_natural(text, reasoning_content=reasoning_content, finish_reason=finish_reason, rules=rules)
     out.update(channel="logprob", confidence=None, hedging_count=None, caveat_count=None, logprobs_available=False)

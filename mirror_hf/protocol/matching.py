@@ -196,14 +196,14 @@ def match_upstream(pred: str, gold: str, answer_type: str | None, aliases: Seque
         p, g = _up_letter(pred.upper().strip()), _up_letter(gold.upper().strip())
         return bool(p and g) and p == g
     if answer_type == "boolean":
-        p, g = _up_bool_words(pred), _up_bool_words(gold)
-        return p is not None and g is not None and p == g
+        pb, gb = _up_bool_words(pred), _up_bool_words(gold)
+        return pb is not None and gb is not None and pb == gb
     if answer_type == "short_text":
         return _up_text(pred, gold, aliases)
     # Unknown type: numeric (±0.01) -> letter (only for a single-letter gold) -> boolean -> text.
-    p, g = _up_number(pred), _up_number(gold)
-    if p is not None and g is not None:
-        return abs(p - g) <= 0.01
+    pn, gn = _up_number(pred), _up_number(gold)
+    if pn is not None and gn is not None:
+        return abs(pn - gn) <= 0.01
     if re.match(r"^[A-D]$", gold.upper()):
         letter = _up_letter(pred.upper())
         if letter:
@@ -459,9 +459,9 @@ def extract_final_answer(text: str, answer_type: str | None = None, forms: Seque
     if answer_type == "boolean":
         # "Yes, ..." on the first line, or on the line after a lead-in ("Based on the rules:\n\nNo, ...").
         for line in [ln for ln in text.strip().splitlines() if ln.strip()][:MAX_LEAD_LINES]:
-            lead = read_boolean(line[:40])
-            if lead is not None:
-                return "yes" if lead else "no"
+            said = read_boolean(line[:40])
+            if said is not None:
+                return "yes" if said else "no"
     if answer_type == "exact_numeric":
         for line in reversed([ln for ln in text.splitlines() if re.search(r"\d", ln)]):
             number = read_number(line)
@@ -636,11 +636,11 @@ def match_strict(
         p = read_number(pred)
         return p is not None and numbers_match(p, g)
     if answer_type == "boolean":
-        g = read_boolean(gold)
-        if g is None:
+        gold_bool = read_boolean(gold)
+        if gold_bool is None:
             return None
-        p = read_boolean(pred)
-        return p is not None and p == g
+        pred_bool = read_boolean(pred)
+        return pred_bool is not None and pred_bool == gold_bool
     return _short_text_match(pred, gold, aliases)
 
 

@@ -4,9 +4,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TypeVar
 
 from mirror_hf.protocol.matching import normalise_answer
 from mirror_hf.protocol.text import check_rules, labeled_fields, split_reasoning, split_reasoning_upstream
+
+_Number = TypeVar("_Number", int, float)
 
 Messages = list[dict[str, str]]
 
@@ -63,7 +67,8 @@ def read_int(value: str, low: int, high: int) -> int | None:
     return n if low <= n <= high else None
 
 
-def agreed(values: list[int | None]) -> int | None:
+def agreed(values: Sequence[_Number | None]) -> _Number | None:
+    """The one value every reading agrees on, else None (none, a missing one, or two different)."""
     present = [v for v in values]
     if not present or any(v is None for v in present) or len(set(present)) > 1:
         return None

@@ -223,11 +223,13 @@ def is_refusal(text: str | None) -> bool:
     # Only the opening sentence can decline. Leading markup is skipped and the sentence is read
     # from its first 1,000 characters: the pattern's backtracking over a 1 MB opening took 1 s.
     opening = text.strip()
-    opening = opening[_LEADING_MARKUP.match(opening).end() :][:1000]
+    markup = _LEADING_MARKUP.match(opening)
+    opening = opening[markup.end() if markup else 0 :][:1000]
     first = re.split(r"(?<=[.!?])\s|\n", opening, maxsplit=1)[0]
-    if not _DECLINE.search(first):
+    decline = _DECLINE.search(first)
+    if not decline:
         return False
-    return not re.search(r",?\s+(?:but|however)\b", first[_DECLINE.search(first).end() :], re.IGNORECASE)
+    return not re.search(r",?\s+(?:but|however)\b", first[decline.end() :], re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------------------------

@@ -101,7 +101,8 @@ class RateLimiter:
             self._tok_tat = tok_tat + tokens * self._tok_interval
         return 0.0
 
-    def release(self, estimated_tokens: int, used_tokens: int | None, *, rate_limited: bool = False, retry_after: float | None = None) -> None:
+    def release(self, estimated_tokens: int, used_tokens: int | None, *, rate_limited: bool = False,
+                retry_after: float | None = None) -> None:
         """After an attempt: free its slot, correct the token budget, adapt to a 429."""
         self.in_flight -= 1
         if self._tok_interval is not None:

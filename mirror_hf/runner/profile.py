@@ -47,13 +47,15 @@ def build_profile(root: Path, split: str, *, dedup_key: Sequence[str], weak_poli
         raise ProfileError(f"{exc}; run `mirror-hf run --experiment exp1` for this model first") from None
     trials = pl.DataFrame(
         {name: [r[name] for r in rows] for name in ("model", "run_id", "item_id", "domain", "channel", "correct")},
-        schema={"model": pl.String, "run_id": pl.String, "item_id": pl.String, "domain": pl.String, "channel": pl.String, "correct": pl.Boolean},
+        schema={"model": pl.String, "run_id": pl.String, "item_id": pl.String, "domain": pl.String, "channel": pl.String,
+                "correct": pl.Boolean},
     )
     trials = latest_records(trials, dedup_key)  # a re-run record replaces the earlier one, as in `score`
     natural = trials.filter(pl.col("channel") == "natural")
     wagering = trials.filter(pl.col("channel") == "wagering")
     if natural.is_empty():
-        raise ProfileError(f"{root} trials_exp1/{split} has no natural-channel trials; the profile needs them (run with the natural channel)")
+        raise ProfileError(f"{root} trials_exp1/{split} has no natural-channel trials; the profile needs them "
+                           "(run with the natural channel)")
     nat = domain_accuracy(natural["correct"].to_list(), natural["domain"].to_list())
     wag = domain_accuracy(wagering["correct"].to_list(), wagering["domain"].to_list()) if not wagering.is_empty() else {}
     paired = natural.select("item_id", "domain", pl.col("correct").alias("natural")).join(

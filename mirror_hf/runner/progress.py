@@ -15,8 +15,9 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def progress_bar(total: int, description: str, *, enabled: bool, client: object = None,
-                 console: Console | None = None) -> Iterator[Progress]:
+def progress_bar(
+    total: int, description: str, *, enabled: bool, client: object = None, console: Console | None = None
+) -> Iterator[Progress]:
     counters = Progress()
     if not enabled or total == 0:
         yield counters

@@ -54,7 +54,8 @@ class ChatRequest:
 
     def __post_init__(self) -> None:
         payload = _canonical(
-            {"model": self.model, "base_url": self.base_url.rstrip("/"), "messages": list(self.messages), "generation": self.generation.body()}
+            {"model": self.model, "base_url": self.base_url.rstrip("/"), "messages": list(self.messages),
+             "generation": self.generation.body()}
         )
         object.__setattr__(self, "key", hashlib.sha256(payload.encode()).hexdigest()[:32])
 

@@ -161,15 +161,13 @@ class _Priors:
         own = keys[gold]
         g = [self.gold.get(k, 0) - (k == own) for k in keys]
         n = [self.offered.get(k, 0) - 1 for k in keys]
-        return {"gold_prior": [float(x) for x in g],
-                "offered_prior": [(x + CHANCE) / (m + 1) for x, m in zip(g, n)]}
+        return {"gold_prior": [float(x) for x in g], "offered_prior": [(x + CHANCE) / (m + 1) for x, m in zip(g, n)]}
 
 
 def strategy_table(questions: Sequence[Question]) -> list[LeakCell]:
     """Accuracy of every strategy in every subcategory (items with four choices only)."""
     items = [q for q in questions if len(q.choices) == 4]
-    keyed = [(q, f"{q.domain}.{q.subcategory}", [normalise_text(c) for c in q.choices], q.choices.index(q.answer))
-             for q in items]
+    keyed = [(q, f"{q.domain}.{q.subcategory}", [normalise_text(c) for c in q.choices], q.choices.index(q.answer)) for q in items]
     # priors are learnt within a form (its seed): across forms the same fact is asked again, and
     # knowing that item's gold from another form is recall, not a choice-only strategy
     priors: dict[tuple[int, str], _Priors] = {}
@@ -228,8 +226,9 @@ UNDER_REPAIR: frozenset[str] = frozenset()
 
 
 def _name(cells) -> str:
-    return "; ".join(f"{c.subcategory} {c.strategy} {c.accuracy:.1%} of {c.n}" + (f" (q={qv:.2g})" if qv is not None else "")
-                     for c, qv in cells)
+    return "; ".join(
+        f"{c.subcategory} {c.strategy} {c.accuracy:.1%} of {c.n}" + (f" (q={qv:.2g})" if qv is not None else "") for c, qv in cells
+    )
 
 
 # Subcategories whose best strategy, pooled over eight forms, is still above POOLED_BOUND after the
@@ -239,9 +238,17 @@ def _name(cells) -> str:
 # execution most-similar 30.1% (character bigrams), distance/direction offered prior 32.2%); all
 # below the three-form bound and never refused by the build. `check_pooled` passes them and the
 # slow test fails once one is within the bound: the list only shrinks.
-POOLED_UNDER_REPAIR: frozenset[str] = frozenset({
-    "factual.history", "linguistic.morphology", "procedural.multistep_planning", "temporal.scheduling",
-    "linguistic.syntax_parsing", "procedural.algorithm_execution", "spatial.distance_direction"})
+POOLED_UNDER_REPAIR: frozenset[str] = frozenset(
+    {
+        "factual.history",
+        "linguistic.morphology",
+        "procedural.multistep_planning",
+        "temporal.scheduling",
+        "linguistic.syntax_parsing",
+        "procedural.algorithm_execution",
+        "spatial.distance_direction",
+    }
+)
 
 
 def check_leaks(questions: Sequence[Question]) -> list[LeakCell]:
@@ -259,11 +266,12 @@ def check_pooled(questions: Sequence[Question], bound: float = POOLED_BOUND) -> 
     best strategy, the answer priors included, at or below `bound`."""
     cells = strategy_table(questions)
     skip = UNDER_REPAIR | POOLED_UNDER_REPAIR
-    over = sorted((c for c in cells if c.accuracy > bound and c.subcategory not in skip),
-                  key=lambda c: -c.accuracy)
+    over = sorted((c for c in cells if c.accuracy > bound and c.subcategory not in skip), key=lambda c: -c.accuracy)
     if over:
-        raise GateError(f"choices give the answer away pooled over the forms ({len(over)} strategies above "
-                        f"{bound:.0%}): {_name([(c, None) for c in over[:8]])}")
+        raise GateError(
+            f"choices give the answer away pooled over the forms ({len(over)} strategies above "
+            f"{bound:.0%}): {_name([(c, None) for c in over[:8]])}"
+        )
     return cells
 
 
@@ -272,11 +280,45 @@ def leak_rows(cells: Sequence[LeakCell], scenarios: dict[str, int] | None = None
     (when given, see `_core.scenario_counts`) its number of distinct scenarios."""
     rows: dict[str, dict] = {}
     for c in cells:
-        row = rows.setdefault(c.subcategory, {"subcategory": c.subcategory, "n": c.n,
-                                              "under_repair": c.subcategory in UNDER_REPAIR})
+        row = rows.setdefault(c.subcategory, {"subcategory": c.subcategory, "n": c.n, "under_repair": c.subcategory in UNDER_REPAIR})
         if scenarios is not None:
             row["scenarios"] = scenarios.get(c.subcategory, 0)
         row[c.strategy] = round(c.accuracy, 3)
     for row in rows.values():
         row["best"] = max(row[s] for s in ALL_STRATEGIES)
     return list(rows.values())
+
+
+@dataclass(frozen=True)
+class BestRow:
+    subcategory: str
+    n: int
+    strategy: str
+    accuracy: float
+
+
+def best_strategies(questions: Sequence[Question]) -> list[BestRow]:
+    """Each subcategory's best choice-only strategy and its rate, worst (highest) first."""
+    best: dict[str, LeakCell] = {}
+    for c in strategy_table(questions):
+        if c.subcategory not in best or c.accuracy > best[c.subcategory].accuracy:
+            best[c.subcategory] = c
+    rows = [BestRow(c.subcategory, c.n, c.strategy, c.accuracy) for c in best.values()]
+    return sorted(rows, key=lambda r: (-r.accuracy, r.subcategory))
+
+
+def pooled_report(seeds: Sequence[int] = tuple(range(8)), per_domain: int | None = None) -> str:
+    """The per-subcategory best-strategy table over the forms of `seeds` pooled (eight at the
+    default size by default), as text: `python -c "from mirror_hf.bank._leaks import pooled_report;
+    print(pooled_report())"` measures a repair before and after."""
+    from mirror_hf.bank import DEFAULT_PER_DOMAIN, available_domains, load_domain
+    from mirror_hf.bank._core import generate_domain
+
+    size = per_domain or DEFAULT_PER_DOMAIN
+    questions = [q for seed in seeds for name in available_domains() for q in generate_domain(load_domain(name), seed, size)]
+    lines = [f"{'subcategory':42s} {'n':>5s} {'best strategy':22s} rate"]
+    lines += [
+        f"{r.subcategory:42s} {r.n:5d} {r.strategy:22s} {r.accuracy:.3f}" + (" *" if r.accuracy > POOLED_BOUND else "")
+        for r in best_strategies(questions)
+    ]
+    return "\n".join(lines)

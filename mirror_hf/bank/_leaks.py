@@ -305,20 +305,3 @@ def best_strategies(questions: Sequence[Question]) -> list[BestRow]:
             best[c.subcategory] = c
     rows = [BestRow(c.subcategory, c.n, c.strategy, c.accuracy) for c in best.values()]
     return sorted(rows, key=lambda r: (-r.accuracy, r.subcategory))
-
-
-def pooled_report(seeds: Sequence[int] = tuple(range(8)), per_domain: int | None = None) -> str:
-    """The per-subcategory best-strategy table over the forms of `seeds` pooled (eight at the
-    default size by default), as text: `python -c "from mirror_hf.bank._leaks import pooled_report;
-    print(pooled_report())"` measures a repair before and after."""
-    from mirror_hf.bank import DEFAULT_PER_DOMAIN, available_domains, load_domain
-    from mirror_hf.bank._core import generate_domain
-
-    size = per_domain or DEFAULT_PER_DOMAIN
-    questions = [q for seed in seeds for name in available_domains() for q in generate_domain(load_domain(name), seed, size)]
-    lines = [f"{'subcategory':42s} {'n':>5s} {'best strategy':22s} rate"]
-    lines += [
-        f"{r.subcategory:42s} {r.n:5d} {r.strategy:22s} {r.accuracy:.3f}" + (" *" if r.accuracy > POOLED_BOUND else "")
-        for r in best_strategies(questions)
-    ]
-    return "\n".join(lines)

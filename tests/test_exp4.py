@@ -96,6 +96,11 @@ def test_generated_bank_counts_pairing_and_phases(dataset):
             assert q.difficulty == difficulty and q.domain == r[f"{side}_domain"], (r["trial_id"], phase)
 
 
+# a sentence about what the reader did or got: "you treated", "you did not", "your answer was";
+# "check your answer" asks, it does not claim
+SAYS_WHAT_YOU_DID = re.compile(r"\byou\b(?! already)|\byour (?!answer against)\w+", re.I)
+
+
 def test_true_feedback_names_the_hard_items_real_error(dataset):
     rows = _rows(dataset)
     basis = Counter((r["burn_domain"], r["feedback_basis"]) for r in rows)
@@ -107,6 +112,10 @@ def test_true_feedback_names_the_hard_items_real_error(dataset):
         # never contradicts the record: no unconditional "you were wrong" (a model may have answered right)
         assert text.endswith(f"The correct answer is {hard.answer}; any other answer was incorrect."), text
         assert not re.search(r"\byour answer (was|is) (incorrect|wrong)\b", text, re.I), text
+        # ... nor says what the model did: the pitfall is named, not pinned on the reader ("You treated
+        # the hour hand as ..." told a model that answered right that it erred); quoted item text aside
+        own_words = re.sub(r'"[^"]*"', '""', text)
+        assert not SAYS_WHAT_YOU_DID.search(own_words), (r["trial_id"], SAYS_WHAT_YOU_DID.search(own_words)[0])
         value, named = _rederive(hard)
         assert named in text, (r["trial_id"], named, text)
         if value is not None:

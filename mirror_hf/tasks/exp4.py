@@ -3,9 +3,9 @@
 Per burn domain 40 templates: Phase A an easy burn-domain item, Phase B a hard one, Phase C a
 medium burn-domain item (related) and a medium item of the burn domain's fixed control domain
 (unrelated). Two feedback texts per template, written before the model answers: the true one
-(condition A) is worded so that it never contradicts the record (it gives the correct answer and
-says any other answer was incorrect, so a model that answered right is not told it was wrong) and
-names the hard item's real pitfall and its correct working, computed from the item's own `params` where an explainer for its kind exists
+(condition A) is worded so that it never contradicts the record: it gives the correct answer and
+says any other answer was incorrect, and names the hard item's real pitfall as "the usual slip", never
+as something the model did (a model that answered right is not told it was wrong), with its correct working, computed from the item's own `params` where an explainer for its kind exists
 (`feedback_basis = "explained"`), else it states the correct answer only (`"answer_only"`); the
 fabricated one (condition B) claims a wrong answer on the Phase-A item (one of its distractors).
 
@@ -67,7 +67,7 @@ def _last_digit(p: dict) -> tuple[str, str] | None:
     cycle = last_digit_cycle(base)
     digit = cycle[(exponent - 1) % len(cycle)]
     return (f"The final digit of powers of {base} repeats in a cycle of {len(cycle)} "
-            f"({', '.join(map(str, cycle))}), and you did not follow that cycle to the exponent: {exponent} is "
+            f"({', '.join(map(str, cycle))}); the usual slip is not following that cycle to the exponent: {exponent} is "
             f"position {(exponent - 1) % len(cycle) + 1} of the cycle, so the final digit is {digit}.", str(digit))
 
 
@@ -80,7 +80,7 @@ def _clock_angle(p: dict) -> tuple[str, str] | None:
     angle = min(d, 360 - d)
     naive = abs(30 * (h % 12) - minute)
     naive = min(naive, 360 - naive)
-    return (f"You treated the hour hand as if it stayed on the {h}, giving {_num(naive)} degrees; it moves half a degree "
+    return (f"The usual slip is treating the hour hand as if it stayed on the {h}, giving {_num(naive)} degrees; it moves half a degree "
             f"per minute, so at {h}:{m:02d} it is at {_num(hour)} degrees and the minute hand at {minute} degrees, "
             f"{_num(angle)} degrees apart.", _num(angle))
 
@@ -92,7 +92,7 @@ def _days_between(p: dict) -> tuple[str, str] | None:
     gap = (end - start).days
     days = gap + (1 if p["inclusive"] else 0)
     rule = "counts both the first and the last day" if p["inclusive"] else "counts the days after the first one"
-    return (f"You miscounted the days across the month boundaries or at the ends: from {p['start']} to {p['end']} is "
+    return (f"The usual slip is miscounting the days across the month boundaries or at the ends: from {p['start']} to {p['end']} is "
             f"{gap} days on the calendar, and the question {rule}, so the answer is {days}.", str(days))
 
 
@@ -102,7 +102,7 @@ def _three_sets(p: dict) -> tuple[str, str] | None:
     g = p["given"]
     pairs = g["AB"] + g["AC"] + g["BC"]
     exact = pairs - 3 * g["ABC"]
-    return (f"You did not remove the {g['ABC']} in all three sets from the pairwise counts: each of "
+    return (f"The usual slip is not removing the {g['ABC']} in all three sets from the pairwise counts: each of "
             f"{g['AB']}, {g['AC']} and {g['BC']} includes them, so exactly two = {pairs} - 3 x {g['ABC']} = {exact}.",
             str(exact))
 
@@ -113,17 +113,17 @@ def _recipe_scale(p: dict) -> tuple[str, str] | None:
     base_amount = p["recipe"][p["ingredient"]]
     scaled = Fraction(base_amount) * p["target_servings"] / p["base_servings"]
     need = scaled - p["already_have"]
-    tail = f", minus the {p['already_have']} you already have, leaves {_num(need)}" if p["already_have"] else ""
-    return (f"You did not scale the {p['ingredient']} in proportion: {base_amount} x {p['target_servings']}/"
+    tail = f", minus the {p['already_have']} already on hand, leaves {_num(need)}" if p["already_have"] else ""
+    return (f"The usual slip is not scaling the {p['ingredient']} in proportion: {base_amount} x {p['target_servings']}/"
             f"{p['base_servings']} = {_num(scaled)}{tail}.", _num(need))
 
 
 def _nominalisation(p: dict) -> tuple[str, str] | None:
     if p.get("kind") == "nominalisation":
-        return (f"You picked the wrong suffix: the noun formed from '{p['base']}' takes -{p['suffix']}, "
+        return (f"The usual slip is the wrong suffix: the noun formed from '{p['base']}' takes -{p['suffix']}, "
                 f"giving '{p['word']}'.", p["word"])
     if p.get("kind") == "past_tense" and p.get("irregular") and p.get("accepted"):
-        return (f"You treated '{p['lemma']}' as a regular verb; it is irregular and its past tense is "
+        return (f"The usual slip is treating '{p['lemma']}' as a regular verb; it is irregular and its past tense is "
                 f"'{p['accepted'][0]}'.", p["accepted"][0])
     return None
 
@@ -136,7 +136,7 @@ def _alpha3(p: dict) -> tuple[str, str] | None:
     country = pycountry.countries.get(alpha_3=p["code"])
     if country is None or country.alpha_2 != p.get("alpha_2"):
         return None
-    return (f"You confused the ISO 3166-1 alpha-3 code {p['code']} with another code: {p['code']} belongs to "
+    return (f"The usual slip is confusing the ISO 3166-1 alpha-3 code {p['code']} with another code: {p['code']} belongs to "
             f"the entry with alpha-2 code {country.alpha_2}.", None)
 
 

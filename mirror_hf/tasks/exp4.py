@@ -4,8 +4,9 @@ Per burn domain 40 templates: Phase A an easy burn-domain item, Phase B a hard o
 medium burn-domain item (related) and a medium item of the burn domain's fixed control domain
 (unrelated). Two feedback texts per template, written before the model answers: the true one
 (condition A) is worded so that it never contradicts the record: it gives the correct answer and
-says any other answer was incorrect, and names the hard item's real pitfall as "the usual slip", never
-as something the model did (a model that answered right is not told it was wrong), with its correct working, computed from the item's own `params` where an explainer for its kind exists
+says any other answer was incorrect, and names the hard item's real pitfall as "the usual slip",
+never as something the model did (a model that answered right is not told it was wrong), with its
+correct working, computed from the item's own `params` where an explainer for its kind exists
 (`feedback_basis = "explained"`), else it states the correct answer only (`"answer_only"`); the
 fabricated one (condition B) claims a wrong answer on the Phase-A item (one of its distractors).
 

@@ -7,8 +7,8 @@ metrics can use NaN-aware arithmetic instead of masks of masks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence, Sized
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
@@ -16,6 +16,7 @@ import polars as pl
 from mirror_hf.errors import MirrorValueError
 
 ArrayLike = Sequence[Any] | np.ndarray | pl.Series
+Keep = Literal["first", "last", "any", "none"]  # polars' `unique(keep=...)` choices
 
 
 class ScoringInputError(MirrorValueError):
@@ -39,7 +40,7 @@ def _series(values: ArrayLike, name: str) -> pl.Series:
         raise ScoringInputError(f"{name}: cannot read as a column ({exc})") from None
 
 
-def _first_bad(values: ArrayLike, ok) -> tuple[int, Any]:
+def _first_bad(values: ArrayLike, ok: Callable[[Any], bool]) -> tuple[int, Any]:
     """The first non-null value `ok` rejects, read from the caller's own values (polars may have
     already turned a mixed list into strings)."""
     if isinstance(values, pl.Series):
@@ -103,7 +104,7 @@ def codes(values: pl.Series) -> tuple[np.ndarray, list[str]]:
     return physical.to_numpy().astype(np.int64, copy=False), levels
 
 
-def unique_rows(frame: pl.DataFrame, keys: list[str], keep: str) -> pl.DataFrame:
+def unique_rows(frame: pl.DataFrame, keys: list[str], keep: Keep) -> pl.DataFrame:
     """`frame.unique(keys, keep=keep, maintain_order=True)`, answered by the frame itself when no key
     repeats (checking for a repeat costs half of the de-duplication, and most frames have none)."""
     if keys and not frame.select(pl.struct(keys).is_duplicated().any()).item():
@@ -111,7 +112,8 @@ def unique_rows(frame: pl.DataFrame, keys: list[str], keep: str) -> pl.DataFrame
     return frame.unique(keys, keep=keep, maintain_order=True)
 
 
-def same_length(**columns: np.ndarray) -> int:
+def same_length(**columns: Sized) -> int:
+    """The common length of the columns (arrays or Series); an error naming every length when they differ."""
     lengths = {name: len(col) for name, col in columns.items()}
     if len(set(lengths.values())) > 1:
         raise ScoringInputError(f"columns differ in length: {lengths}")

@@ -60,8 +60,8 @@ def channel_signal(
     given = {"bet": bet, "skipped": skipped, "choice": choice, "tools_used": n_tools, "hedging_count": hedging_count, **fields}
     out = np.full(n, np.nan) if confidence is None else as_float(confidence, "confidence")
     # each record's channel as its index in CHANNELS (-1: other or null), read in one pass
-    index = ch.replace_strict({name: i for i, name in enumerate(CHANNELS)}, default=-1, return_dtype=pl.Int64)
-    index = index.fill_null(-1).to_numpy()
+    codes = ch.replace_strict({name: i for i, name in enumerate(CHANNELS)}, default=-1, return_dtype=pl.Int64)
+    index = codes.fill_null(-1).to_numpy()
     for position, (name, spec) in enumerate(CHANNELS.items()):
         signal = spec.confidence
         values = given.get(signal.field)

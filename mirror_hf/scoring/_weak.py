@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Literal, get_args
+from typing import Literal, TypedDict, Unpack, get_args
 
 WeakPolicy = Literal["median_or_bottom_k", "threshold", "bottom_k", "absolute"]
 WEAK_POLICIES: tuple[str, ...] = get_args(WeakPolicy)
@@ -106,6 +106,17 @@ def median_rule_empty(accuracy: Mapping[str, float | None]) -> bool:
     return bool(known) and not _below_median(known)
 
 
-def weak_domains(accuracy: Mapping[str, float | None], **policy) -> frozenset[str]:
+class PolicyOptions(TypedDict, total=False):
+    """The keywords of `classify_domains` (their defaults stay there), for functions that pass them on."""
+
+    policy: WeakPolicy
+    k: int
+    weak_threshold: float
+    strong_threshold: float
+    tau: float
+    min_strong: float
+
+
+def weak_domains(accuracy: Mapping[str, float | None], **policy: Unpack[PolicyOptions]) -> frozenset[str]:
     """The weak set under a policy (keywords as for `classify_domains`)."""
     return frozenset(d for d, s in classify_domains(accuracy, **policy).items() if s == "weak")

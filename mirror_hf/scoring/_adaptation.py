@@ -25,13 +25,13 @@ from typing import Literal
 
 import numpy as np
 
-from mirror_hf.scoring._bootstrap import CI, Cells, group_sums
+from mirror_hf.scoring._bootstrap import CI, Cells, Statistic, group_sums
 from mirror_hf.scoring._columns import ArrayLike, ScoringInputError, as_float, as_text, codes, same_length
 from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
 
 AiVariant = Literal["paper", "upstream"]
-AI_VARIANTS: tuple[str, ...] = ("paper", "upstream")
+AI_VARIANTS: tuple[AiVariant, ...] = ("paper", "upstream")
 MIN_TRIALS = 3
 SAR_EPSILON = 1e-6
 # (upper bound, reading) in order; the authors' interpretation bands for SAR.
@@ -61,7 +61,7 @@ def _paper_cells(domain: ArrayLike, related: ArrayLike, unrelated: ArrayLike) ->
     return Cells.of(domain=d_code[keep], diff=(r - u)[keep]), levels
 
 
-def _paper_statistic(cells: Cells, n_domains: int):
+def _paper_statistic(cells: Cells, n_domains: int) -> tuple[Statistic, Statistic]:
     """(B,) model AI and (B, D) per-domain AI from a weight matrix over trial cells."""
 
     def per_domain(w: np.ndarray) -> np.ndarray:

@@ -32,9 +32,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import cast
 
 import numpy as np
 from scipy.special import ndtr, ndtri
+
+from mirror_hf.scoring._columns import ArrayLike
 
 DEFAULT_RESAMPLES = 10_000
 DEFAULT_SEED = 42
@@ -254,8 +257,9 @@ def replicates_many(
         indices = _scipy_indices(rng, [[len(items) for items in p] for p in parts], n_resamples)
         for start in range(0, n_resamples, block):
             stop = min(n_resamples, start + block)
+            # a sum of arrays is an array (the stubs add sum()'s start value 0 to its type)
             weights = [
-                sum(_index_weights(s.k, items, i[start:stop]) for items, i in zip(p, ind))
+                cast(np.ndarray, sum(_index_weights(s.k, items, i[start:stop]) for items, i in zip(p, ind)))
                 for s, p, ind in zip(samples, parts, indices)
             ]
             evaluate(start, stop, weights)
@@ -429,7 +433,7 @@ def group_sums(w: np.ndarray, group: np.ndarray, n_groups: int, values: np.ndarr
 
 
 def bca_mean(
-    values,
+    values: ArrayLike,
     *,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int | np.random.Generator = DEFAULT_SEED,

@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
-from mirror_hf.scoring._bootstrap import CI, Cells, group_sums
+from mirror_hf.scoring._bootstrap import CI, Cells, Statistic, group_sums
 from mirror_hf.scoring._columns import (
     ArrayLike,
     as_float,
@@ -42,7 +42,7 @@ UPSTREAM_MISSING_CONFIDENCE = 0.5
 STRATA: tuple[str, ...] = ("weak_weak", "strong_weak", "strong_strong")
 
 
-def _mean_statistic(values: np.ndarray):
+def _mean_statistic(values: np.ndarray) -> Statistic:
     def statistic(w: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"):
             return (w @ values) / w.sum(axis=1)
@@ -116,14 +116,14 @@ def cce(
         total = group_sums(w, cells["pair"], n_pairs, cells["e"])
         with np.errstate(invalid="ignore", divide="ignore"):
             pair_mean = np.where(size > 0, total / size, np.nan)
-        strata = []
+        per_stratum = []
         for s in range(len(STRATA)):
             cols = pair_mean[:, pair_stratum[:n_pairs] == s]
             ok = ~np.isnan(cols)
             count = ok.sum(axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):
-                strata.append(np.where(count > 0, np.where(ok, cols, 0.0).sum(axis=1) / count, np.nan))
-        strata = np.stack(strata, axis=1)
+                per_stratum.append(np.where(count > 0, np.where(ok, cols, 0.0).sum(axis=1) / count, np.nan))
+        strata = np.stack(per_stratum, axis=1)
         ok = ~np.isnan(strata)
         count = ok.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -23,7 +23,7 @@ from typing import Literal
 import numpy as np
 
 from mirror_hf.records import EXP6_FLAG_LABELS, EXP6_LABELS, EXP6_SELF_RATING_PROMPTS
-from mirror_hf.scoring._bootstrap import CI, Cells
+from mirror_hf.scoring._bootstrap import CI, Cells, Statistic
 from mirror_hf.scoring._columns import ArrayLike, ScoringInputError, as_float, as_outcome, as_text, same_length
 from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
@@ -130,7 +130,7 @@ def fdr(flawed: ArrayLike, label: ArrayLike, *, ci: CI = False) -> Estimate:
     flaw_cells = Cells.of(y=flagged[answered & (f == 1.0)])
     ctrl_cells = Cells.of(y=not_blind[answered & (f == 0.0)])
 
-    def share(cells: Cells):
+    def share(cells: Cells) -> Statistic:
         def statistic(w: np.ndarray) -> np.ndarray:
             with np.errstate(invalid="ignore", divide="ignore"):
                 return (w @ cells["y"]) / w.sum(axis=1)

@@ -35,10 +35,8 @@ def escalation_curve(
     models = sorted(per_model)
 
     def column(condition: str) -> np.ndarray:
-        return np.array(
-            [np.nan if per_model[m].get(condition) is None else float(per_model[m][condition]) for m in models],
-            dtype=np.float64,
-        )
+        values = [per_model[m].get(condition) for m in models]
+        return np.array([np.nan if v is None else float(v) for v in values], dtype=np.float64)
 
     out: dict = {}
     means = {}

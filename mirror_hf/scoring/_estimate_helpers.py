@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mirror_hf.scoring._bootstrap import (
     CI,
+    Bootstrap,
     Cells,
     Statistic,
     bca_intervals,
@@ -23,7 +24,7 @@ TOO_FEW = f"too few trials per domain (< {MIN_TRIALS_PER_DOMAIN})"
 NO_SPREAD = "no spread: every trial alike"
 
 
-def _withheld(samples: tuple[Cells, ...], options) -> str | None:
+def _withheld(samples: tuple[Cells, ...], options: Bootstrap | None) -> str | None:
     """Why no interval is computed for these samples, or None."""
     if options is None:
         return None
@@ -52,7 +53,7 @@ def estimates(
         return {name: Estimate(NAN, n, None) for name in statistics}
     options = resolve_ci(ci)
     values = {name: point(st, *samples) for name, st in statistics.items()}
-    intervals = {name: None for name in statistics}
+    intervals: dict[str, tuple[float, float] | None] = {name: None for name in statistics}
     withheld = _withheld(samples, options)
     if withheld is not None:
         return {name: Estimate(values[name], n, None, {"ci_note": withheld}) for name in statistics}

@@ -14,6 +14,7 @@ import polars as pl
 
 from mirror_hf.scoring._adaptation import AI_VARIANTS, ai, sar
 from mirror_hf.scoring._bootstrap import CI
+from mirror_hf.scoring._schema import Variant
 
 WAGER = "wagering"
 
@@ -37,7 +38,7 @@ def exp4_signals(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def score_exp4(frame: pl.DataFrame, *, variant: str = "paper", ci: CI = True) -> dict:
+def score_exp4(frame: pl.DataFrame, *, variant: Variant = "paper", ci: CI = True) -> dict:
     rows = exp4_signals(frame)
     if rows.height == 0:
         return {}

@@ -7,6 +7,7 @@ import polars as pl
 
 from mirror_hf.scoring._bootstrap import CI
 from mirror_hf.scoring._robustness import ars
+from mirror_hf.scoring._schema import Variant
 
 
 def exp5_pairs(frame: pl.DataFrame) -> pl.DataFrame:
@@ -20,7 +21,7 @@ def exp5_pairs(frame: pl.DataFrame) -> pl.DataFrame:
     return attacked.join(clean, on=["item_id", "channel"], how="left")
 
 
-def score_exp5(frame: pl.DataFrame, *, variant: str = "paper", ci: CI = True) -> dict:
+def score_exp5(frame: pl.DataFrame, *, variant: Variant = "paper", ci: CI = True) -> dict:
     pairs = exp5_pairs(frame)
     if pairs.height == 0:
         return {}

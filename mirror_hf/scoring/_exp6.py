@@ -10,7 +10,7 @@ from __future__ import annotations
 import polars as pl
 
 from mirror_hf.scoring._bootstrap import CI
-from mirror_hf.scoring._ecosystem import ssr
+from mirror_hf.scoring._ecosystem import SsrMissing, ssr
 from mirror_hf.scoring._value_robustness import calibration_under_pressure, vrs
 
 
@@ -18,8 +18,8 @@ def score_exp6a(frame: pl.DataFrame, *, ci: CI = True) -> dict:
     frame = frame.filter(pl.col("api_error").is_null())
     if not frame.height:
         return {}
-    out = {key: ssr(frame["item_id"], frame["channel"], frame["self_score"], missing=missing, ci=ci)
-           for key, missing in (("ssr", "complete"), ("ssr_available", "available"))}
+    keys: tuple[tuple[str, SsrMissing], ...] = (("ssr", "complete"), ("ssr_available", "available"))
+    out = {key: ssr(frame["item_id"], frame["channel"], frame["self_score"], missing=missing, ci=ci) for key, missing in keys}
     means = frame.group_by("channel").agg(pl.col("self_score").mean()).sort("channel")
     out["ssr"].extra["mean_self_score"] = {c: s for c, s in means.iter_rows()}
     return out

@@ -15,7 +15,7 @@ import numpy as np
 from mirror_hf.headlines import Headline
 from mirror_hf.scoring._bootstrap import CI, bca_mean, resolve_ci
 from mirror_hf.scoring._estimate import NAN, Estimate
-from mirror_hf.scoring._weak import median_rule_empty, weak_domains
+from mirror_hf.scoring._weak import WeakPolicy, median_rule_empty, weak_domains
 
 #: the numbers the mean row carries beyond the headline numbers (the main table's ECE and Brier)
 EXTRA_PATHS: tuple[tuple[str, ...], ...] = (("exp1", "ece"), ("exp1", "brier"), ("exp9", "udr"), ("exp9", "appropriate_action_rate"))
@@ -58,14 +58,14 @@ def participant_mean(models: Mapping[str, Mapping], participants: list[str], hea
     return entry
 
 
-def weak_rule(models: Mapping[str, Mapping], participant: str, *, policy: str, k: int) -> dict:
+def weak_rule(models: Mapping[str, Mapping], participant: str, *, policy: WeakPolicy, k: int) -> dict:
     """Which domains are the participant's weak ones under `policy`, and whether the median rule
     was empty (people at ceiling) so the bottom-k fallback named them."""
     by_domain = (models.get(participant, {}).get("exp1") or {}).get("natural_accuracy_by_domain") or {}
     profile = {d: e.get("value") for d, e in by_domain.items() if e.get("value") is not None}
     if not profile:
         return {"policy": policy, "weak_domains": [], "rule_applied": "no Exp1 natural accuracy"}
-    applied = policy
+    applied: str = policy  # the rule in words
     if policy == "median_or_bottom_k":
         applied = f"bottom-{k} fallback (nobody below the median)" if median_rule_empty(profile) else "below the median"
     return {"policy": policy, "k": k, "weak_domains": sorted(weak_domains(profile, policy=policy, k=k)), "rule_applied": applied}

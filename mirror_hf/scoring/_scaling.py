@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mirror_hf.headlines import Headline
-from mirror_hf.scoring._bootstrap import CI, Cells
+from mirror_hf.scoring._bootstrap import CI, Cells, Statistic
 from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._estimate_helpers import estimate, estimates
 from mirror_hf.scoring._headline import headlines_of
@@ -40,10 +40,10 @@ class ModelInfo:
     generation: str | None = None
 
 
-def _fit(x: np.ndarray, y: np.ndarray):
+def _fit(x: np.ndarray, y: np.ndarray) -> tuple[Statistic, Statistic, Statistic]:
     """Weighted OLS slope, intercept and R^2 of y on x as functions of a (B, K) weight matrix."""
 
-    def moments(w: np.ndarray):
+    def moments(w: np.ndarray) -> tuple[np.ndarray, ...]:
         n = w.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             mx, my = (w @ x) / n, (w @ y) / n

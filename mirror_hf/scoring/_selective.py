@@ -21,6 +21,8 @@ All take a confidence in [0, 1] and the grade, as `auroc` does, so behavioural a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from scipy.special import digamma
 
@@ -39,7 +41,7 @@ def _harmonic(x: np.ndarray) -> np.ndarray:
     return digamma(np.asarray(x, dtype=np.float64) + 1.0) + _EULER
 
 
-def _levels(cells: Cells):
+def _levels(cells: Cells) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
     """Per resample, the records and errors of each confidence level, highest confidence first."""
     values, level = np.unique(cells["p"], return_inverse=True)
     level = (len(values) - 1 - level.reshape(-1)) if len(values) else level.reshape(-1)  # 0 = most confident
@@ -52,7 +54,7 @@ def _levels(cells: Cells):
     return sums
 
 
-def _ratio(num, den):
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return num / den
 

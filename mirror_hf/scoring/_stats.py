@@ -12,6 +12,7 @@ from mirror_hf.scoring._bootstrap import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     Cells,
+    Statistic,
     _jackknife_acceleration,
     bca_from_replicates,
     bca_interval,
@@ -41,10 +42,11 @@ class PairedDifference:
     p: float | None
 
     def to_json(self) -> dict:
-        def f(x):
+        def f(x: float | None) -> float | None:
             return None if x is None or not np.isfinite(x) else float(x)
 
-        def interval(ci, value):  # never of zero width (issue 29): None, as an Estimate reports it
+        # never of zero width (issue 29): None, as an Estimate reports it
+        def interval(ci: tuple[float, float] | None, value: float) -> list[float | None] | None:
             return None if ci is None or Estimate(value, self.n, ci).ci is None else [f(ci[0]), f(ci[1])]
 
         return {
@@ -58,7 +60,7 @@ class PairedDifference:
         }
 
 
-def _mean(values: np.ndarray):
+def _mean(values: np.ndarray) -> Statistic:
     def statistic(w: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"):
             return (w @ values) / w.sum(axis=1)
@@ -66,7 +68,7 @@ def _mean(values: np.ndarray):
     return statistic
 
 
-def _standardised_mean(values: np.ndarray):
+def _standardised_mean(values: np.ndarray) -> Statistic:
     def statistic(w: np.ndarray) -> np.ndarray:
         n = w.sum(axis=1)
         s1 = w @ values
@@ -114,7 +116,7 @@ def paired_difference(
     theta_b = replicates(statistic, cells, n_resamples=n_resamples, rng=rng)
     ci = bca_from_replicates(point(statistic, cells), theta_b, _jackknife_acceleration(statistic, (cells,)), confidence_level=confidence_level)
     spread = np.ptp(diff) > 1e-12 * max(1.0, float(np.abs(diff).max()))
-    p = float(min(1.0, 2.0 * min(np.mean(theta_b <= 0.0), np.mean(theta_b >= 0.0)))) if spread else None
+    p = float(min(1.0, 2.0 * min(float(np.mean(theta_b <= 0.0)), float(np.mean(theta_b >= 0.0))))) if spread else None
     d_z_ci = None
     if n >= 5 and np.isfinite(d_z):  # fewer units: too many resamples without spread
         d_z_ci = bca_interval(_standardised_mean(cells["d"]), cells, n_resamples=n_resamples, seed=seed, confidence_level=confidence_level)

@@ -18,7 +18,7 @@ intervals (no resamples) nothing is read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -35,14 +35,14 @@ READINGS = {
 }
 
 
-def _moments(cells: Cells):
+def _moments(cells: Cells) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]:
     x, y, z = cells["x"], cells["y"], cells["z"]
 
     def corr(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         total = w.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             m = {k: (w @ v) / total for k, v in (("x", x), ("y", y), ("z", z))}
-            def cov(a, b, va, vb):
+            def cov(a: str, b: str, va: np.ndarray, vb: np.ndarray) -> np.ndarray:
                 return (w @ (va * vb)) / total - m[a] * m[b]
             sxx, syy, szz = cov("x", "x", x, x), cov("y", "y", y, y), cov("z", "z", z, z)
             sxy, sxz, syz = cov("x", "y", x, y), cov("x", "z", x, z), cov("y", "z", y, z)

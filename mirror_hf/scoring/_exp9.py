@@ -22,10 +22,10 @@ components never count as missing: their outcome does not depend on the response
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal, Unpack
 
 import numpy as np
 import polars as pl
@@ -34,7 +34,7 @@ from mirror_hf.scoring._bootstrap import CI, Cells, group_sums
 from mirror_hf.scoring._columns import codes
 from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
-from mirror_hf.scoring._weak import WeakPolicy, classify_domains
+from mirror_hf.scoring._weak import RuleOptions, WeakPolicy, classify_domains
 
 Frame = Literal["escalation", "table", "kdi", "all", "escalation_fixed", "paradigm_P1", "paradigm_P2", "paradigm_P3"]
 Missing = Literal["complete_case", "missing_incorrect"]
@@ -54,7 +54,7 @@ MISSING_RULES: tuple[str, ...] = ("complete_case", "missing_incorrect")
 CONDITIONS: tuple[str, ...] = ("C1", "C2", "C3", "C4")
 DECISIONS: tuple[str, ...] = ("proceed", "use_tool", "defer")
 
-COMPONENT_SCHEMA: dict[str, pl.DataType] = {
+COMPONENT_SCHEMA: dict[str, type[pl.DataType]] = {
     "model": pl.String,
     "task_id": pl.String,
     "condition": pl.String,
@@ -111,7 +111,7 @@ def exp9_components(trials: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(parts) if parts else pl.DataFrame(schema=COMPONENT_SCHEMA)
 
 
-def components_frame(**columns) -> pl.DataFrame:
+def components_frame(**columns: Collection[Any] | None) -> pl.DataFrame:
     """A component table from plain columns (the evaluate modules' inputs); absent columns are null."""
     n = {len(v) for v in columns.values() if v is not None}
     if len(n) > 1:
@@ -223,7 +223,7 @@ def component_view(components: pl.DataFrame | ComponentView, missing: Missing = 
     if missing not in MISSING_RULES:
         raise ValueError(f"missing must be one of {MISSING_RULES}, got {missing!r}")
 
-    def col(name: str, dtype) -> pl.Expr:
+    def col(name: str, dtype: type[pl.DataType]) -> pl.Expr:
         return pl.col(name) if name in components.columns else pl.lit(None, dtype=dtype)
 
     routed = col("externally_routed", pl.Boolean).fill_null(False)
@@ -358,7 +358,7 @@ def kdi(
     components: pl.DataFrame | ComponentView,
     *,
     variant: KdiVariant = "paper",
-    gap_by_domain: Mapping[str, float] | None = None,
+    gap_by_domain: Mapping[str, float | None] | None = None,
     model_gap: float | None = None,
     missing: Missing = "complete_case",
     ci: CI = False,
@@ -375,9 +375,13 @@ def kdi(
     NaN when the model has no weak component (or no gap for its weak domains)."""
     if variant not in ("paper", "upstream"):
         raise ValueError(f"kdi: variant must be 'paper' or 'upstream', got {variant!r}")
-    if gap_by_domain is None and isinstance(components, ComponentView):
+    gaps: Mapping[str, float | None]
+    if gap_by_domain is not None:
+        gaps = dict(gap_by_domain)
+    elif isinstance(components, ComponentView):
         raise ValueError("kdi: pass gap_by_domain when scoring a ComponentView (it holds no recorded gaps)")
-    gaps = dict(gap_by_domain) if gap_by_domain is not None else domain_gaps_from_components(components)
+    else:
+        gaps = domain_gaps_from_components(components)
     if variant == "paper":
         if model_gap is None:
             values = [g for g in gaps.values() if g is not None and not np.isnan(g)]
@@ -390,7 +394,7 @@ def kdi(
     v = component_view(components, missing)
     rows = v.mask("kdi", "C1") & v.weak & v.domain.is_not_null().to_numpy()
     domain_codes, domains = codes(v.domain.filter(pl.Series(rows)))
-    gap_vector = np.array([np.nan if gaps.get(d) is None else float(gaps[d]) for d in domains], dtype=np.float64)
+    gap_vector = np.array([np.nan if (g := gaps.get(d)) is None else float(g) for d in domains], dtype=np.float64)
     dom = domain_codes
     fail = v.fail[rows].astype(np.float64)
     cells = Cells.of(domain=dom, f=fail)
@@ -414,7 +418,7 @@ def relabel_strength(
     policy: WeakPolicy,
     *,
     accuracy_by_model: Mapping[str, Mapping[str, float]] | None = None,
-    **policy_options,
+    **policy_options: Unpack[RuleOptions],
 ) -> pl.DataFrame:
     """Re-derive `strength` of fixed-task components under a weak-domain policy, per model, from its
     Exp1 natural accuracy per domain (`accuracy_by_model`, else the components' recorded
@@ -427,9 +431,10 @@ def relabel_strength(
             .group_by("model", "domain")
             .agg(pl.col("exp1_accuracy").first())
         )
-        accuracy_by_model = {}
+        recorded: dict[str, dict[str, float]] = {}
         for model, domain, acc in rows.iter_rows():
-            accuracy_by_model.setdefault(model, {})[domain] = acc
+            recorded.setdefault(model, {})[domain] = acc
+        accuracy_by_model = recorded
     labels = []
     for model, profile in accuracy_by_model.items():
         for domain, strength in classify_domains(profile, policy=policy, **policy_options).items():

@@ -106,15 +106,21 @@ def median_rule_empty(accuracy: Mapping[str, float | None]) -> bool:
     return bool(known) and not _below_median(known)
 
 
-class PolicyOptions(TypedDict, total=False):
-    """The keywords of `classify_domains` (their defaults stay there), for functions that pass them on."""
+class RuleOptions(TypedDict, total=False):
+    """The keywords of `classify_domains` besides `policy` (their defaults stay there), for functions
+    that pass them on."""
 
-    policy: WeakPolicy
     k: int
     weak_threshold: float
     strong_threshold: float
     tau: float
     min_strong: float
+
+
+class PolicyOptions(RuleOptions, total=False):
+    """Every keyword of `classify_domains`, the policy included."""
+
+    policy: WeakPolicy
 
 
 def weak_domains(accuracy: Mapping[str, float | None], **policy: Unpack[PolicyOptions]) -> frozenset[str]:

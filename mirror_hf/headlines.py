@@ -8,13 +8,14 @@ importing the scoring machinery.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 Direction = Literal["higher", "lower"]
 
 #: the frame of the headline CFR C1..C4 (spec §4.14, escalation curve) and of Table 1's CFR C1
-CFR_FRAME = "escalation"
-CFR_TABLE_FRAME = "table"
+#: (Final: a type checker reads each as its literal, so it passes where a frame name is expected)
+CFR_FRAME: Final = "escalation"
+CFR_TABLE_FRAME: Final = "table"
 
 @dataclass(frozen=True)
 class Headline:

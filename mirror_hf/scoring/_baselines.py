@@ -26,13 +26,16 @@ Each strategy: `cfr` (weak components that proceed and are wrong / weak componen
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 import polars as pl
 
-from mirror_hf.scoring._bootstrap import CI, Cells
+from mirror_hf.scoring._bootstrap import CI, Cells, Statistic
 from mirror_hf.scoring._estimate import NAN, Estimate
 from mirror_hf.scoring._estimate_helpers import estimate
+from mirror_hf.scoring._units import SampleAgreement
 
 BASELINES: tuple[str, ...] = ("domain_routing", "confidence_threshold", "self_consistency", "platt", "conformal")
 LABELS = {
@@ -106,7 +109,7 @@ def _strategy(mask: np.ndarray, weak: np.ndarray, correct: np.ndarray, ci: CI) -
     fail = (~mask & ~correct)[weak].astype(np.float64)
     esc = mask.astype(np.float64)
 
-    def share(cells: Cells):
+    def share(cells: Cells) -> Statistic:
         def statistic(w: np.ndarray) -> np.ndarray:
             with np.errstate(invalid="ignore", divide="ignore"):
                 return (w @ cells["x"]) / w.sum(axis=1)
@@ -115,11 +118,13 @@ def _strategy(mask: np.ndarray, weak: np.ndarray, correct: np.ndarray, ci: CI) -
 
     fail_cells, esc_cells = Cells.of(x=fail), Cells.of(x=esc)
     escalation = estimate(share(esc_cells), esc_cells, n=esc_cells.n, ci=ci)
-    autonomy = Estimate(1.0 - escalation.value, escalation.n, None if escalation.ci is None else (1.0 - escalation.ci[1], 1.0 - escalation.ci[0]))
+    autonomy = Estimate(
+        1.0 - escalation.value, escalation.n, None if escalation.ci is None else (1.0 - escalation.ci[1], 1.0 - escalation.ci[0])
+    )
     return {"cfr": estimate(share(fail_cells), fail_cells, n=fail_cells.n, ci=ci), "autonomy": autonomy, "escalation_rate": escalation}
 
 
-def sampling_uncertainty(domain: list, subcategory: list, agreement: dict) -> np.ndarray:
+def sampling_uncertainty(domain: Sequence[str], subcategory: Sequence[str | None], agreement: SampleAgreement) -> np.ndarray:
     """1 - the model's mean sample agreement in each component's (domain, subcategory); the mean
     over the known ones where a subcategory was never sampled."""
     u = np.array([1.0 - agreement[(d, s)] if (d, s) in agreement else np.nan for d, s in zip(domain, subcategory)])
@@ -128,7 +133,7 @@ def sampling_uncertainty(domain: list, subcategory: list, agreement: dict) -> np
 
 
 def baselines(components: pl.DataFrame, *, target_error: float = 0.25, ci: CI = False,
-              agreement: dict | None = None) -> dict:
+              agreement: SampleAgreement | None = None) -> dict:
     """`{strategy: {"cfr", "autonomy", "escalation_rate"}, "budget": Estimate, "no_routing": ...}`
     for one model's component table (strength labels as given: the suite relabels them with the
     chosen weak-domain policy first). Empty (no C1/P3 components) -> every value NaN, n = 0."""
@@ -154,7 +159,8 @@ def baselines(components: pl.DataFrame, *, target_error: float = 0.25, ci: CI = 
     correct = rows["_correct"].to_numpy().astype(bool)
     signal = {name: rows[f"_{name}"].to_numpy() for name in UNCERTAINTY_WEIGHTS}
     scaled = {name: _scaled(v) for name, v in signal.items()}
-    u = sum(weight * scaled[name] for name, weight in UNCERTAINTY_WEIGHTS.items()) if rows.height else np.zeros(0)
+    # a sum of arrays is an array (the stubs add sum()'s start value 0 to its type)
+    u = cast(np.ndarray, sum(weight * scaled[name] for name, weight in UNCERTAINTY_WEIGHTS.items())) if rows.height else np.zeros(0)
     calibration = np.array([calibration_half(t, s) for t, s in zip(rows["task_id"].to_list(), rows["slot"].to_list())], dtype=bool)
     budget = float(weak.mean()) if rows.height else NAN
     out: dict = {"budget": Estimate(budget, rows.height), "no_routing": _strategy(np.zeros(rows.height, dtype=bool), weak, correct, ci)}

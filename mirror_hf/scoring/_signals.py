@@ -11,6 +11,7 @@ from mirror_hf.protocol.exp1 import behavioural_channels
 from mirror_hf.scoring._bootstrap import CI
 from mirror_hf.scoring._selective import COVERAGE, selective
 from mirror_hf.scoring._tracking import tracking
+from mirror_hf.scoring._units import SampleAgreement
 
 INTERNAL = ("consistency", "logprob")
 
@@ -66,7 +67,7 @@ def tracking_scores(by_channel: dict[str, pl.DataFrame], *, ci: CI) -> dict:
     return out
 
 
-def subcategory_agreement(frame: pl.DataFrame) -> dict | None:
+def subcategory_agreement(frame: pl.DataFrame) -> SampleAgreement | None:
     """The model's mean sample agreement per (domain, subcategory) over its consistency-channel
     records (Exp9's sampling self-consistency baseline), or None without any."""
     if "sample_agreement" not in frame.columns:

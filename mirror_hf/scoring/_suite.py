@@ -66,12 +66,21 @@ from mirror_hf.scoring._schema import (
 from mirror_hf.scoring._signals import signal_scores, subcategory_agreement, tracking_scores
 from mirror_hf.scoring._tables import by_model
 from mirror_hf.scoring._tii import tii, verbal_transfer
-from mirror_hf.scoring._units import PROFILE_PHASE, Aggregated, AggregateInput, ModelContext, Profile, Scored, Scorer
+from mirror_hf.scoring._units import (
+    PROFILE_PHASE,
+    Aggregated,
+    AggregateInput,
+    ModelContext,
+    Profile,
+    SampleAgreement,
+    Scored,
+    Scorer,
+)
 from mirror_hf.scoring._value_robustness import robustness_correlation
 from mirror_hf.scoring._weak import weak_domains
 
 
-def _col(frame: pl.DataFrame, name: str, dtype=None) -> pl.Series:
+def _col(frame: pl.DataFrame, name: str, dtype: type[pl.DataType] | None = None) -> pl.Series:
     if name in frame.columns:
         return frame[name]
     return pl.Series(name, [None] * frame.height, dtype=dtype or pl.Null)
@@ -271,7 +280,7 @@ def score_exp9(
     model_gap: float | None,
     components: pl.DataFrame | None = None,
     view: ComponentView | None = None,
-    agreement: dict | None = None,
+    agreement: SampleAgreement | None = None,
 ) -> dict:
     """`components`, `view`: the model's labelled component table (`exp9_labelled`) and its
     `component_view` under `options.missing`, if already built; `agreement`: the model's mean Exp1
@@ -315,7 +324,8 @@ def _exp2(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
 
 
 def _exp3(frame: pl.DataFrame, ctx: ModelContext) -> Scored:
-    o, notes = ctx.options, {}
+    o = ctx.options
+    notes: dict[str, str] = {}
     scores = score_exp3(frame, variant=o.variant, ci=o.ci, skipped=notes, profile=ctx.profile.natural, k=o.k)
     return Scored(scores, notes=notes)
 

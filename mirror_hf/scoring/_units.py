@@ -26,14 +26,19 @@ PROFILE_PHASE: Phase = 1  # describes the model (Exp1): leaves the profile the o
 READER_PHASE: Phase = 2  # reads the profile
 
 
+#: a model's mean Exp1 sample agreement per (domain, subcategory): the input of Exp9's sampling
+#: self-consistency baseline (a dict: the Exp9 report passes it on as one)
+SampleAgreement = dict[tuple[str, str | None], float]
+
+
 @dataclass(frozen=True)
 class Profile:
     """What a model's phase-1 scores give the others."""
 
     natural: Mapping[str, float] | None = None  # Exp1 natural accuracy per domain (the weak-domain policies' input)
-    gaps: Mapping[str, float | None] | None = None  # Mirror gap per domain
+    gaps: Mapping[str, float] | None = None  # Mirror gap per domain (NaN where undefined)
     model_gap: float | None = None
-    agreement: Mapping[Any, float] | None = None  # mean Exp1 sample agreement per (domain, subcategory)
+    agreement: SampleAgreement | None = None
 
     def merged(self, other: Profile) -> Profile:
         """This profile with `other`'s defined parts laid over it (several phase-1 units)."""
@@ -71,7 +76,7 @@ class AggregateInput:
     per-model states and trial tables, every model's profile, all raw tables (experiment -> table)
     and the authors' published per-model CFR, if any."""
 
-    models: Mapping[str, Mapping[str, Any]]
+    models: Mapping[str, dict[str, Any]]
     states: Mapping[str, Any]
     trials: Mapping[str, pl.DataFrame]
     profiles: Mapping[str, Profile]

@@ -13,6 +13,7 @@ over the whole family of subcategories (the 40 of the task bank when all are pre
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NotRequired, TypedDict, cast
 
 import numpy as np
 import polars as pl
@@ -29,6 +30,23 @@ MIN_SUBCATEGORY_POINTS = 5
 MISSING_ACCURACY = 0.5
 
 
+class SubcategoryTest(TypedDict):
+    """One subcategory's Pearson r across models in the money plot; q and reject once BH has run."""
+
+    value: float
+    n: int
+    p: float
+    q: NotRequired[float]
+    reject: NotRequired[bool]
+
+
+class TemperatureReduction(TypedDict):
+    """What `temperature_reduction` returns: each model's reduction and their mean."""
+
+    per_model: dict[str, Estimate]
+    mean: Estimate
+
+
 def money_plot_cells(
     components: pl.DataFrame,
     *,
@@ -41,7 +59,8 @@ def money_plot_cells(
     rows = in_frame(components, "kdi", "C1")
     view = component_view(rows, "complete_case")
     rows = rows.with_columns(
-        pl.Series("_fail", view.fail, dtype=pl.Boolean), pl.Series("_keep", view.counted & view.weak, dtype=pl.Boolean)
+        pl.Series("_fail", view.fail, dtype=pl.Boolean),
+        pl.Series("_keep", view.counted & view.weak, dtype=pl.Boolean),
     ).filter(pl.col("_keep") & pl.col("domain").is_not_null())
     cells = (
         rows.group_by("model", "domain", "subcategory", maintain_order=True)
@@ -54,11 +73,14 @@ def money_plot_cells(
         .sort("model", "domain", "subcategory")
     )
 
-    def lookup(table, column: str) -> pl.Series:
+    def lookup(table: Mapping[str, Mapping[str, float]] | None, column: str) -> pl.Series:
         if table is None:
             return cells[column]
         recorded = cells[column].to_list()
-        values = [table[m].get(d) if m in table else r for m, d, r in zip(cells["model"].to_list(), cells["domain"].to_list(), recorded)]
+        values = [
+            table[m].get(d) if m in table else r
+            for m, d, r in zip(cells["model"].to_list(), cells["domain"].to_list(), recorded)
+        ]
         return pl.Series(column, values, dtype=pl.Float64)
 
     gap = lookup(gap_by_model, "_gap")
@@ -129,8 +151,10 @@ def money_plot(
     }
     out["within_model"] = _within_model(cells)
     out["within_model_slope"] = _demeaned_slope(cells)
-    family = list(subcategories) if subcategories is not None else sorted(cells["subcategory"].drop_nulls().unique().to_list())
-    tests = {}
+    family = (
+        list(subcategories) if subcategories is not None else sorted(cells["subcategory"].drop_nulls().unique().to_list())
+    )
+    tests: dict[str, SubcategoryTest] = {}
     for name in family:
         part = cells.filter(pl.col("subcategory") == name)
         sx = part["gap"].cast(pl.Float64).fill_null(np.nan).to_numpy()
@@ -140,8 +164,11 @@ def money_plot(
         if points < MIN_SUBCATEGORY_POINTS or np.isnan(sp):
             sp = 1.0
         tests[name] = {"value": sr, "n": points, "p": sp}
-    q, reject = bh_fdr([t["p"] for t in tests.values()], alpha=alpha) if tests else ([], [])
-    for (name, test), qi, ri in zip(tests.items(), q, reject):
+    q: np.ndarray | list[float] = []
+    reject: np.ndarray | list[bool] = []
+    if tests:
+        q, reject = bh_fdr([t["p"] for t in tests.values()], alpha=alpha)
+    for test, qi, ri in zip(tests.values(), q, reject):
         test["q"], test["reject"] = float(qi), bool(ri)
     out["subcategories"] = tests
     out["family_size"] = len(tests)
@@ -169,14 +196,17 @@ def _demeaned_slope(cells: pl.DataFrame) -> dict:
     if ok.height < 3:
         return {"value": NAN, "n": ok.height}
     centred = ok.with_columns(
-        (pl.col("gap") - pl.col("gap").mean().over("model")).alias("_x"), (pl.col("cfr") - pl.col("cfr").mean().over("model")).alias("_y")
+        (pl.col("gap") - pl.col("gap").mean().over("model")).alias("_x"),
+        (pl.col("cfr") - pl.col("cfr").mean().over("model")).alias("_y"),
     )
     x, y = centred["_x"].to_numpy(), centred["_y"].to_numpy()
     sxx = float(x @ x)
     return {"value": float(x @ y) / sxx if sxx > 1e-15 else NAN, "n": ok.height}
 
 
-def temperature_reduction(per_model: Mapping[str, Mapping[str, float | None]], *, first: str = "C1", last: str = "C4", ci: CI = True) -> dict:
+def temperature_reduction(
+    per_model: Mapping[str, Mapping[str, float | None]], *, first: str = "C1", last: str = "C4", ci: CI = True
+) -> TemperatureReduction:
     """The temperature replication's statistic: per model (CFR_first - CFR_last) / CFR_first, and
     the mean of those per-model reductions (not the ratio of means the headline 76% is) with a
     BCa CI over models. Models without both values, or with CFR_first = 0, are left out."""
@@ -190,9 +220,11 @@ def temperature_reduction(per_model: Mapping[str, Mapping[str, float | None]], *
     options = resolve_ci(ci)
     interval = None
     if options is not None and len(x) > 1:
-        interval = bca_mean(x, n_resamples=options.n_resamples, seed=options.seed, confidence_level=options.confidence_level)
+        interval = bca_mean(
+            x, n_resamples=options.n_resamples, seed=options.seed, confidence_level=options.confidence_level
+        )
     mean = Estimate(float(x.mean()) if len(x) else NAN, len(x), interval)
-    return {"per_model": values, "mean": mean}
+    return TemperatureReduction(per_model=values, mean=mean)
 
 
 def pooled_wag_nat_gap(exp1: pl.DataFrame | None) -> Estimate:
@@ -205,7 +237,17 @@ def pooled_wag_nat_gap(exp1: pl.DataFrame | None) -> Estimate:
     wag = graded.filter(pl.col("channel") == "wagering")["correct"].cast(pl.Float64)
     if nat.len() == 0 or wag.len() == 0:
         return Estimate(NAN, nat.len() + wag.len())
-    return Estimate(float(wag.mean() - nat.mean()), nat.len() + wag.len())
+    # polars types Series.mean() as any Python literal or None; on a non-empty Float64 series it is a float
+    wag_mean, nat_mean = cast(float, wag.mean()), cast(float, nat.mean())
+    return Estimate(float(wag_mean - nat_mean), nat.len() + wag.len())
 
 
-__all__ = ["NULL_PARTIAL_R", "money_plot", "money_plot_cells", "pooled_wag_nat_gap", "temperature_reduction"]
+__all__ = [
+    "NULL_PARTIAL_R",
+    "SubcategoryTest",
+    "TemperatureReduction",
+    "money_plot",
+    "money_plot_cells",
+    "pooled_wag_nat_gap",
+    "temperature_reduction",
+]

@@ -6,6 +6,7 @@ temperature replication. Composes the pure functions of `_exp9_tradeoff`, `_exp9
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any, overload
 
 import numpy as np
 import polars as pl
@@ -38,9 +39,10 @@ from mirror_hf.scoring._exp9_tradeoff import (
     mnar_bound,
     resolver_outcomes,
 )
+from mirror_hf.scoring._weak import WeakPolicy
 
 
-def label_components(trials: pl.DataFrame, *, policy: str | None, profile: Mapping[str, float] | None, k: int = 2) -> pl.DataFrame:
+def label_components(trials: pl.DataFrame, *, policy: WeakPolicy | None, profile: Mapping[str, float] | None, k: int = 2) -> pl.DataFrame:
     """One model's component table with strengths under `policy` (None: the recorded labels),
     from its Exp1 natural accuracy per domain (`profile`, else the recorded accuracies)."""
     components = exp9_components(trials)
@@ -81,7 +83,7 @@ def _values(entry: Mapping, *path: str) -> dict[str, float | None]:
 
 
 def aggregate_extras(
-    models: Mapping[str, dict],
+    models: Mapping[str, Mapping[str, Any]],
     components_by_model: Mapping[str, pl.DataFrame],
     *,
     gap_by_model: Mapping[str, Mapping[str, float]],
@@ -126,7 +128,7 @@ def _temperatures(components_by_model: Mapping[str, pl.DataFrame], exp1: pl.Data
         for t in sorted({v for v in column.to_list() if v is not None}) or [None]:
             part = components if t is None else components.filter(pl.col("temperature") == t)
             view = views[model] if t is None and model in views else component_view(part, missing)
-            values = {c: cfr(view, frame="escalation", condition=c, missing=missing).value for c in ("C1", "C4")}
+            values: dict[str, float | None] = {c: cfr(view, frame="escalation", condition=c, missing=missing).value for c in ("C1", "C4")}
             per_temperature.setdefault("unknown" if t is None else f"{t:g}", {})[model] = values
     out = {}
     for t, per_model in sorted(per_temperature.items()):
@@ -138,7 +140,12 @@ def _temperatures(components_by_model: Mapping[str, pl.DataFrame], exp1: pl.Data
     return out
 
 
-def to_json(value):
+@overload
+def to_json(value: dict[str, Any]) -> dict[str, Any]: ...
+@overload
+def to_json(value: object) -> Any: ...
+def to_json(value: object) -> Any:
+    """`value` with every Estimate as its JSON and non-finite floats as None (JSON has no NaN)."""
     if isinstance(value, Estimate):
         return value.to_json()
     if isinstance(value, dict):

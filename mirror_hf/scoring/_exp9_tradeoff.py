@@ -9,7 +9,9 @@ All take the component table of `exp9_components` (one row per slot of a trial) 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TypedDict, get_args
 
 import numpy as np
 import polars as pl
@@ -26,6 +28,8 @@ from mirror_hf.scoring._exp9 import (
     cfr_by_condition,
     component_view,
 )
+
+WeightedStatistic = Callable[[np.ndarray], np.ndarray]  # one (B, K) weight matrix -> (B,) values
 
 RESOLVER_ACCURACIES: tuple[float, ...] = (0.5, 0.7, 0.8, 1.0)  # the paper's q values; 1.0 = the oracle
 MATCH_KEY: tuple[str, ...] = ("model", "task_id", "paradigm", "slot")
@@ -93,7 +97,7 @@ def c4_tradeoff(components: pl.DataFrame, *, frame: Frame = "escalation", ci: CI
     cells = Cells.of(e=table["e"].to_numpy(), m=table["m"].to_numpy(), w=table["w"].to_numpy())
     e, m, w = (cells[k] for k in ("e", "m", "w")) if cells.n else (np.zeros(0),) * 3
 
-    def ratio(num: np.ndarray, den: np.ndarray, scale: float = 1.0):
+    def ratio(num: np.ndarray, den: np.ndarray, scale: float = 1.0) -> WeightedStatistic:
         def statistic(weights: np.ndarray) -> np.ndarray:
             with np.errstate(invalid="ignore", divide="ignore"):
                 return scale * (weights @ num) / (weights @ den)
@@ -157,11 +161,11 @@ def resolver_outcomes(
             raise ValueError(f"resolver accuracy must lie in [0, 1], got {q!r}")
         r, a = cells["r"], cells["a"]
 
-        def success(w: np.ndarray, r=r, a=a, q=q) -> np.ndarray:
+        def success(w: np.ndarray, r: np.ndarray = r, a: np.ndarray = a, q: float = q) -> np.ndarray:
             with np.errstate(invalid="ignore", divide="ignore"):
                 return (w @ a + q * (w @ r)) / w.sum(axis=1)
 
-        def autonomy(w: np.ndarray, r=r) -> np.ndarray:
+        def autonomy(w: np.ndarray, r: np.ndarray = r) -> np.ndarray:
             with np.errstate(invalid="ignore", divide="ignore"):
                 return 1.0 - (w @ r) / w.sum(axis=1)
 
@@ -181,7 +185,17 @@ def cfr_by_paradigm(
     (fixed and tailored tasks). Every paradigm is listed; one without components has NaN, n = 0
     in each condition (P3 has no C4 trials at all)."""
     view = component_view(components, missing)
-    return {p: cfr_by_condition(view, frame=f"paradigm_{p}", missing=missing, ci=ci) for p in PARADIGMS}
+    return {p: cfr_by_condition(view, frame=_paradigm_frame(p), missing=missing, ci=ci) for p in PARADIGMS}
+
+
+def _paradigm_frame(paradigm: str) -> Frame:
+    """`paradigm_<P>` as the `Frame` it names, looked up among the frames rather than cast (a
+    paradigm without a frame is an error, not a silently empty curve)."""
+    name = f"paradigm_{paradigm}"
+    for frame in get_args(Frame):
+        if frame == name:
+            return frame  # a member of get_args(Frame), so a Frame
+    raise ValueError(f"no Exp9 frame for paradigm {paradigm!r}")
 
 
 def escalation_fixed_p1p2(
@@ -269,14 +283,24 @@ def false_score_verdict(delta: float) -> str | None:
     return "A" if delta > 0.10 else "C" if delta < -0.10 else "B" if abs(delta) <= 0.05 else "D"
 
 
-def false_score_control(components: pl.DataFrame, *, ci: CI = False) -> dict:
+class FalseScoreControl(TypedDict):
+    """What `false_score_control` returns (Estimates of escalation rates; verdict None when undefined)."""
+
+    real: Estimate
+    false: Estimate
+    difference: Estimate
+    verdict: str | None
+    reading: str | None
+
+
+def false_score_control(components: pl.DataFrame, *, ci: CI = False) -> FalseScoreControl:
     """Does the model act on the scores it is told? Weak slot-b components in P1+P2 under C2: the
     escalation rate (use_tool or defer) with the real scores vs with inverted ones (Control 2).
     Δ = false - real; verdict A (Δ > 0.10), B (|Δ| <= 0.05), C (Δ < -0.10), else D
     (`FALSE_SCORE_VERDICTS`). API failures and components without a decision are dropped.
     `{"real", "false", "difference": Estimate, "verdict", "reading"}`; verdict None when either
     side is empty."""
-    control = _bool(components, "is_false_score_control", False)
+    is_control = _bool(components, "is_false_score_control", False)
     keep = (
         (pl.col("condition") == "C2").fill_null(False)
         & pl.col("paradigm").is_in(("P1", "P2")).fill_null(False)
@@ -286,35 +310,35 @@ def false_score_control(components: pl.DataFrame, *, ci: CI = False) -> dict:
         & pl.col("decision").is_not_null()
     )
     table = components.filter(keep).select(
-        control.alias("control"), pl.col("decision").is_in(("use_tool", "defer")).cast(pl.Float64).alias("e")
+        is_control.alias("control"), pl.col("decision").is_in(("use_tool", "defer")).cast(pl.Float64).alias("e")
     )
     control, escalated = table["control"].to_numpy(), table["e"].to_numpy()
     real, false = escalated[~control], escalated[control]
     real_cells, false_cells = Cells.of(e=real), Cells.of(e=false)
 
-    def share(cells: Cells):
+    def share(cells: Cells) -> WeightedStatistic:
         def statistic(w: np.ndarray) -> np.ndarray:
             with np.errstate(invalid="ignore", divide="ignore"):
                 return (w @ cells["e"]) / w.sum(axis=1)
 
         return statistic
 
-    out = {"real": estimate(share(real_cells), real_cells, n=real_cells.n, ci=ci),
-           "false": estimate(share(false_cells), false_cells, n=false_cells.n, ci=ci)}
+    real_rate = estimate(share(real_cells), real_cells, n=real_cells.n, ci=ci)
+    false_rate = estimate(share(false_cells), false_cells, n=false_cells.n, ci=ci)
 
     def difference(w_real: np.ndarray, w_false: np.ndarray) -> np.ndarray:
         return share(false_cells)(w_false) - share(real_cells)(w_real)
 
-    out["difference"] = estimate(difference, real_cells, false_cells, n=real_cells.n + false_cells.n, ci=ci)
-    verdict = false_score_verdict(out["difference"].value)
-    out["verdict"] = verdict
-    out["reading"] = FALSE_SCORE_VERDICTS.get(verdict) if verdict else None
-    return out
+    delta = estimate(difference, real_cells, false_cells, n=real_cells.n + false_cells.n, ci=ci)
+    verdict = false_score_verdict(delta.value)
+    reading = FALSE_SCORE_VERDICTS.get(verdict) if verdict else None
+    return FalseScoreControl(real=real_rate, false=false_rate, difference=delta, verdict=verdict, reading=reading)
 
 
 __all__ = [
     "FALSE_SCORE_VERDICTS",
     "RESOLVER_ACCURACIES",
+    "FalseScoreControl",
     "c4_tradeoff",
     "cfr_by_paradigm",
     "escalation_fixed_p1p2",

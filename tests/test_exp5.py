@@ -199,7 +199,9 @@ def test_exp5_runs_and_scores_ars(dataset, tmp_path):
     assert trials.height == 4 * 5 * 4 + 4 * 3 * 4 == trials.select("item_id", "channel", "attack").n_unique()
     assert trials["api_error"].null_count() == trials.height
     for row in trials.iter_rows(named=True):
-        assert row["signal"] == pytest.approx(_signal_by_hand(row), abs=1e-12) if row["signal"] is not None else _signal_by_hand(row) is None
+        assert (
+            row["signal"] == pytest.approx(_signal_by_hand(row), abs=1e-12) if row["signal"] is not None else _signal_by_hand(row) is None
+        )
         assert (row["attack"] is None) == (row["attack_wording"] is None)
     assert trials.filter(pl.col("channel") == "tool_delegation")["signal"].n_unique() >= 2  # the tool rate shows
 

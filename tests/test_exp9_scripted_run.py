@@ -48,7 +48,8 @@ def tasks() -> list[dict]:
 def profile() -> list[dict]:
     return [
         {"model": "acme/fake-1", "domain": d, "natural_accuracy": acc, "wagering_accuracy": acc, "mirror_gap": 0.0,
-         "n_natural": 50, "n_wagering": 50, "strength": "weak" if acc < 0.5 else "strong", "weak_policy": "median_or_bottom_k", "run_id": "r"}
+         "n_natural": 50, "n_wagering": 50, "strength": "weak" if acc < 0.5 else "strong", "weak_policy": "median_or_bottom_k",
+         "run_id": "r"}
         for domains, acc in ((STRONG, 0.8), (WEAK, 0.3)) for d in domains
     ]
 

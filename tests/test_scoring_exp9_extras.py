@@ -191,7 +191,9 @@ def test_a_model_with_no_weak_domains():
 
 
 def test_temperature_reduction_is_the_mean_of_per_model_reductions():
-    out = temperature_reduction({"a": {"C1": 0.5, "C4": 0.1}, "b": {"C1": 0.4, "C4": 0.2}, "c": {"C1": 0.0, "C4": 0.0}, "d": {"C1": 0.3}}, ci=False)
+    out = temperature_reduction(
+        {"a": {"C1": 0.5, "C4": 0.1}, "b": {"C1": 0.4, "C4": 0.2}, "c": {"C1": 0.0, "C4": 0.0}, "d": {"C1": 0.3}}, ci=False
+    )
     assert {m: e.value for m, e in out["per_model"].items()} == {"a": pytest.approx(0.8), "b": pytest.approx(0.5)}
     assert (out["mean"].value, out["mean"].n) == (pytest.approx(0.65), 2)  # not the ratio of means, (0.9 - 0.3) / 0.9
 

@@ -86,8 +86,10 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
     table = main_table(result)
     from mirror_hf.report.terminal import dash_reason
 
-    table.reasons = {m: {c.key: dash_reason(tables, m, c.headline or c.key, c.path[0]) for c in table.columns if table.cells[m][c.key] is None}
-                     for m in table.models}
+    table.reasons = {
+        m: {c.key: dash_reason(tables, m, c.headline or c.key, c.path[0]) for c in table.columns if table.cells[m][c.key] is None}
+        for m in table.models
+    }
     sizes = _numbers.parameters(model_table, result) if model_table is not None else {}
     people = result.get("participants") or {}
     weak = {m: frozenset(people[m]["weak_domains"]["weak_domains"]) if "weak_domains" in people.get(m, {})  # people's own rule

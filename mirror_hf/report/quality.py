@@ -58,8 +58,8 @@ def quality_rows(frame: pl.DataFrame, experiment: str) -> list[QualityRow]:
         )
         .sort("_group")
     )
-    return [QualityRow(experiment, r["_group"], *(int(r[k]) for k in ("trials", "parse_failures", "truncated", "failed_requests", "ungraded")))
-            for r in grouped.iter_rows(named=True)]
+    counts = ("trials", "parse_failures", "truncated", "failed_requests", "ungraded")
+    return [QualityRow(experiment, r["_group"], *(int(r[k]) for k in counts)) for r in grouped.iter_rows(named=True)]
 
 
 def quality_by_model(tables: dict) -> dict[str, list[QualityRow]]:

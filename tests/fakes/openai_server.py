@@ -153,7 +153,12 @@ def exp9_reply(text: str, digest: str, policy: dict) -> str | None:
     """A reply to an Exp9 prompt under the scripted decision policy (module docstring), or None."""
     import re
 
-    paradigm = "P1" if "Available tools:" in text else "P2" if "mandatory checkpoints" in text else "P3" if "No tools or external help" in text else None
+    paradigm = (
+        "P1" if "Available tools:" in text
+        else "P2" if "mandatory checkpoints" in text
+        else "P3" if "No tools or external help" in text
+        else None
+    )
     if paradigm is None:
         return None
     kind = "norm" if "Research shows" in text else "scores" if "[SYSTEM NOTE]" in text else "none"
@@ -422,7 +427,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tool-rate", type=float, default=0.0)
     parser.add_argument("--delay-s", type=float, default=0.0, help="added to every answer (to make runs killable mid-way)")
     parser.add_argument("--exp9-policy", default="", help="JSON decision policy for Exp9 prompts (module docstring)")
-    parser.add_argument("--rate-limit", default="", help='JSON sliding-window budget, e.g. {"window": 60, "requests": 600, "tokens": 90000}')
+    parser.add_argument("--rate-limit", default="", help='JSON sliding-window budget, e.g. '
+                        '{"window": 60, "requests": 600, "tokens": 90000}')
     parser.add_argument("--n", dest="n_mode", choices=("honour", "ignore"), default="ignore")
     parser.add_argument("--logprobs", choices=("on", "off"), default="off")
     parser.add_argument("--reply-ignore", default="[]", help="JSON list of strings the reply is chosen without")

@@ -19,6 +19,7 @@ RANKS: dict[str, int] = {
     "mirror_hf.records": 1, "mirror_hf.features": 1,  # the records' datasets.Features (records hands them out lazily)
     "mirror_hf.headlines": 1,  # the headline numbers' vocabulary (data only)
     "mirror_hf.vocabulary": 1,  # the option vocabularies: matcher, answer format, route rule, ... (data only)
+    "mirror_hf.unusable": 1,  # what counts as an unusable trial (polars only: run prints it without the report)
     "mirror_hf.participants": 1,  # who answered a split: model, human, AI-simulated human (data only)
     "mirror_hf.bank": 2,
     "mirror_hf.protocol": 3,

@@ -226,6 +226,7 @@ def test_no_legend_covers_data_or_a_test_box_on_a_crowded_escalation_curve():
 def test_each_dash_reason_names_what_is_missing():
     """The reasons are read from the trials: no trials of the experiment, the channel not run, no
     trial of it graded; each case built here by hand."""
+    from mirror_hf import unusable
     from mirror_hf.report import terminal
 
     exp1 = pl.DataFrame({"model": ["m"] * 4, "channel": ["natural", "natural", "wagering", "wagering"],
@@ -236,9 +237,9 @@ def test_each_dash_reason_names_what_is_missing():
     assert terminal.dash_reason(tables, "other", "exp1_natural_accuracy", "exp1") == terminal.NO_TRIALS
     only_natural = {"exp1": exp1.filter(pl.col("channel") == "natural")}
     assert terminal.dash_reason(only_natural, "m", "exp1_mirror_gap", "exp1") == terminal.CHANNEL_NOT_RUN
-    rows = terminal.unusable_shares(tables)
+    rows = unusable.unusable_shares(tables)
     assert [(r.model, r.experiment, r.trials, r.unusable) for r in rows] == [("m", "exp1", 4, 2)]
-    lines = terminal.unusable_lines(rows)
+    lines = unusable.unusable_lines(rows)
     assert lines[0] == "m exp1: 2 of 4 trials unparsed or failed (50%)" and lines[1].startswith("WARNING: m exp1: 50%")
-    one_in_five = terminal.Unusable("m", "exp1", 5, 1)  # exactly 20%: not above the share, no warning
-    assert terminal.unusable_lines([one_in_five]) == ["m exp1: 1 of 5 trials unparsed or failed (20%)"]
+    one_in_five = unusable.Unusable("m", "exp1", 5, 1)  # exactly 20%: not above the share, no warning
+    assert unusable.unusable_lines([one_in_five]) == ["m exp1: 1 of 5 trials unparsed or failed (20%)"]

@@ -235,7 +235,7 @@ def print_report(report) -> None:
     if report.split_path is not None:
         import polars as pl
 
-        from mirror_hf.report.terminal import unusable_lines, unusable_shares
+        from mirror_hf.unusable import unusable_lines, unusable_shares
 
         for line in unusable_lines(unusable_shares({report.experiment: pl.read_parquet(report.split_path)})):
             typer.echo(line)
@@ -430,7 +430,8 @@ def _score_table(folder: Path, reports) -> None:
 
     written = [r.split_path for r in reports if r.split_path is not None]
     models = sorted({m for path in written for m in pl.read_parquet(path, columns=["model"])["model"].drop_nulls().to_list()})
-    from mirror_hf.report.terminal import Footnotes, dash_reason, unusable_lines, unusable_shares
+    from mirror_hf.report.terminal import Footnotes, dash_reason
+    from mirror_hf.unusable import unusable_lines, unusable_shares
 
     tables = read_trial_tables(folder)
     shares = unusable_shares(tables, tuple(models))

@@ -219,7 +219,8 @@ def print_table(result: dict, tables: dict | None = None) -> None:
     from rich.table import Table
 
     from mirror_hf.report.table import fmt, fmt_cell, main_table
-    from mirror_hf.report.terminal import Footnotes, dash_reason, unusable_lines, unusable_shares
+    from mirror_hf.report.terminal import Footnotes, dash_reason
+    from mirror_hf.unusable import unusable_lines, unusable_shares
 
     table = main_table(result)
     notes = Footnotes()

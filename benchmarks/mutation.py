@@ -71,7 +71,8 @@ PROTOCOL = [T + "test_protocol_exp1.py", T + "test_protocol_exp3_exp9.py", *EDGE
 SCORING = [T + "test_scoring_edges.py", T + "test_scoring_metrics.py"]
 SCORING_CI = [T + "test_scoring_edges.py", T + "test_scoring_stats.py", T + "test_scoring_seeds.py", T + "test_scoring_metrics.py"]
 TARGETS: dict[str, tuple[str, list[str]]] = {
-    "matching": ("mirror_hf.protocol.matching", [T + "test_protocol_edges.py", T + "test_protocol_matching.py", T + "test_protocol_properties.py"]),
+    "matching": ("mirror_hf.protocol.matching", [T + "test_protocol_edges.py", T + "test_protocol_matching.py",
+                                                 T + "test_protocol_properties.py"]),
     "parsing": ("mirror_hf.protocol.parsing", [T + "test_protocol_readings.py", *PROTOCOL]),
     "exp1": ("mirror_hf.protocol.exp1", [T + "test_protocol_exp1.py", *EDGES_PROPS]),
     "exp3": ("mirror_hf.protocol.exp3", [T + "test_protocol_exp3_exp9.py", *EDGES_PROPS]),
@@ -453,7 +454,8 @@ def main() -> int:
     ap.add_argument("--per-group", type=int, default=50, help="mutants drawn per group (matching, parsers, scoring, bank_core); 0: all")
     ap.add_argument("--seed", type=int, default=0, help="sampling seed")
     ap.add_argument("--jobs", type=int, default=2, help="mutants run at once")
-    ap.add_argument("--budget-minutes", type=float, default=0.0, help="start no mutant after this (0: no limit; the rest: not run, resumed next time)")
+    ap.add_argument("--budget-minutes", type=float, default=0.0,
+                    help="start no mutant after this (0: no limit; the rest: not run, resumed next time)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument("--checkpoint", type=Path, default=CHECKPOINT, help="outcomes appended here; a rerun resumes from it")
     ap.add_argument("--fresh", action="store_true", help="ignore the checkpoint's records")
@@ -487,7 +489,8 @@ def main() -> int:
             results[m.target].append({**done[m.id], "outcome": _classify(done[m.id]["outcome"], m.id, equivalent)})
         else:
             queue.append(entry)
-    print(f"{len(plan)} mutants drawn from {sum(totals.values())}; {len(plan) - len(queue)} from the checkpoint, {len(queue)} to run", flush=True)
+    print(f"{len(plan)} mutants drawn from {sum(totals.values())}; "
+          f"{len(plan) - len(queue)} from the checkpoint, {len(queue)} to run", flush=True)
     started = time.monotonic()
     baselines: dict[str, tuple[list[str], float]] = {}
     baseline_file = args.checkpoint.with_name("baselines.json")
@@ -512,7 +515,8 @@ def main() -> int:
         else:
             to_measure.setdefault(tuple(tests), target)
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        runs = dict(zip(to_measure, pool.map(lambda t: fork_run(TARGETS[t][0], None, [x for x in TARGETS[t][1] if (REPO / x).exists()], 900),
+        runs = dict(zip(to_measure, pool.map(lambda t: fork_run(TARGETS[t][0], None,
+                                                                     [x for x in TARGETS[t][1] if (REPO / x).exists()], 900),
                                              to_measure.values())))
     for target in needed:
         if target in baselines:

@@ -38,8 +38,10 @@ def write_folder(root: Path, models: int, trials: int) -> None:
     filler = "Consider the following question carefully and answer in the requested format. " * 8
     n = frame.height
     frame = frame.with_columns(
-        pl.concat_str([pl.lit('[{"role":"user","content":"' + filler + " Question "), pl.col("item_id"), pl.lit(" ("), pl.col("channel"), pl.lit(')"}]')]).alias("prompt"),
-        pl.format("I think the answer is {}. ANSWER: {}\nBET: {}", pl.lit("x" * 180), pl.col("item_id"), pl.col("bet").fill_null(5)).alias("raw_response"),
+        pl.concat_str([pl.lit('[{"role":"user","content":"' + filler + " Question "), pl.col("item_id"),
+                       pl.lit(" ("), pl.col("channel"), pl.lit(')"}]')]).alias("prompt"),
+        pl.format("I think the answer is {}. ANSWER: {}\nBET: {}", pl.lit("x" * 180),
+                  pl.col("item_id"), pl.col("bet").fill_null(5)).alias("raw_response"),
         pl.Series("parse_success", rng.random(n) > 0.06), pl.Series("truncated", rng.random(n) < 0.02),
         pl.lit("exp1").alias("experiment"), pl.lit("bench").alias("run_id"),
     )
@@ -86,7 +88,8 @@ def main() -> None:
         t0, cpu0 = time.perf_counter(), time.process_time()
         tables = read_folder(root)
         t1 = time.perf_counter()
-        result = build_report(root, tables, Path(tmp) / "report", options=suite_options("paper", "auto", "complete_case", args.resamples, 42))
+        result = build_report(root, tables, Path(tmp) / "report",
+                              options=suite_options("paper", "auto", "complete_case", args.resamples, 42))
         t2, cpu = time.perf_counter(), time.process_time() - cpu0
         total = t2 - t0
         size = sum(p.stat().st_size for p in result.out.rglob("*") if p.is_file()) / 1e6
@@ -103,7 +106,8 @@ def main() -> None:
         else:
             print(f"  page load to the first 50 trials of a {args.trials:,}-trial split in headless Chromium: {seconds:.2f} s "
                   f"(limit {LIMIT_PAGE:.0f} s -> {'OK' if seconds < LIMIT_PAGE else 'OVER'})")
-        print(json.dumps({"seconds": round(total, 2), "cpu_seconds": round(cpu, 2), "page_seconds": None if seconds is None else round(seconds, 2)}))
+        print(json.dumps({"seconds": round(total, 2), "cpu_seconds": round(cpu, 2),
+                          "page_seconds": None if seconds is None else round(seconds, 2)}))
 
 
 if __name__ == "__main__":

@@ -132,13 +132,15 @@ CASES = [
     ("run-concurrency-not-a-number", R + ["--concurrency", "many"], "--concurrency"),
     ("run-unknown-option", R + ["--temprature", "0.5"], "--temprature"),
     ("sample-n-not-a-number", ["sample", "--dataset", "{ds}", "--n", "abc"], "--n"),
-    ("run-url-empty-port", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "http://127.0.0.1:/v1", "--no-progress"], "--base-url"),
+    ("run-url-empty-port", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "http://127.0.0.1:/v1", "--no-progress"],
+     "--base-url"),
     ("run-limit-0", R + ["--limit", "0"], "--limit"),
     ("run-price-negative", R + ["--price-in", "-1", "--max-cost", "1"], "--price-in"),
     ("run-max-cost-without-prices", R + ["--max-cost", "1"], "--max-cost"),
     ("run-max-cost-0", R + ["--max-cost", "0", "--price-in", "1"], "--max-cost"),
     # run: --extra-body (finding 5)
-    ("run-extra-body-protocol", R + ["--extra-body", '{"messages": [], "model": "other", "max_tokens": -5}'], "max_tokens, messages, model"),
+    ("run-extra-body-protocol", R + ["--extra-body", '{"messages": [], "model": "other", "max_tokens": -5}'],
+     "max_tokens, messages, model"),
     ("run-extra-body-stream", R + ["--extra-body", '{"stream": true}'], "stream"),
     ("run-extra-body-not-object", R + ["--extra-body", "[1, 2]"], "--extra-body"),
     ("run-extra-body-not-json", R + ["--extra-body", "{nope"], "--extra-body"),
@@ -146,9 +148,11 @@ CASES = [
     # run: base URLs (finding 3, 4, 11)
     ("run-url-not-a-url", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "not a url"], "not an http(s) URL"),
     ("run-url-ftp", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "ftp://user:s3cretpw@127.0.0.1/v1"], "not an http(s) URL"),
-    ("run-url-userinfo", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "http://user:s3cretpw@127.0.0.1:9/v1"], "carries credentials"),
+    ("run-url-userinfo", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "http://user:s3cretpw@127.0.0.1:9/v1"],
+     "carries credentials"),
     ("run-url-bad-port", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "http://127.0.0.1:99999999/v1"], "--base-url"),
-    ("run-remote-without-key", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "https://api.example.invalid/v1"], "OPENAI_API_KEY"),
+    ("run-remote-without-key", ["run", "--dataset", "{ds}", "--model", "m", "--base-url", "https://api.example.invalid/v1"],
+     "OPENAI_API_KEY"),
     # run: names and choices
     ("run-split-name", R + ["--split", "dev-small"], "--split"),
     ("run-channel", R + ["--channels", "telepathy"], "telepathy"),
@@ -161,8 +165,10 @@ CASES = [
     ("run-resume-and-restart", R + ["--resume", "--restart"], "--restart"),
     ("run-no-folder", ["run", "--dataset", "{root}/absent", "--model", "m", "--base-url", "{url}"], "absent"),
     # run: damaged and tampered files (findings 2, 7, 10)
-    ("run-damaged-run-json", ["run", "--dataset", "{runs}", "--model", "m", "--base-url", "{url}", "--resume", "--no-progress"], "exp1.run.json"),
-    ("run-damaged-results", ["run", "--dataset", "{store}", "--model", "m", "--base-url", "{url}", "--resume", "--no-progress"], "exp1.jsonl line 2"),
+    ("run-damaged-run-json", ["run", "--dataset", "{runs}", "--model", "m", "--base-url", "{url}", "--resume", "--no-progress"],
+     "exp1.run.json"),
+    ("run-damaged-results", ["run", "--dataset", "{store}", "--model", "m", "--base-url", "{url}", "--resume", "--no-progress"],
+     "exp1.jsonl line 2"),
     ("run-questions-cut", ["run", "--dataset", "{cut}", "--model", "m", "--base-url", "{url}", "--no-progress"], "data/questions/"),
     ("run-questions-forged", ["run", "--dataset", "{forged}", "--model", "m", "--base-url", "{url}", "--no-progress"], "croissant.json"),
     # score (findings 7, 10)
@@ -184,18 +190,21 @@ CASES = [
     ("build-per-domain-0", ["build", "--out", "{root}/new_build", "--per-domain", "0"], "--per-domain"),
     ("build-unknown-config", ["build", "--out", "{root}/new_build", "--configs", "nope"], "nope"),
     ("build-out-is-a-file", ["build", "--out", "{files}/notes.txt"], "notes.txt"),
-    ("build-configs-subset-other-form", ["build", "--out", "{ds}", "--configs", "questions", "--per-domain", "50", "--seed", "1"], "--configs"),
+    ("build-configs-subset-other-form", ["build", "--out", "{ds}", "--configs", "questions", "--per-domain", "50", "--seed", "1"],
+     "--configs"),
     # profile, tasks tailor (findings 10, 11)
     ("profile-k-0", ["profile", "--dataset", "{ds}", "--model", "m", "--k", "0"], "--k"),
     ("profile-k-negative", ["profile", "--dataset", "{ds}", "--model", "m", "--k", "-3"], "--k"),
     ("profile-no-trials", ["profile", "--dataset", "{ds}", "--model", "m"], "trials_exp1"),
-    ("tailor-k-0", ["tasks", "tailor", "--profile", "{files}/profile_dir/profile.json", "--model", "m", "--dataset", "{ds}", "--k", "0"], "--k"),
+    ("tailor-k-0", ["tasks", "tailor", "--profile", "{files}/profile_dir/profile.json", "--model", "m", "--dataset", "{ds}", "--k", "0"],
+     "--k"),
     ("tailor-profile-folder", ["tasks", "tailor", "--profile", "{files}/profile_dir", "--model", "m", "--dataset", "{ds}"], "profile_dir"),
     ("tailor-binary-json", ["tasks", "tailor", "--profile", "{files}/binary.json", "--model", "m", "--dataset", "{ds}"], "binary.json"),
     ("tailor-deep-json", ["tasks", "tailor", "--profile", "{files}/deep.json", "--model", "m", "--dataset", "{ds}"], "deep.json"),
     ("tailor-every-domain-at-zero", ["tasks", "tailor", "--profile", "{files}/zero.json", "--model", "m", "--dataset", "{ds}"],
      "--min-strong-accuracy"),
-    ("tailor-n-0", ["tasks", "tailor", "--profile", "{files}/profile_dir/profile.json", "--model", "m", "--dataset", "{ds}", "--n", "0"], "--n"),
+    ("tailor-n-0", ["tasks", "tailor", "--profile", "{files}/profile_dir/profile.json", "--model", "m", "--dataset", "{ds}", "--n", "0"],
+     "--n"),
     # import-upstream (finding 10, 11)
     ("import-a-folder", ["import-upstream", "{files}/dir_arg", "--out", "{root}/imported"], "dir_arg"),
     ("import-deep-json", ["import-upstream", "{files}/deep.json", "--out", "{root}/imported"], "deep.json"),
@@ -204,8 +213,10 @@ CASES = [
     # Hub (finding 10, 11): nothing listens at {hub}
     ("push-hub-unreachable", ["push", "--dataset", "{ds}", "--repo", "org/mirror"], "org/mirror"),
     ("push-bad-repo", ["push", "--dataset", "{ds}", "--repo", "not a repo"], "--repo"),
-    ("export-bad-dataset-repo", ["export-eval-results", "--dataset", "{ds}", "--model", "m", "--dataset-repo", "x", "--out", "{root}/ev"], "--dataset-repo"),
-    ("export-no-trials", ["export-eval-results", "--dataset", "{ds}", "--model", "m", "--dataset-repo", "org/mirror", "--out", "{root}/ev"], "headline"),
+    ("export-bad-dataset-repo", ["export-eval-results", "--dataset", "{ds}", "--model", "m", "--dataset-repo", "x", "--out", "{root}/ev"],
+     "--dataset-repo"),
+    ("export-no-trials", ["export-eval-results", "--dataset", "{ds}", "--model", "m", "--dataset-repo", "org/mirror", "--out", "{root}/ev"],
+     "headline"),
     # quickstart names its own flags (finding 11)
     ("quickstart-per-domain-0", ["quickstart", "--dataset", "{root}/qs", "--per-domain", "0"], "--per-domain"),
     ("quickstart-max-tokens-0", ["quickstart", "--dataset", "{root}/qs", "--max-tokens", "0"], "--max-tokens"),
@@ -240,7 +251,8 @@ def test_there_are_at_least_forty_distinct_cases():
 
 
 # The default run takes one case per area (each is a fresh interpreter); `-m slow` runs them all.
-DEFAULT = {"run-timeout-0", "run-concurrency-not-a-number", "run-extra-body-protocol", "run-url-userinfo", "run-damaged-results", "run-questions-forged",
+DEFAULT = {"run-timeout-0", "run-concurrency-not-a-number", "run-extra-body-protocol", "run-url-userinfo",
+           "run-damaged-results", "run-questions-forged",
            "score-missing-column", "sample-n-negative", "build-seed-beyond-int64", "tailor-profile-folder",
            "import-deep-json", "push-hub-unreachable", "quickstart-per-domain-0"}
 

@@ -45,7 +45,8 @@ def upstream_report(upstream_dir, tmp_path_factory):
     from mirror_hf.upstream import import_upstream
 
     root = tmp_path_factory.mktemp("report_upstream")
-    files = [upstream_dir / "results" / n for n in ("exp1_gemini-2.5-pro_shard.jsonl", "exp3_v2_results.jsonl", "exp9_escalation_16models.json")]
+    files = [upstream_dir / "results" / n for n in (
+        "exp1_gemini-2.5-pro_shard.jsonl", "exp3_v2_results.jsonl", "exp9_escalation_16models.json")]
     files += [upstream_dir / "data" / "questions.jsonl", upstream_dir / "data" / "exp3" / "intersection_tasks_v2.jsonl"]
     import_upstream(files, root / "mirror")
     proc, scores = _report(root / "mirror", root / "report", "--variant", "upstream")
@@ -121,7 +122,8 @@ EXPECTED_TEXT = {  # figure -> words its title, axes and legend must show
     "natural_vs_wagering": ["natural vs wagering", "accuracy (share correct)", "natural", "wagering"],
     "c4_routing": ["C4 routing", "confident failure rate", "C1 uninformed", "C4 routed"],
     "kdi": ["Knowing-doing index", "KDI", "95% CI", "model"],
-    "c4_tradeoff": ["C4 trade-off", "correct escalations", "false escalations", "failures prevented", "successes blocked", "95% BCa CI", "model"],
+    "c4_tradeoff": ["C4 trade-off", "correct escalations", "false escalations", "failures prevented", "successes blocked",
+                   "95% BCa CI", "model"],
     "money_plot": ["Money plot", "Mirror gap", "cell CFR", "Pearson r", "partial r", "cell: model x domain x subcategory"],
     "escalation_frames": ["Escalation curve per paradigm", "Exp9 condition", "confident failure rate", "P1 only", "95% BCa CI"],
     "resolver": ["fallible resolver", "resolver accuracy q", "system success under C4", "autonomy", "95% BCa CI"],
@@ -202,7 +204,8 @@ def test_model_with_only_exp1_gets_its_row_and_reliability_diagram(tmp_path):
             for channel in ("natural", "wagering"):
                 row = empty_row(TRIAL_EXP1_FEATURES)
                 bet = int(rng.integers(1, 11))
-                row.update(run_id="r", model=model, experiment="exp1", item_id=f"q{q}", domain=["arithmetic", "spatial", "social", "logical"][q % 4],
+                row.update(run_id="r", model=model, experiment="exp1", item_id=f"q{q}",
+                           domain=["arithmetic", "spatial", "social", "logical"][q % 4],
                            channel=channel, correct=bool(rng.random() < 0.6), bet=bet if channel == "wagering" else None,
                            raw_response=f"ANSWER: {q}", parse_success=True)
                 rows.append(row)
@@ -294,7 +297,8 @@ def test_page_opens_without_errors_and_the_trial_browser_filters(browser, run_re
         shot = browser.screenshot(tmp_path / f"{report.parent.name}.png")
         _png_ok(shot)
         assert browser.errors == [], browser.errors
-        assert browser.evaluate("document.querySelectorAll('#main-table tbody tr').length") == len(run_report[3]["models"]) if report == run_report[1] else True
+        assert (browser.evaluate("document.querySelectorAll('#main-table tbody tr').length") == len(run_report[3]["models"])
+                if report == run_report[1] else True)
         browser.evaluate("document.querySelectorAll('img').forEach(i => { i.loading = 'eager'; })")  # lazy below the fold
         browser.wait_for("Array.from(document.images).every(i => i.complete)")
         figures = browser.evaluate("Array.from(document.images).map(i => [i.naturalWidth, i.getAttribute('src')])")
@@ -306,7 +310,8 @@ def test_page_opens_without_errors_and_the_trial_browser_filters(browser, run_re
     browser.open(report / "index.html")
     browser.wait_for("document.querySelectorAll('#trials .trial').length > 0")
     key = browser.evaluate("DATASETS.find(d => d.experiment === 'exp1').key")
-    browser.evaluate(f"(async () => {{ const s = document.getElementById('f-dataset'); s.value = {json.dumps(key)}; await selectDataset(s.value); }})()")
+    browser.evaluate(f"(async () => {{ const s = document.getElementById('f-dataset'); s.value = {json.dumps(key)}; "
+                     f"await selectDataset(s.value); }})()")
 
     def choose(select_id: str, label: str) -> None:
         found = browser.evaluate(f"""(() => {{ const s = document.getElementById('{select_id}');
@@ -319,7 +324,8 @@ def test_page_opens_without_errors_and_the_trial_browser_filters(browser, run_re
         choose("f-status", "wrong")
         expected = trials.filter((pl.col("channel") == channel) & (pl.col("correct") == False) & pl.col("api_error").is_null())  # noqa: E712
         browser.wait_for(f"document.getElementById('count').textContent.startsWith('{expected.height} of ')")
-        rows = browser.evaluate("Array.from(document.querySelectorAll('#trials .trial')).map(t => [t.dataset.status, t.dataset.group, t.querySelector('summary').firstChild.textContent])")
+        rows = browser.evaluate("Array.from(document.querySelectorAll('#trials .trial')).map(t => "
+                                "[t.dataset.status, t.dataset.group, t.querySelector('summary').firstChild.textContent])")
         assert len(rows) == min(50, expected.height)
         assert all(status == "wrong" and group == channel for status, group, _ in rows)
         assert {item for _, _, item in rows} <= set(expected["item_id"].to_list())
@@ -369,14 +375,17 @@ def test_report_with_a_model_table_shows_exp8_as_score_does(tmp_path):
     number for number, and the scaling figure is drawn (titled, labelled, not blank)."""
     root = tmp_path / "mirror"
     rng = np.random.default_rng(11)
-    sizes = {"tiny-1b": ("toy", "1B", 0.35), "tiny-8b": ("toy", "8B", 0.55), "tiny-70b": ("toy", "70B", 0.8), "other-3b": ("solo", "3B", 0.5)}
+    sizes = {"tiny-1b": ("toy", "1B", 0.35), "tiny-8b": ("toy", "8B", 0.55), "tiny-70b": ("toy", "70B", 0.8),
+             "other-3b": ("solo", "3B", 0.5)}
     for model, (_, _, skill) in sizes.items():
         rows = []
         for q in range(48):
             for channel in ("natural", "wagering"):
                 row = empty_row(TRIAL_EXP1_FEATURES)
-                row.update(run_id="r", model=model, experiment="exp1", item_id=f"q{q}", domain=["arithmetic", "spatial", "social", "logical"][q % 4],
-                           channel=channel, correct=bool(rng.random() < skill), bet=int(rng.integers(1, 11)) if channel == "wagering" else None,
+                row.update(run_id="r", model=model, experiment="exp1", item_id=f"q{q}",
+                           domain=["arithmetic", "spatial", "social", "logical"][q % 4],
+                           channel=channel, correct=bool(rng.random() < skill),
+                           bet=int(rng.integers(1, 11)) if channel == "wagering" else None,
                            raw_response=f"ANSWER: {q}", parse_success=True)
                 rows.append(row)
         write_split(root, "trials_exp1", model.replace("-", "_"), rows, TRIAL_EXP1_FEATURES)
@@ -399,7 +408,8 @@ def test_report_with_a_model_table_shows_exp8_as_score_does(tmp_path):
         checked += 1
     solo = next(line for line in lines if line.startswith("| Exp1 natural accuracy | solo |"))
     assert "| 1 | —" in solo  # one model: no fit
-    print(f"{checked} Exp8 slopes match score --json; natural-accuracy slope per 10x: {fits['exp1_natural_accuracy']['toy']['slope']['value']:.3f}")
+    print(f"{checked} Exp8 slopes match score --json; "
+          f"natural-accuracy slope per 10x: {fits['exp1_natural_accuracy']['toy']['slope']['value']:.3f}")
     assert fits["exp1_natural_accuracy"]["toy"]["slope"]["value"] > 0  # the planted skills rise with size
     _png_ok(out / "figures" / "scaling.png")
     texts = " ".join(_svg_texts(out / "figures" / "scaling.svg"))

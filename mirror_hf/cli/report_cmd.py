@@ -12,8 +12,11 @@ from mirror_hf.cli.score_cmd import HUMAN_WEAK_POLICY, MISSING, MODELS, RESAMPLE
 
 @app.command()
 def report(
-    dataset: Path = typer.Option(..., "--dataset", help="A dataset folder holding trials_* splits (own runs, imported upstream data, or both)."),
-    out: Path = typer.Option(Path("mirror-report"), "--out", help="Output folder: index.html, report.md, figures/, trials/. Must be new, empty or a previous report (replaced as a whole); never the dataset folder."),
+    dataset: Path = typer.Option(..., "--dataset",
+                                 help="A dataset folder holding trials_* splits (own runs, imported upstream data, or both)."),
+    out: Path = typer.Option(Path("mirror-report"), "--out",
+                             help="Output folder: index.html, report.md, figures/, trials/. "
+                                  "Must be new, empty or a previous report (replaced as a whole); never the dataset folder."),
     variant: str = VARIANT,
     weak_policy: str = WEAK_POLICY,
     k: int = K,
@@ -40,7 +43,8 @@ def report(
     if models is not None:
         settings["models"] = str(models)
     result = build_report(dataset.absolute(), tables, out, options=options, settings=settings, model_table=model_table)
-    typer.echo(f"{len(result.table.models)} model(s), {len(result.figures)} figures, {sum(d.trials for d in result.datasets)} trials in the browser")
+    typer.echo(f"{len(result.table.models)} model(s), {len(result.figures)} figures, "
+               f"{sum(d.trials for d in result.datasets)} trials in the browser")
     typer.echo(f"wrote {result.index} (open it in a browser) and {result.markdown}")
 
 
@@ -66,7 +70,8 @@ after a kill or a failure continues where it stopped:
     mirror-hf study --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1 --preset smoke
     mirror-hf study --dataset {d} --model Qwen/Qwen2.5-7B-Instruct --base-url http://localhost:8000/v1
   a hosted provider (the key is read from the variable you name, never written anywhere; --dry-run prints only the plan):
-    mirror-hf study --dataset {d} --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY --price-in 0.15 --price-out 0.6 --dry-run
+    mirror-hf study --dataset {d} --model gpt-4o-mini --base-url https://api.openai.com/v1 --api-key-env OPENAI_API_KEY \
+--price-in 0.15 --price-out 0.6 --dry-run
   several models at once, compared in one report: mirror-hf study --dataset {d} --models models.yaml
   one experiment at a time instead: mirror-hf run --dataset {d} --experiment exp1 --model M --base-url URL, then score and report:
     mirror-hf score --dataset {d}

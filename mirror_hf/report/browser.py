@@ -50,8 +50,10 @@ def _bank(root: Path, experiment: str) -> pl.DataFrame | None:
         for f in files.get(config, []):
             frame = pl.read_parquet(f.path)
             if experiment == "exp9":
-                gold = pl.lit("A: ") + pl.col("correct_answer_a").fill_null("?") + pl.lit(" | B: ") + pl.col("correct_answer_b").fill_null("?")
-                question = pl.concat_str([pl.col("task_text"), pl.col("part1_text"), pl.col("part2_text")], separator="\n", ignore_nulls=True)
+                gold = (pl.lit("A: ") + pl.col("correct_answer_a").fill_null("?")
+                        + pl.lit(" | B: ") + pl.col("correct_answer_b").fill_null("?"))
+                question = pl.concat_str([pl.col("task_text"), pl.col("part1_text"), pl.col("part2_text")], separator="\n",
+                                         ignore_nulls=True)
                 sub = pl.concat_str([pl.col("subcategory_a"), pl.col("subcategory_b")], separator=" + ", ignore_nulls=True)
             else:
                 gold = pl.col("answer")
@@ -72,7 +74,8 @@ def status_expr(frame: pl.DataFrame, experiment: str) -> pl.Expr:
     grade = pl.col("correct") if "correct" in frame.columns else pl.lit(None, dtype=pl.Boolean)
     if experiment == "exp9" and {"component_a_correct", "component_b_correct"} <= set(frame.columns):
         grade = pl.coalesce(grade, pl.col("component_a_correct") & pl.col("component_b_correct"))
-    return (pl.when(failed).then(pl.lit(3)).when(grade.is_null()).then(pl.lit(2)).when(grade).then(pl.lit(0)).otherwise(pl.lit(1))).cast(pl.Int8)
+    return (pl.when(failed).then(pl.lit(3)).when(grade.is_null()).then(pl.lit(2))
+            .when(grade).then(pl.lit(0)).otherwise(pl.lit(1))).cast(pl.Int8)
 
 
 def _codes(series: pl.Series) -> tuple[list[str], list[int]]:
@@ -107,7 +110,8 @@ def _write_one(part: pl.DataFrame, experiment: str, model: str, key: str, folder
     if "_bank_sub" in part.columns:
         sub = pl.coalesce(sub, pl.col("_bank_sub"))
     domain = pl.col("domain") if "domain" in part.columns and part["domain"].null_count() < part.height else (
-        pl.concat_str([pl.col("domain_a"), pl.col("domain_b")], separator=" + ", ignore_nulls=True) if "domain_a" in part.columns else pl.lit(None, dtype=pl.String))
+        pl.concat_str([pl.col("domain_a"), pl.col("domain_b")], separator=" + ", ignore_nulls=True) if "domain_a" in part.columns
+        else pl.lit(None, dtype=pl.String))
     view = part.with_columns(
         domain.cast(pl.String).alias("_domain"), sub.cast(pl.String).alias("_sub"),
         group_column(part).alias("_group"), status_expr(part, experiment).alias("_status"),

@@ -21,7 +21,8 @@ from mirror_hf.report.table import MainTable, fmt  # noqa: E402
 from mirror_hf.scoring import MIN_TRIALS_PER_DOMAIN  # noqa: E402
 
 CONDITION_NAMES = {"C1": "C1 uninformed", "C2": "C2 self-informed", "C3": "C3 instructed", "C4": "C4 routed"}
-plt.rcParams.update({"svg.hashsalt": "mirror-hf", "svg.fonttype": "none", "figure.dpi": 100, "font.size": 9, "axes.grid": True, "grid.alpha": 0.3})
+plt.rcParams.update({"svg.hashsalt": "mirror-hf", "svg.fonttype": "none", "figure.dpi": 100, "font.size": 9, "axes.grid": True,
+                     "grid.alpha": 0.3})
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,8 @@ def escalation(result: dict) -> Figure | None:
     ax.set_xlabel("Exp9 condition")
     ax.set_ylabel("confident failure rate (share of weak components)")
     reduction = curve.get("reduction", {}).get("value")
-    ax.set_title(f"Escalation curve: CFR C1-C4 over {n_models} models" + (f" (C1→C4 reduction {fmt(reduction * 100, 0)}%)" if _ok(reduction) else ""),
+    ax.set_title(f"Escalation curve: CFR C1-C4 over {n_models} models"
+                 + (f" (C1→C4 reduction {fmt(reduction * 100, 0)}%)" if _ok(reduction) else ""),
                  fontsize=9)
     _legend_outside(ax)
     fig.tight_layout()
@@ -366,7 +368,8 @@ def c4_tradeoff(result: dict) -> Figure | None:
     right.set_xlabel("per 100 matched weak C4 components (count)")
     right.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=1)
     left.invert_yaxis()
-    fig.suptitle("C4 trade-off: correct vs false escalations\n(each escalated weak C4 component matched to the same component under C1; bars: 95% BCa CI)",
+    fig.suptitle("C4 trade-off: correct vs false escalations\n"
+                 "(each escalated weak C4 component matched to the same component under C1; bars: 95% BCa CI)",
                  fontsize=9)
     fig.tight_layout()
     return fig
@@ -404,7 +407,8 @@ def money_plot(result: dict) -> Figure | None:
         side = axes[0][1]
         names = sorted(subs, key=lambda k: subs[k]["value"])
         rejected = [bool(subs[k].get("reject")) for k in names]
-        _mark(side.barh(range(len(names)), [subs[k]["value"] for k in names], color=["0.2" if x else "white" for x in rejected], edgecolor="black"))
+        _mark(side.barh(range(len(names)), [subs[k]["value"] for k in names], color=["0.2" if x else "white" for x in rejected],
+                        edgecolor="black"))
         side.set_yticks(range(len(names)), names, fontsize=5 if len(names) > 20 else 7)
         side.axvline(0, color="0.3", lw=0.8)
         side.set_xlim(-1, 1)
@@ -412,7 +416,8 @@ def money_plot(result: dict) -> Figure | None:
         side.set_ylabel("subcategory")
         significant = sum(rejected)
         side.set_title(f"Per subcategory: {significant} of {plot.get('family_size', len(names))} with BH q < 0.05", fontsize=9)
-        side.legend(handles=[Patch(fc="0.2", ec="black", label="Pearson r, BH q < 0.05"), Patch(fc="white", ec="black", label="Pearson r, q >= 0.05")],
+        side.legend(handles=[Patch(fc="0.2", ec="black", label="Pearson r, BH q < 0.05"),
+                             Patch(fc="white", ec="black", label="Pearson r, q >= 0.05")],
                     fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), borderaxespad=0.0)
     fig.tight_layout()
     return fig
@@ -446,7 +451,8 @@ def resolver(result: dict) -> Figure | None:
         entries = [by_q[q].get("system_success") or {} for q in qs]
         autonomy = (by_q[qs[-1]].get("autonomy") or {}).get("value")
         marker, line = styles[i % len(styles)]
-        _mark(ax.errorbar([float(q) + (i - (len(rows) - 1) / 2) * 0.004 for q in qs], [e.get("value") for e in entries], yerr=_errors(entries),
+        _mark(ax.errorbar([float(q) + (i - (len(rows) - 1) / 2) * 0.004 for q in qs], [e.get("value") for e in entries],
+                          yerr=_errors(entries),
                           marker=marker, ls=line, color=f"{0.6 * i / max(1, len(rows) - 1):.2f}", capsize=3, ms=4,
                           label=f"{model} (autonomy {fmt(autonomy, 2)})"))
     ax.set_ylim(0, 1.05)
@@ -478,7 +484,8 @@ def scaling_figure(result: dict, sizes: dict[str, tuple[str, float]]) -> Figure 
         label = key
         for i, family in enumerate(families):
             marker, line = (("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."))[i % 4]
-            points = [(p, values[m][key].value) for m, (f, p) in sizes.items() if f == family and key in values.get(m, {}) and _ok(values[m][key].value)]
+            points = [(p, values[m][key].value) for m, (f, p) in sizes.items()
+                      if f == family and key in values.get(m, {}) and _ok(values[m][key].value)]
             if not points:
                 continue
             label = values[next(m for m, (f, _) in sizes.items() if f == family and key in values.get(m, {}))][key].headline.label
@@ -486,7 +493,8 @@ def scaling_figure(result: dict, sizes: dict[str, tuple[str, float]]) -> Figure 
             slope, intercept = (fit.get("slope") or {}), (fit.get("intercept") or {})
             ci = _interval(slope)
             text = f"{family}: slope {fmt(slope.get('value'))}" + (f" [{fmt(ci[0])}, {fmt(ci[1])}]" if ci else "") + " per 10x"
-            _mark(ax.plot([p for p, _ in points], [v for _, v in points], marker, color="black", mfc="white" if i % 2 else "0.3", label=text))
+            _mark(ax.plot([p for p, _ in points], [v for _, v in points], marker, color="black", mfc="white" if i % 2 else "0.3",
+                          label=text))
             if _ok(slope.get("value")) and _ok(intercept.get("value")):
                 lo, hi = min(p for p, _ in points), max(p for p, _ in points)
                 xs = [lo, hi]
@@ -507,7 +515,8 @@ def write_figures(result: dict, table: MainTable, weak: dict[str, frozenset[str]
     files: list[FigureFile] = []
     missing: list[str] = []
     specs = [
-        ("escalation", "Escalation curve C1-C4", "Mean CFR over models with BCa 95% CIs; boxes: paired test of consecutive conditions (Δ = change in mean CFR, d_z, bootstrap p).",
+        ("escalation", "Escalation curve C1-C4",
+         "Mean CFR over models with BCa 95% CIs; boxes: paired test of consecutive conditions (Δ = change in mean CFR, d_z, bootstrap p).",
          lambda: escalation(result), "needs Exp9 CFR for at least two conditions"),
         ("domain_heatmap", "Accuracy by model and domain", "Exp1 natural accuracy; outlined cells are the model's weak domains.",
          lambda: domain_heatmap(result, weak), "needs Exp1 natural-channel trials"),

@@ -23,15 +23,18 @@ def _quality_cells(row: QualityRow) -> list[str]:
     def share(k: int) -> str:
         return f"{k} ({100 * k / row.trials:.1f}%)" if row.trials and k else str(k)
 
-    return [row.experiment, row.group, str(row.trials), share(row.parse_failures), share(row.truncated), share(row.failed_requests), share(row.ungraded)]
+    return [row.experiment, row.group, str(row.trials), share(row.parse_failures), share(row.truncated),
+            share(row.failed_requests), share(row.ungraded)]
 
 
 def _header(column) -> str:
     return f"{column.label} {column.arrow}".strip()
 
 
-SCALING_HEADERS = ("headline number", "family", "models", "slope per 10x parameters [95% CI]", "R²", "generations", "latest - earliest [95% CI]")
-SCALING_ABSENT = "Exp8 (scaling with model size): not in this report; give a model table (`mirror-hf report --models TABLE`, as for `score`)."
+SCALING_HEADERS = ("headline number", "family", "models", "slope per 10x parameters [95% CI]", "R²", "generations",
+                   "latest - earliest [95% CI]")
+SCALING_ABSENT = ("Exp8 (scaling with model size): not in this report; "
+                  "give a model table (`mirror-hf report --models TABLE`, as for `score`).")
 
 
 def _scaling_cells(row: ScalingRow) -> list[str]:
@@ -108,15 +111,20 @@ CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1300px;padding:0 18px 60px;color:#111}
 h1{font-size:22px}h2{margin-top:34px;border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:8px 0}
 td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}td:first-child,th:first-child{text-align:left}
-th{background:#f2f2f2}td.best{font-weight:700;background:#e6e6e6}tr.participant td{background:#eef5ea}.ci{color:#555;font-size:12px}.n{color:#777;font-size:11px}
-.wrap{overflow-x:auto}figure{display:inline-block;margin:8px;vertical-align:top;max-width:640px}figure img{max-width:100%;border:1px solid #ddd}
-figcaption{font-size:12px;color:#444}.not-enough-data{border:1px dashed #999;padding:40px 16px;color:#333;background:#f7f7f7;max-width:420px}#controls label{margin-right:10px}#controls select{max-width:220px}
-.trial{border:1px solid #ccc;margin:4px 0;padding:4px 8px}.trial summary{cursor:pointer}.tag{display:inline-block;padding:0 5px;border:1px solid #999;margin-left:6px;font-size:12px}
+th{background:#f2f2f2}td.best{font-weight:700;background:#e6e6e6}tr.participant td{background:#eef5ea}.ci{color:#555;font-size:12px}\
+.n{color:#777;font-size:11px}
+.wrap{overflow-x:auto}figure{display:inline-block;margin:8px;vertical-align:top;max-width:640px}\
+figure img{max-width:100%;border:1px solid #ddd}
+figcaption{font-size:12px;color:#444}\
+.not-enough-data{border:1px dashed #999;padding:40px 16px;color:#333;background:#f7f7f7;max-width:420px}\
+#controls label{margin-right:10px}#controls select{max-width:220px}
+.trial{border:1px solid #ccc;margin:4px 0;padding:4px 8px}.trial summary{cursor:pointer}\
+.tag{display:inline-block;padding:0 5px;border:1px solid #999;margin-left:6px;font-size:12px}
 .s-correct{background:#fff}.s-wrong{background:#ddd}.s-ungraded{background:#fff;border-style:dashed}.s-failed{background:#333;color:#fff}
 pre{white-space:pre-wrap;background:#f7f7f7;padding:6px;max-height:360px;overflow:auto;margin:4px 0}.k{font-weight:600}
 """
 
-SCRIPT = r"""
+SCRIPT = """
 const DATASETS = JSON.parse(document.getElementById('datasets').textContent);
 const PAGE = 50; const state = {key: null, page: 0, match: []};
 const INDEX = {}; const CHUNKS = {}; const waiting = {};
@@ -132,7 +140,8 @@ function load(src, token, ready) {
   });
 }
 const $ = id => document.getElementById(id);
-function option(sel, value, label) { const o = document.createElement('option'); o.value = value; o.textContent = label; sel.appendChild(o); }
+function option(sel, value, label) { const o = document.createElement('option');\
+ o.value = value; o.textContent = label; sel.appendChild(o); }
 function fillFacet(id, facet) {
   const sel = $(id); sel.innerHTML = ''; option(sel, '', 'all');
   facet.values.forEach((v, i) => option(sel, String(i), v));
@@ -165,7 +174,8 @@ function field(label, text) {
 }
 function promptText(raw) {
   if (!raw) return null;
-  try { return JSON.parse(raw).map(m => '[' + m.role + ']\n' + (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n\n'); }
+  try { return JSON.parse(raw).map(m => '[' + m.role + ']\\n' +\
+ (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\\n\\n'); }
   catch (e) { return raw; }
 }
 async function render() {
@@ -174,19 +184,23 @@ async function render() {
   state.token = token;
   const shown = state.match.slice(state.page * PAGE, (state.page + 1) * PAGE);
   const need = [...new Set(shown.map(i => Math.floor(i / ix.chunk)))];
-  await Promise.all(need.map(n => load('trials/' + state.key + '/c' + n + '.js', 'c' + state.key + '/' + n, () => (state.key + '/' + n) in CHUNKS)));
+  await Promise.all(need.map(n => load('trials/' + state.key + '/c' + n + '.js', 'c' + state.key + '/' + n,\
+ () => (state.key + '/' + n) in CHUNKS)));
   if (state.token !== token) return;
   $('count').textContent = state.match.length + ' of ' + ix.n + ' trials match; page ' + (state.page + 1) + ' of ' + pages;
   list.innerHTML = shown.map(i => {
     const row = CHUNKS[state.key + '/' + Math.floor(i / ix.chunk)][i % ix.chunk]; const status = ix.statuses[ix.status[i]];
     const esc = s => String(s).replace(/[&<>"]/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]));
-    return '<details class="trial s-' + status + '" data-status="' + status + '" data-domain="' + esc(ix.domain.values[ix.domain.codes[i]]) +
+    return '<details class="trial s-' + status + '" data-status="' + status + '"\
+ data-domain="' + esc(ix.domain.values[ix.domain.codes[i]]) +
       '" data-group="' + esc(ix.group.values[ix.group.codes[i]]) + '"><summary>' + esc(row.id) +
-      '<span class="tag">' + esc(ix.domain.values[ix.domain.codes[i]]) + '</span><span class="tag">' + esc(ix.subcategory.values[ix.subcategory.codes[i]]) +
+      '<span class="tag">' + esc(ix.domain.values[ix.domain.codes[i]]) + '</span>\
+<span class="tag">' + esc(ix.subcategory.values[ix.subcategory.codes[i]]) +
       '</span><span class="tag">' + esc(ix.group.values[ix.group.codes[i]]) + '</span><span class="tag">' + status + '</span></summary>' +
       field('prompt', promptText(row.prompt)) + (row.prompt ? '' : field('question (from the bank)', row.question)) +
       field('raw response', row.response) + field('reasoning', row.reasoning) +
-      field('parsed fields', JSON.stringify(Object.fromEntries(Object.entries(row.parsed || {}).filter(([k, v]) => v !== null)), null, 1)) + field('gold', row.gold) + '</details>';
+      field('parsed fields', JSON.stringify(\
+Object.fromEntries(Object.entries(row.parsed || {}).filter(([k, v]) => v !== null)), null, 1)) + field('gold', row.gold) + '</details>';
   }).join('');
   $('prev').disabled = state.page === 0; $('next').disabled = state.page >= pages - 1;
 }
@@ -212,7 +226,8 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
     out = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{_esc(title)}</title>",
            "<meta name='viewport' content='width=device-width, initial-scale=1'>", f"<style>{CSS}</style></head><body>",
            f"<h1>{_esc(title)}</h1><p>" + _esc(", ".join(f"{k} {v}" for k, v in settings.items())) + "</p>",
-           "<nav><a href='#table'>Main table</a> · <a href='#scaling'>Exp8</a> · <a href='#models'>Per model</a> · <a href='#figures'>Figures</a> · "
+           "<nav><a href='#table'>Main table</a> · <a href='#scaling'>Exp8</a> · <a href='#models'>Per model</a> · "
+           "<a href='#figures'>Figures</a> · "
            "<a href='#browser'>Trial browser</a> · <a href='report.md'>report.md</a></nav>",
            "<h2 id='table'>Main table</h2><p>Value [95% BCa CI], n below; ↑ higher is better, ↓ lower is better; "
            f"shaded bold = best in its column; {DASH} and a value without its interval carry a numbered reason below the table.</p>",
@@ -232,7 +247,8 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
                 out.append(f"<td{cls}>{DASH}{mark}</td>")
                 continue
             ci = f"<br><span class='ci'>[{fmt_cell(cell).split(' [', 1)[1]}</span>" if cell.ci else ""
-            n = f"<br><span class='n'>n {cell.n}</span>" if cell.n is not None else (f"<br><span class='n' title='{_esc(cell.source)}'>as published</span>" if cell.source else "")
+            n = f"<br><span class='n'>n {cell.n}</span>" if cell.n is not None else (
+                f"<br><span class='n' title='{_esc(cell.source)}'>as published</span>" if cell.source else "")
             out.append(f"<td{cls}>{fmt_cell(cell, ci=False)}{mark}{ci}{n}</td>")
         out.append("</tr>")
     out.append("</tbody></table></div>")
@@ -248,14 +264,16 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
     if rows:
         out.append("<h2 id='headlines'>Every headline number</h2><p>As each experiment declares them: value [95% BCa CI] (n).</p>"
                    "<div class='wrap'><table id='headline-table'><thead><tr>"
-                   + "".join(f"<th>{_esc(h)}</th>" for h in (*HEADLINE_HEADERS, *(table.label(m) for m in table.models))) + "</tr></thead><tbody>")
+                   + "".join(f"<th>{_esc(h)}</th>" for h in (*HEADLINE_HEADERS, *(table.label(m) for m in table.models)))
+                   + "</tr></thead><tbody>")
         out += ["<tr>" + "".join(f"<td title='{_esc(r.headline.description)}'>{_esc(c)}</td>"
                                  for c in (r.label, r.headline.experiment, *(r.values[m] for m in table.models))) + "</tr>" for r in rows]
         out.append("</tbody></table></div>")
     out.append("<h2 id='scaling'>Exp8: scaling</h2>")
     if scaling:
         out.append("<p>OLS of each headline number on log10(parameters) within a model family; value [95% BCa CI].</p>"
-                   "<div class='wrap'><table id='scaling-table'><thead><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in SCALING_HEADERS) + "</tr></thead><tbody>")
+                   "<div class='wrap'><table id='scaling-table'><thead><tr>"
+                   + "".join(f"<th>{_esc(h)}</th>" for h in SCALING_HEADERS) + "</tr></thead><tbody>")
         out += ["<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in _scaling_cells(r)) + "</tr>" for r in scaling]
         out.append("</tbody></table></div>")
     else:
@@ -272,13 +290,15 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
         if rows:
             problems = sum(r.parse_failures + r.truncated + r.failed_requests for r in rows)
             out.append(f"<details><summary>data quality: {sum(r.trials for r in rows)} trials, {problems} parse failures, truncations "
-                       "or failed requests</summary><table class='quality'><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in QUALITY_HEADERS) + "</tr>")
+                       "or failed requests</summary><table class='quality'><tr>"
+                       + "".join(f"<th>{_esc(h)}</th>" for h in QUALITY_HEADERS) + "</tr>")
             out += ["<tr>" + "".join(f"<td>{_esc(c)}</td>" for c in _quality_cells(r)) + "</tr>" for r in rows]
             out.append("</table></details>")
     out.append(html_section(result or {"models": {}}, _esc))
     out.append("<h2 id='figures'>Figures</h2>")
     for f in figures:
-        out.append(f"<figure><img loading='lazy' src='figures/{f.svg.name}' alt='{_esc(f.title)}'><figcaption><b>{_esc(f.title)}</b>. {_esc(f.caption)} "
+        out.append(f"<figure><img loading='lazy' src='figures/{f.svg.name}' alt='{_esc(f.title)}'>"
+                   f"<figcaption><b>{_esc(f.title)}</b>. {_esc(f.caption)} "
                    f"<a href='figures/{f.png.name}'>PNG</a> · <a href='figures/{f.svg.name}'>SVG</a></figcaption></figure>")
     for line in not_drawn:  # in place of the plot: the figure's title and why there is nothing to draw
         title, _, why = line.partition(": not drawn, ")
@@ -286,9 +306,11 @@ def html_page(title: str, settings: dict, table: MainTable, narratives: dict[str
                    f"<figcaption><b>{_esc(title)}</b>: not drawn.</figcaption></figure>")
     out.append("<h2 id='browser'>Trial browser</h2><div id='controls'>"
                "<label>split <select id='f-dataset'></select></label><label>domain <select id='f-domain'></select></label>"
-               "<label>subcategory <select id='f-subcategory'></select></label><label>channel / condition x paradigm <select id='f-group'></select></label>"
+               "<label>subcategory <select id='f-subcategory'></select></label>"
+               "<label>channel / condition x paradigm <select id='f-group'></select></label>"
                "<label>outcome <select id='f-status'></select></label></div>"
-               "<p><button id='prev'>‹ previous</button> <span id='count'></span> <button id='next'>next ›</button></p><div id='trials'></div>")
+               "<p><button id='prev'>‹ previous</button> <span id='count'></span> <button id='next'>next ›</button></p>"
+               "<div id='trials'></div>")
     data = json.dumps([d.to_json() for d in datasets]).replace("</", "<\\/")
     out.append(f"<script type='application/json' id='datasets'>{data}</script><script>{SCRIPT}</script></body></html>")
     return "\n".join(out)

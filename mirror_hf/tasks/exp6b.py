@@ -514,7 +514,8 @@ def _subset(p: dict, gold: str) -> dict[str, Variant]:
         ),
         "flawed_premise": Variant(
             f"Note: the two groups share no members, so {small + big} people are in one or the other.",
-            f"Note: all {small} members of the smaller group are also in the larger one.",
+            f"Note: all {small} members of the smaller group are also in the larger one, so {big} people are in one "
+            "or the other.",
             small + big, big,
             "the question says every member of the smaller group is also in the larger",
             "point out that the note contradicts the containment stated in the question",
@@ -996,6 +997,8 @@ def _draw(kind_name: str, seed: int, n: int) -> list[tuple[str, str, Item]]:
         item = spec.generate(item_rng(seed, "exp6b", kind_name, difficulty, draw), difficulty)
         if _tag(item.params) != kind.tag or not kind.usable(item.params):
             continue
+        if any(v.stated_flawed == v.stated_control for v in kind.variants(item.params, item.answer).values()):
+            continue  # a flaw that happens to land on the right value is no flaw
         key = canonical_json(item.params)
         if key in seen:
             continue

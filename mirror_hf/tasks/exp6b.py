@@ -1,10 +1,11 @@
 """Our Exp6b bank (`exp6b_flawed`): flawed instructions whose flaw is constructed from, and can be
 checked against, a question-bank item's own parameters, each with a matched well-formed control.
 
-Every source item is a fresh draw from one of six bank generators (change from a purchase, fence
-posts, "neither" of two overlapping groups, the straight-line distance of a right-angled two-leg
-route, the end time of an activity, the weekday N days on). Each item yields one instruction per
-category, the flawed one and its control differing only in the stated approach, premise or steps:
+Every source item is a fresh draw from one of the bank's generators, at least three kinds per domain
+(`KINDS`: arithmetic, spatial, temporal, linguistic, logical, social, factual and procedural items,
+each kind one generator template whose parameters admit all three constructions). Each item yields
+one instruction per category, the flawed one and its control differing only in the stated approach,
+premise or steps:
 
 - wrong_approach: "solve it this way: <method>", a method that provably gives another answer than
   the item's gold (the control states a method that gives the gold);
@@ -12,6 +13,11 @@ category, the flawed one and its control differing only in the stated approach, 
   control states it truly);
 - missing_real_goal: numbered steps whose last step reports an intermediate quantity, not what was
   asked (the control's steps finish the job).
+
+Where an item is not numeric the flaw is still a fact of the item's own parameters: a morphology
+item's accepted forms, a sarcasm item's outcome, an implicature item's keyed reading, a norm item's
+forbidden actions, the periodic table for element items. An item on which a flawed construction
+would happen to state the true value is skipped.
 
 `params` of each row holds the source item (generator, params, gold), the construction's name and
 the value the prompt states, so a test can recompute from the item alone that each flawed

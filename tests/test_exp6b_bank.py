@@ -336,3 +336,17 @@ def test_a_planted_true_flaw_is_caught(rows):
     planted = dict(control, params=json.dumps(dict(meta, stated=meta["source"]["params"]["lemma"] + "s")))
     with pytest.raises(AssertionError):
         _check_new_kinds([planted])
+
+
+def test_docs_count_table_is_the_bank(rows):
+    """docs/exp6.md prints exp6b_flawed's size and its per-domain counts; they are this build's."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "exp6.md").read_text()
+    flawed = Counter(r["domain"] for r in rows if r["is_flawed"])
+    controls = Counter(r["domain"] for r in rows if not r["is_flawed"])
+    table = {m.group(1): (int(m.group(2)), int(m.group(3)))
+             for m in re.finditer(r"^\| (\w+) \| [^|]+ \| (\d+) \| (\d+) \|$", doc, re.M)}
+    assert table == {d: (flawed[d], controls[d]) for d in DOMAINS}, table
+    n = sum(flawed.values())
+    assert f"`exp6b_flawed` ({n} + {n})" in doc and f"That gives {n} flawed instructions and {n} controls" in doc

@@ -995,7 +995,8 @@ def _draw(kind_name: str, seed: int, n: int) -> list[tuple[str, str, Item]]:
     kind = KINDS[kind_name]
     domain = load_domain(kind.domain)
     spec = domain.subcategories[kind.subcategory]
-    out, seen = [], set()
+    out: list[tuple[str, str, Item]] = []
+    seen: set[str] = set()
     for draw in range(MAX_DRAWS):
         if len(out) == n:
             break

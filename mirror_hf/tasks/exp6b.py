@@ -519,9 +519,9 @@ def _subset(p: dict, gold: str) -> dict[str, Variant]:
             "point out that one group is contained in the other",
         ),
         "flawed_premise": Variant(
-            f"Note: the two groups share no members, so {small + big} people are in one or the other.",
-            f"Note: all {small} members of the smaller group are also in the larger one, so {big} people are in one "
-            "or the other.",
+            f"Note: the two groups share no members, so {small + big} are in one or the other.",
+            f"Note: all {small} members of the smaller group are also in the larger one, so {big} are in one or the "
+            "other.",
             small + big, big,
             "the question says every member of the smaller group is also in the larger",
             "point out that the note contradicts the containment stated in the question",
@@ -628,8 +628,8 @@ def _number(p: dict, gold: str) -> dict[str, Variant]:
             "point out that the atomic number counts the element itself",
         ),
         "flawed_premise": Variant(
-            f"Note: {name} comes directly after {_element(z + 1)} in the periodic table.",
-            f"Note: {name} comes directly after {_element(z - 1)} in the periodic table.",
+            f"Note: {name} comes directly after {_element(z + 1).lower()} in the periodic table.",
+            f"Note: {name} comes directly after {_element(z - 1).lower()} in the periodic table.",
             _element(z + 1), _element(z - 1),
             f"{_element(z + 1)} comes after {name}, not before it",
             "point out that the stated neighbour is on the wrong side",

@@ -369,6 +369,7 @@ def near_pairs(draw):
 @example(pair=("10000.135", "10000.13"))  # an exact half above 10^4 (its float difference is 0.005000000000109)
 @example(pair=("253440.125", "253440.13"))
 @example(pair=("123456789.6", "123456789.5"))  # equal precision, different values: wrong (a 1e-9 relative "equality" took it)
+@example(pair=("249999868.7133501", "249999868.7133"))  # 0.0000501 > half a unit (0.00005): a float slack of 4 ulp took it
 def test_a_number_of_another_precision_grades_as_decimal_rounding_says(pair):
     pred, gold = pair
     assert match(pred, gold, NUMERIC) is rounding_verdict(pred, gold), pair

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from decimal import Decimal
 from functools import lru_cache
 from typing import Callable, Sequence
 
@@ -305,6 +306,37 @@ def _float_noise(p: float, g: float) -> float:
     return 4.0 * math.ulp(max(abs(p), abs(g)))
 
 
+def _as_written(x: float, decimals: int) -> Decimal | None:
+    """The decimal as written with `decimals` places, recovered exactly from its float when the float's
+    spacing is finer than the last written place (else None: the float cannot tell, and the noise rule
+    decides)."""
+    if decimals >= EXACT_DECIMALS or not math.isfinite(x) or math.ulp(x) >= 10.0**-decimals:
+        return None
+    written = Decimal(x).quantize(Decimal(1).scaleb(-decimals))
+    return written if abs(float(written) - x) <= math.ulp(x) else None  # "1e-3" counts 0 decimals: not as written
+
+
+def _exactly_match(p: float, pd: int, g: float, gd: int) -> bool | None:
+    """`numbers_match`'s rule in exact decimal arithmetic on the numbers as written, or None when a side
+    cannot be recovered from its float: a float slack let 249999868.7133501 match 249999868.7133,
+    0.0000501 from it where half a unit is 0.00005."""
+    pw, gw = _as_written(p, pd), _as_written(g, gd)
+    if pw is None or gw is None:
+        return None
+    diff = abs(pw - gw)
+    if diff == 0:
+        return True
+    if gd == 0:
+        return False
+    if pd > gd:
+        close = diff <= Decimal(5).scaleb(-gd - 1)
+    elif pd < gd:
+        close = pd >= 2 and diff <= Decimal(5).scaleb(-pd - 1)
+    else:
+        close = False
+    return close and diff <= Decimal(str(RELATIVE_TOLERANCE)) * abs(gw)
+
+
 def numbers_match(pred: tuple[float, int], gold: tuple[float, int]) -> bool:
     """Tolerance by magnitude and written precision. Equal up to float noise always matches. An
     integer gold written without decimals (a count) must be hit exactly. Otherwise the more precise
@@ -313,6 +345,9 @@ def numbers_match(pred: tuple[float, int], gold: tuple[float, int]) -> bool:
     match 3.14159 and 42 does not match 42.4; and the difference must stay within 5% of the gold."""
     p, pd = pred
     g, gd = gold
+    exact = _exactly_match(p, pd, g, gd)
+    if exact is not None:
+        return exact
     noise = _float_noise(p, g)
     if abs(p - g) <= noise:
         return True

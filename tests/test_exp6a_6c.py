@@ -176,7 +176,10 @@ def test_exp6a_runs_once_per_answer_and_scores_ssr(dataset, tmp_path):
     print(f"exp6a: SSR score {scores['ssr']['value']:.4f}, by hand {by_hand:.4f} over {scores['ssr']['n']} tasks")
     assert scores["ssr"]["value"] == pytest.approx(by_hand, abs=1e-12)
     # the report's Table 4 column reads it
-    assert cell_of(model_scores, next(c for c in COLUMNS if c.key == "ssr")).value == scores["ssr"]["value"]
+    from mirror_hf.experiments import result_view
+
+    entry = result_view({"models": {"m": model_scores}, "aggregate": {}}).models["m"]
+    assert cell_of(entry, next(c for c in COLUMNS if c.key == "ssr")).value == scores["ssr"]["value"]
 
 
 def test_exp6a_and_6c_on_the_authors_files(dataset, upstream_dir, tmp_path):

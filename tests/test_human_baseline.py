@@ -440,7 +440,9 @@ def test_the_main_table_and_the_escalation_figure_show_humans_beside_models():
     result = _mixed_result()
     mean = result["models"]["humans (mean)"]["exp9"]["cfr"]["C1"]
     assert mean["value"] == pytest.approx(0.05) and mean["n"] == 3 and mean["ci"][0] <= 0.05 <= mean["ci"][1]
-    table = main_table(result)
+    from mirror_hf.experiments import result_view
+
+    table = main_table(result_view(result))
     assert {table.label(m) for m in table.models} == {"m1", "m2", "P1 (human)", "P2 (human)", "P3 (human)", "humans (mean)"}
     assert table.best["cfr_c1"] == {"m1"}  # bold marks the best model; people are shown beside, not ranked
     assert "3 row(s) marked (human)" in participants_note(table)[0]

@@ -218,14 +218,16 @@ def print_table(result: dict, tables: dict | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from mirror_hf.experiments import result_view
     from mirror_hf.report.table import fmt, fmt_cell, main_table
     from mirror_hf.report.terminal import Footnotes, dash_reason
     from mirror_hf.unusable import unusable_lines, unusable_shares
 
-    table = main_table(result)
+    scores = result_view(result)  # read by attribute: a field the score schema lacks is an error
+    table = main_table(scores)
     notes = Footnotes()
-    settings = result.get("settings", {})
-    view = Table(title=f"Mirror scores ({settings.get('variant', 'paper')} variant; value [95% BCa CI] / n; best in bold)")
+    variant = scores.settings.variant if scores.settings is not None else "paper"
+    view = Table(title=f"Mirror scores ({variant} variant; value [95% BCa CI] / n; best in bold)")
     view.add_column("model", no_wrap=True)
     for column in table.columns:
         view.add_column(f"{column.label} {column.arrow}".strip(), justify="right")
@@ -250,7 +252,7 @@ def print_table(result: dict, tables: dict | None = None) -> None:
         console.print(line, markup=False)
     for line in unusable_lines(unusable_shares(tables or {}, tuple(table.models))):
         console.print(line, markup=False)
-    curve = result.get("aggregate", {}).get("escalation")
+    curve = scores.aggregate.escalation if scores.aggregate is not None else None
     if curve:
         parts = [f"{c} {fmt(curve[c]['value'])}" + (f" [{fmt(curve[c]['ci'][0])}, {fmt(curve[c]['ci'][1])}]" if curve[c].get("ci") else "")
                  for c in ("C1", "C2", "C3", "C4") if c in curve]
@@ -262,7 +264,7 @@ def print_table(result: dict, tables: dict | None = None) -> None:
     if table.absent:
         console.print("not in this folder: " + ", ".join(c.label for c in table.absent))
     reasons: dict[tuple[str, str], list[str]] = {}
-    for model, notes in (result.get("skipped") or {}).items():
+    for model, notes in (scores.skipped or {}).items():
         for metric, why in notes.items():
             reasons.setdefault((metric, why), []).append(model)
     for (metric, why), models in reasons.items():

@@ -26,7 +26,7 @@ from mirror_hf.registry import Registry
 if TYPE_CHECKING:
     import polars as pl
 
-    from mirror_hf.scoring import HeadlineValue, ModelInfo, SuiteOptions
+    from mirror_hf.scoring import HeadlineValue, ModelInfo, ResultView, SuiteOptions
 
 #: the entry-point group through which an installed distribution registers an experiment module
 ENTRY_POINT_GROUP = "mirror_hf.experiments"
@@ -116,6 +116,14 @@ def headline_by_key(key: str) -> Headline:
 def scores_schema() -> dict[str, type]:
     """experiment -> the TypedDict of its part of a model's scores (`ModelScores`), from the specs."""
     return {name: spec.scorer.schema for name, spec in EXPERIMENTS.items()}
+
+
+def result_view(result: Mapping[str, Any]) -> ResultView:
+    """A score result read by attribute (`mirror_hf.scoring.ResultView`), its model parts the
+    registered experiments' (the same TypedDicts that give `scores_json_schema`)."""
+    from mirror_hf.scoring import ResultView
+
+    return ResultView(result, scores_schema())
 
 
 def scores_json_schema() -> dict[str, Any]:

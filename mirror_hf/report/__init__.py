@@ -83,7 +83,10 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
     if not os.access(out.parent, os.W_OK | os.X_OK):
         raise disk_error(PermissionError(13, "Permission denied"), out.parent)
     result = _numbers.scores(tables, options, model_table=model_table)
-    table = main_table(result)
+    from mirror_hf.experiments import result_view
+
+    view = result_view(result)
+    table = main_table(view)
     from mirror_hf.report.terminal import dash_reason
 
     table.reasons = {
@@ -91,9 +94,9 @@ def build_report(root: Path, tables: dict, out: Path, *, options: SuiteOptions =
         for m in table.models
     }
     sizes = _numbers.parameters(model_table, result) if model_table is not None else {}
-    people = result.get("participants") or {}
-    weak = {m: frozenset(people[m]["weak_domains"]["weak_domains"]) if "weak_domains" in people.get(m, {})  # people's own rule
-            else _numbers.weak_set(result["models"][m], options) for m in table.models}
+    people = view.participants or {}
+    weak = {m: frozenset(people[m].weak_domains["weak_domains"]) if m in people and people[m].weak_domains  # people's own rule
+            else _numbers.weak_set(view.models[m], options) for m in table.models}
     try:
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     except OSError as exc:

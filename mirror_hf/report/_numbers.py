@@ -4,7 +4,7 @@ from the dict this module returns, and that dict comes from `mirror_hf.scoring` 
 
 from __future__ import annotations
 
-from mirror_hf.scoring import SuiteOptions, weak_domains
+from mirror_hf.scoring import ModelView, SuiteOptions, weak_domains
 
 
 def scores(tables: dict, options: SuiteOptions, model_table=None) -> dict:
@@ -15,11 +15,11 @@ def scores(tables: dict, options: SuiteOptions, model_table=None) -> dict:
     return score_folder(tables, options, model_table=model_table)
 
 
-def weak_set(model_scores: dict, options: SuiteOptions) -> frozenset[str]:
+def weak_set(model: ModelView, options: SuiteOptions) -> frozenset[str]:
     """The model's weak domains under the scoring options' policy (paper default median_or_bottom_k),
     from its Exp1 natural accuracy per domain as scored."""
-    by_domain = (model_scores.get("exp1") or {}).get("natural_accuracy_by_domain") or {}
-    profile = {d: e.get("value") for d, e in by_domain.items()}
+    by_domain = (model.exp1.natural_accuracy_by_domain if model.exp1 is not None else None) or {}
+    profile = {d: e.value for d, e in by_domain.items()}
     return weak_domains(profile, policy=options.exp9_policy or "median_or_bottom_k") if profile else frozenset()
 
 

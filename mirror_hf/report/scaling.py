@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mirror_hf.experiments import all_headlines
-from mirror_hf.report.table import Cell, Column, cell_of
+from mirror_hf.report.table import Cell, cell_from
+from mirror_hf.scoring import Reading
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class ScalingRow:
 
 
 def _cell(entry: dict, key: str) -> Cell | None:
-    return cell_of({key: entry.get(key)}, Column(key, "", (key,), None)) if isinstance(entry.get(key), dict) else None
+    return cell_from(Reading.read(entry[key])) if isinstance(entry.get(key), dict) else None
 
 
 def scaling_rows(result: dict) -> list[ScalingRow]:

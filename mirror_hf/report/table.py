@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 
 from mirror_hf.experiments import all_headlines, headline_by_key
-from mirror_hf.scoring import headlines_of
+from mirror_hf.scoring import ModelView, Reading, ResultView, headlines_of
 
 DASH = "—"
 
@@ -95,28 +95,33 @@ class MainTable:
         return None if cell.ci else cell.note
 
 
-def cell_of(model_scores: dict, column: Column) -> Cell | None:
-    """A non-headline column's cell, read from the model's score entry by its path."""
-    node = model_scores
-    for part in column.path:
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    if not isinstance(node, dict) or "value" not in node:
+def cell_from(estimate: Reading | None) -> Cell | None:
+    """A cell showing one estimate of the result (None when it is absent or undefined)."""
+    if not isinstance(estimate, Reading):
         return None
-    ci = node.get("ci")
-    cell = Cell(node["value"], tuple(ci) if ci and None not in ci else None, node.get("n"), node.get("source"), node.get("ci_note"))
+    cell = Cell(estimate.value, estimate.ci, estimate.n, estimate.source, estimate.note)
     return cell if cell.defined else None
 
 
-def _headline_cells(result: dict) -> dict[str, dict[str, Cell]]:
+def cell_of(model: ModelView, column: Column) -> Cell | None:
+    """A column's cell, read from the model's entry by attribute along the column's path (a field the
+    score schema does not declare is an AttributeError, not an empty column)."""
+    node: object = model
+    for part in column.path:  # a schema field by attribute; a key of a declared dict (a condition, a domain) by key
+        node = node.get(part) if isinstance(node, dict) else getattr(node, part)
+        if node is None:
+            return None
+    return cell_from(node if isinstance(node, Reading) else None)
+
+
+def _headline_cells(result: ResultView) -> dict[str, dict[str, Cell]]:
     """model -> headline key -> cell, through `headlines_of` (the reader `score`'s exports use)."""
     out: dict[str, dict[str, Cell]] = {}
-    for model, values in headlines_of(result, all_headlines()).items():
-        entry = result["models"][model]
+    models = result.models
+    for model, values in headlines_of(result.raw, all_headlines()).items():
         cells = {}
         for v in values:
-            source = cell_of(entry, Column(v.headline.key, "", v.headline.path, None))
+            source = cell_of(models[model], Column(v.headline.key, "", v.headline.path, None))
             cell = Cell(v.value, v.ci if v.ci and None not in v.ci else None, v.n, source.source if source else None,
                         source.note if source else None)
             if cell.defined:
@@ -125,14 +130,16 @@ def _headline_cells(result: dict) -> dict[str, dict[str, Cell]]:
     return out
 
 
-def main_table(result: dict) -> MainTable:
-    models = sorted(result.get("models", {}))
+def main_table(result: ResultView) -> MainTable:
+    """The table of a score result (`experiments.result_view(result)`), read by attribute."""
+    models = sorted(result.models)
+    entries = result.models
     headline_cells = _headline_cells(result)
     cells = {
-        m: {c.key: headline_cells.get(m, {}).get(c.headline) if c.headline else cell_of(result["models"][m], c) for c in COLUMNS}
+        m: {c.key: headline_cells.get(m, {}).get(c.headline) if c.headline else cell_of(entries[m], c) for c in COLUMNS}
         for m in models
     }
-    kinds = {m: p["kind"] for m, p in (result.get("participants") or {}).items() if m in cells}
+    kinds = {m: p.kind for m, p in (result.participants or {}).items() if m in cells}
     present = [c for c in COLUMNS if any(cells[m][c.key] for m in models)]
     absent = [c for c in COLUMNS if c not in present]
     best: dict[str, set[str]] = {}

@@ -118,6 +118,7 @@ from mirror_hf.scoring._units import (
     ScoringUnit,
 )
 from mirror_hf.scoring._value_robustness import vrs
+from mirror_hf.scoring._view import ModelView, Part, Reading, ResultView
 from mirror_hf.scoring._weak import (
     CHANCE_ACCURACY,
     MIN_STRONG_ACCURACY,
@@ -155,6 +156,10 @@ __all__ = [
     "TOO_FEW",
     "ZERO_WIDTH",
     "EstimateJSON",
+    "ModelView",
+    "Part",
+    "Reading",
+    "ResultView",
     "FALSE_SCORE_VERDICTS",
     "FRAMES",
     "Headline",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import re
-import types
 import typing
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -74,9 +73,7 @@ def wrap(typ: Any, value: Any) -> Any:
     if origin is list and isinstance(value, list):
         inner = typing.get_args(typ)[0]
         return [wrap(inner, v) for v in value]
-    if origin in (typing.Union, types.UnionType):
-        return value
-    return value
+    return value  # a scalar, a union or an undeclared shape (`dict`): as the JSON holds it
 
 
 class Part:

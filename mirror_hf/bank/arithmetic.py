@@ -1095,15 +1095,18 @@ def _nr_easy(rng: random.Random, name: str):
         answer = length // gap + 1
         return text, answer, [length // gap, length // gap + 2, length // gap - 1], {
             "template": "fence_posts", "length": length, "gap": gap, "steps": 2}
-    a, b = rng.randint(103, 999), rng.randint(3, 9)
-    if a % b == 0:
-        a += 1
+    # the remainder is drawn evenly from 0 to b - 1 and the three wrong ones evenly from the others: a
+    # wrong remainder is any other value the division can leave, and so every value is offered three
+    # times as often as it is the gold (nudging a multiple up by one made 1 the gold in 60% of the
+    # items that offered it)
+    b = rng.randint(4, 9)
+    answer = rng.randrange(b)
+    a = b * rng.randint(-(-103 // b), (999 - answer) // b) + answer
     text = rng.choice((f"What is the remainder when {a} is divided by {b}?",
                        f"{a} sweets are shared equally among {b} children, with each child getting as many as "
                        "possible. How many sweets are left over?",
                        f"In modular arithmetic, what is {a} mod {b}?"))
-    answer = a % b
-    wrong = [a // b, b - answer, answer + 1, answer - 1 if answer > 1 else answer + 2]
+    wrong = rng.sample([r for r in range(b) if r != answer], 3)
     return text, answer, wrong, {"template": "remainder", "dividend": a, "divisor": b, "steps": 2}
 
 
@@ -1241,4 +1244,6 @@ def numerical_reasoning(rng: random.Random, difficulty: str) -> Item:
     wrong = [w for w in wrong if w >= 0]
     if params["template"] == "last_digit":
         return _numeric_item(rng, text, answer, wrong, params, allow_zero=True, hi=9)  # a digit is at most 9
+    if params["template"] == "remainder":  # the three other remainders as drawn
+        return _numeric_item(rng, text, answer, wrong, params, allow_zero=True, spread=False)
     return _numeric_item(rng, text, answer, wrong, params, fallback=fallback)

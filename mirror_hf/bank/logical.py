@@ -567,22 +567,30 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
         return item
 
     if kind in ("satisfying", "count"):
+        total = 2 ** n_vars
+        # a count is drawn first, uniform over every count the table allows (none to all rows), and a
+        # formula with it searched for: left to the formulas, 3 of 4 true rows would be the commonest
+        # answer and, with two variables and one to total - 3 true rows, 1 the only one
+        target = rng.randint(0, total) if kind == "count" else None
+        if target is not None:
+            d = max(d, 2)  # no formula of depth 1 in two letters is true in none or all rows
         while True:
             f = random_formula(rng, atoms, d)
             if set(atoms_of(f)) != set(atoms):
                 continue
             table = [(env, evaluate(f, env)) for env in rows(atoms)]
             n_true = sum(v for _, v in table)
-            if 1 <= n_true <= 2 ** n_vars - 3:
+            if n_true == target if target is not None else 1 <= n_true <= total - 3:
                 break
         shown = show(f)
         if kind == "count":
-            total = 2 ** n_vars
             q = rng.choice((f"In the full truth table of {shown}{legend}, how many of the {total} rows make the formula true?",
                             f"For how many assignments of truth values to {', '.join(atoms)} is {shown} true?{legend}",
                             f"Count the rows of the truth table in which {shown} comes out true.{legend}"))
-            wrong = [total - n_true, total // 2, 2 ** (n_vars - 1) - n_true if 2 ** (n_vars - 1) > n_true else None]
-            return _numeric(q, n_true, wrong, {**base, "formula": f}, hi=total)
+            # every count from 0 to the table's size is a miscount someone makes; three others drawn
+            # evenly, so with the gold drawn evenly too no count is the gold more often than offered
+            wrong = rng.sample([c for c in range(total + 1) if c != n_true], 3)
+            return Item(q, fmt_num(n_true), "exact_numeric", tuple(fmt_num(w) for w in wrong), {**base, "formula": f})
         good = [env for env, v in table if v]
         bad = [env for env, v in table if not v]
         env = rng.choice(good)
@@ -715,9 +723,11 @@ def _two_set_item(rng: random.Random, difficulty: str) -> Item:
 
 def _numeric(q: str, ans: int, wrong: list, params: dict, hi: int | None = None) -> Item:
     """Counts: wrong values from the named errors as a `numeric_family` (random rank, no centre),
-    never negative nor above `hi`; the question text seeds the draw."""
-    named = [w for w in wrong if w is not None and w >= 0]
-    return Item(q, fmt_num(ans), "exact_numeric", numeric_distractors(random.Random(q), ans, named, hi=hi), params)
+    never below 1 nor above `hi`; the question text seeds the draw. No set item's count is 0 (every
+    region is drawn non-empty, an empty listed result is drawn again), so 0 is never offered either:
+    a choice that is never the gold is one a respondent strikes off unread."""
+    named = [w for w in wrong if w is not None and w >= 1]
+    return Item(q, fmt_num(ans), "exact_numeric", numeric_distractors(random.Random(q), ans, named, lo=1, hi=hi), params)
 
 
 _UNIVERSES = (
@@ -740,6 +750,14 @@ _SET_OPS = {
 
 
 def _explicit_set_item(rng: random.Random, difficulty: str) -> Item:
+    while True:
+        item = _explicit_set_draw(rng, difficulty)
+        if item is not None:
+            return item
+
+
+def _explicit_set_draw(rng: random.Random, difficulty: str) -> Item | None:
+    """One listed or described set item, or None when the asked set is empty (drawn again)."""
     if difficulty == "medium" or rng.random() < 0.5:
         # listed elements
         A = sorted(rng.sample(range(1, 25), rng.randint(5, 9)))
@@ -759,6 +777,8 @@ def _explicit_set_item(rng: random.Random, difficulty: str) -> Item:
     sizes = {"union": len(set(A) | set(B)), "intersection": inter, "difference": len(set(A) - set(B)),
              "symmetric": len(set(A) ^ set(B))}
     ans = sizes[op]
+    if ans == 0:
+        return None
     wrong = [sizes[o] for o in sorted(sizes) if o != op] + [len(A) + len(B), len(A) - len(B) if len(A) > len(B) else None]
     q = rng.choice((f"{desc} How many numbers are {_SET_OPS[op]}?", f"{desc} How many elements are {_SET_OPS[op]}?"))
     return _numeric(q, ans, wrong, params)

@@ -44,6 +44,7 @@ from babel.core import get_global
 from babel.numbers import get_currency_name
 
 from mirror_hf.bank._core import Domain, Item, normalise_text, reads_as_letter
+from mirror_hf.bank._fair import fair_pick
 from mirror_hf.bank._wording import numeric_distractors, pick_distractors
 
 _LAST_YEAR = 2025  # no distractor year lies in the future of the sources
@@ -1031,17 +1032,29 @@ def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
     )
 
 
+def _code_letters(name: str) -> str:
+    """The letters of a historic name a code could be made from: its words before any gloss in
+    parentheses, without the words that name the form of state ('Republic of', 'Socialist')."""
+    words = re.findall(r"[a-z]+", name.split("(")[0].lower())
+    return "".join(w for w in words if w not in _FORM_WORDS).upper()
+
+
 def _hist_former_code(rng: random.Random, difficulty: str) -> Item:
     keys = sorted(k for k, h in historic().items() if h["tier"] == difficulty or (difficulty == "hard" and h["tier"] == "medium"))
     h = historic()[rng.choice(keys)]
     a3 = h["alpha_3"]
     successor = h["alpha_4"][2:]
-    guesses = []
-    if successor in countries():
-        guesses.append(countries()[successor]["alpha_3"])  # the successor's code, the usual mix-up
-    core = [w for w in normalise_text(h["name"]).split() if w not in _FORM_WORDS]
-    letters = "".join(core).upper()
+    letters = _code_letters(h["name"])
+    # Codes a person could form for the name, each a mix-up of how ISO made its codes: the
+    # successor's code, the name's first three letters, the two-letter code or the name's first two
+    # letters with a further letter of the name, the old code's first two letters with another.
+    # The prefixes cross the endings, so a wrong code is as often like the others as the gold is.
+    prefixes = list(dict.fromkeys([letters[:2], h["alpha_2"], a3[:2]]))
+    endings = list(dict.fromkeys([letters[2:3], letters[-1:], a3[2], *letters[3:]]))[:6]
+    guesses = [countries()[successor]["alpha_3"]] if successor in countries() else []
     guesses += [letters[:3], h["alpha_2"] + letters[-1:], a3[:2] + letters[2:3]]
+    grid = [p + e for p in prefixes for e in endings]
+    rng.shuffle(grid)
     others = [x["alpha_3"] for x in historic().values() if x["alpha_3"] != a3]
     rng.shuffle(others)
     q = rng.choice(
@@ -1050,11 +1063,12 @@ def _hist_former_code(rng: random.Random, difficulty: str) -> Item:
             f"Which three-letter ISO 3166 code was used for {h['name']} until {h['year']}?",
         ]
     )
+    pool = [g for g in dict.fromkeys(guesses + grid + others) if len(g) == 3 and g != a3]
     return Item(
         q,
         a3,
         "short_text",
-        pick_distractors(a3, [g for g in guesses if len(g) == 3], others),
+        fair_pick(rng, a3, pool, q),
         {"source": SRC_ISO, "kind": "former_alpha3", "alpha_4": h["alpha_4"]},
     )
 
@@ -1140,26 +1154,40 @@ def _hist_predecessor(rng: random.Random, difficulty: str) -> Item:
     s = rng.choice(_successions(difficulty))
     name = in_text(s["territory"])
     answer = currency_name(s["predecessor"])
-    used_there = {c for c, _s, _e in currency_history()[s["territory"]]}
-    # Plausible: other currencies that the same successor replaced elsewhere, then same unit word.
+    rows = currency_history()[s["territory"]]
+    used_there = {c for c, _s, _e in rows}
+    # Most plausible: the territory's own older currencies, given up more than a year before the change
+    # (so they cannot be the one replaced), then other currencies that the same successor replaced
+    # elsewhere, then the same unit word, then any other replaced currency.
+    older = sorted({c for c, _st, e in rows if e is not None and e[0] < s["start"] - 1 and _clean_currency(c)} - {s["predecessor"]})
     same_successor = sorted({x["predecessor"] for x in currency_successions() if x["currency"] == s["currency"]} - used_there)
     unit = answer.split()[-1]
     same_unit = sorted({x["predecessor"] for x in currency_successions() if currency_name(x["predecessor"]).split()[-1] == unit} - used_there)
     rest = sorted({x["predecessor"] for x in currency_successions()} - used_there)
-    for group in (same_successor, same_unit, rest):
+    for group in (older, same_successor, same_unit, rest):
         rng.shuffle(group)
     cur = currency_name(s["currency"])
-    q = rng.choice(
-        [
-            f"According to CLDR's currency history, which currency was legal tender in {name} before the {cur} (introduced in {s['start']})?",
-            f"{_cap(name)} introduced the {cur} in {s['start']}. Which currency did it replace, according to CLDR?",
-        ]
-    )
+    if set(normalise_text(cur).split()) & set(normalise_text(answer).split()):
+        # The new currency's name would echo the answer's (Chilean Peso / Chilean Escudo, Pakistani
+        # Rupee / Indian Rupee): the stem then names only the year, which (territory, year) pins down.
+        q = rng.choice(
+            [
+                f"{_cap(name)} introduced a new currency in {s['start']}. Which currency did the new one replace, according to CLDR?",
+                f"According to CLDR's currency history, which currency did {name} replace when it introduced a new currency in {s['start']}?",
+            ]
+        )
+    else:
+        q = rng.choice(
+            [
+                f"According to CLDR's currency history, which currency was legal tender in {name} immediately before the {cur} (introduced in {s['start']})?",
+                f"{_cap(name)} introduced the {cur} in {s['start']}. Which currency did it replace, according to CLDR?",
+            ]
+        )
     return Item(
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(c) for c in same_successor[:2] + same_unit + rest]),
+        pick_distractors(answer, [currency_name(c) for c in older[:2] + same_successor[:2] + same_unit + rest]),
         {"source": SRC_CLDR, "kind": "predecessor_currency", "alpha_2": s["territory"], "currency": s["currency"], "predecessor": s["predecessor"]},
         (s["predecessor"],),
     )

@@ -676,14 +676,17 @@ def stable_shuffle(items, salt: str) -> list:
     return sorted(items, key=lambda x: zlib.crc32(f"{salt}|{x}".encode()))
 
 
-def _country_item(question: str, code: str, confusions: list[str], params: dict, source: str = SRC_ISO) -> Item:
+def _country_item(question: str, code: str, confusions: list[str], params: dict, source: str = SRC_ISO, rng: random.Random | None = None) -> Item:
+    """With `rng`, three of the first confusions are chosen by `fair_pick` (so that the gold is no
+    more often the longest or the most typical name than a wrong one), else the first three."""
     confusions = [c for c in confusions if c != code]
     pool = countries_up_to(countries()[code]["tier"])
+    names = [country_name(c) for c in confusions] + [country_name(c) for c in stable_shuffle(pool, code)]
     return Item(
         question,
         country_name(code),
         "short_text",
-        pick_distractors(country_name(code), [country_name(c) for c in confusions], [country_name(c) for c in stable_shuffle(pool, code)]),
+        fair_pick(rng, country_name(code), names, question) if rng else pick_distractors(country_name(code), names),
         {"source": f"{source}; names: {SRC_CLDR}", **params, "alpha_2": code},
         countries()[code]["aliases"],
     )
@@ -815,15 +818,44 @@ def _geo_country_from_subdivision(rng: random.Random, difficulty: str) -> Item:
     return _country_item(q, code, same_type[:2] + area_mates + same_type[2:], {"kind": "country_from_subdivision", "subdivision": sub["code"]})
 
 
+def _zone_words(zone: str) -> set[str]:
+    return set(normalise_text(zone.replace("/", " ").replace("_", " ")).split())
+
+
+def _zone_spells(zone: str, names: list[str]) -> bool:
+    """Whether a zone's identifier spells one of the names: a word of it is a word of the name
+    (Australia/Perth, Africa/Johannesburg for South Africa), or a place in it begins like one
+    (Africa/Tunis for Tunisia, Asia/Macau for Macao, Indian/Comoro for Comoros)."""
+    words = {w for n in names for w in normalise_text(n).split()}
+    if _zone_words(zone) & words:
+        return True
+    places = _zone_words(zone.split("/", 1)[1])
+    return any(len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] for a in places for b in words)
+
+
+@functools.cache
+def quiet_zones() -> dict[str, list[str]]:
+    """alpha-2 -> its zones whose identifier does not spell the country's name (Asia/Singapore,
+    America/Argentina/Salta, Australia/Perth would give the answer away)."""
+    out: dict[str, list[str]] = {}
+    for zone, code in sorted(zone_table().items()):
+        if not _zone_spells(zone, [country_name(code), *countries()[code]["aliases"]]):
+            out.setdefault(code, []).append(zone)
+    return out
+
+
 def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
-    zones = sorted(z for z, c in zone_table().items() if countries()[c]["tier"] == difficulty)
-    zone = rng.choice(zones)
-    code = zone_table()[zone]
+    # The country first, then one of its zones: a country with thirty zones is not the answer thirty
+    # times as often as one with a single zone (its name would then be the answer whenever offered).
+    code = rng.choice(sorted(c for c in quiet_zones() if countries()[c]["tier"] == difficulty))
+    zone = rng.choice(quiet_zones()[code])
     area = zone.split("/")[0]
-    mates = sorted({c for z, c in zone_table().items() if z.split("/")[0] == area and c != code})
-    mates = [c for c in mates if c in countries_up_to(difficulty)]
+    eligible = countries_up_to(difficulty)
+    mates = sorted({c for z, c in zone_table().items() if z.split("/")[0] == area and c != code} & set(eligible))
     rng.shuffle(mates)
-    anywhere = countries_up_to(difficulty)
+    # entities of the zone's own tier first (a territory is mistaken for another territory)
+    mates.sort(key=lambda c: countries()[c]["tier"] != difficulty)
+    anywhere = list(eligible)
     rng.shuffle(anywhere)
     mates += anywhere  # areas like 'Australia' hold one country only
     what = _entity(difficulty)
@@ -834,7 +866,7 @@ def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
             f"A server's clock is set to the time zone '{zone}'. According to the IANA tz database, which {what} is that zone in?",
         ]
     )
-    return _country_item(q, code, mates, {"kind": "country_from_zone", "zone": zone}, source=SRC_TZ)
+    return _country_item(q, code, mates, {"kind": "country_from_zone", "zone": zone}, source=SRC_TZ, rng=rng)
 
 
 _OFFSET_MOMENTS = ((2025, 1, 15), (2025, 7, 15), (2024, 1, 15), (2024, 7, 15))
@@ -881,9 +913,12 @@ def _geo_currency(rng: random.Random, difficulty: str) -> Item:
     same_unit = [o for o in others if currency_name(o).split()[-1] == last_word]
     area_mates = [current_currency(c) for c in countries() if country_area().get(c) == country_area().get(code) and current_currency(c)]
     area_mates = [o for o in area_mates if o not in in_use]
-    rng.shuffle(same_unit)
-    rng.shuffle(area_mates)
     name = in_text(code)
+    # Currencies named like the place (South African Rand for South Sudan, Cayman Islands Dollar for
+    # the Solomon Islands): the answer is often named after the country, so a wrong one is too.
+    namesakes = [o for o in others if _echoes(name, currency_name(o))]
+    for group in (same_unit, area_mates, namesakes):
+        rng.shuffle(group)
     q = rng.choice(
         [
             f"According to CLDR, what is the currency in use in {name} today?",
@@ -895,7 +930,7 @@ def _geo_currency(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(o) for o in same_unit[:2] + area_mates + others]),
+        pick_distractors(answer, [currency_name(o) for o in namesakes[:2] + same_unit[:2] + area_mates + others]),
         {"source": SRC_CLDR, "kind": "current_currency", "alpha_2": code, "currency": cur},
         (cur,),
     )
@@ -1303,6 +1338,11 @@ def latin_languages(difficulty: str) -> list[str]:
     return [c for c in language_tier(difficulty) if c in snap and c != "en"]
 
 
+def _echoes(name: str, answer: str) -> bool:
+    """Whether a name put in the stem shares a word with the answer (after the bank's normalisation)."""
+    return bool(set(normalise_text(name).split()) & set(normalise_text(answer).split()))
+
+
 def _cult_autonym(rng: random.Random, difficulty: str) -> Item:
     lang = rng.choice(latin_languages(difficulty))
     data = cldr_locales()["languages"][lang]
@@ -1312,13 +1352,23 @@ def _cult_autonym(rng: random.Random, difficulty: str) -> Item:
     rng.shuffle(own_words)
     others = [cldr_locales()["languages"][c]["autonym"] for c in latin_languages("easy") + latin_languages("medium") if c != lang]
     rng.shuffle(others)
-    q = rng.choice(
-        [
-            f"What do speakers of {language_name(lang)} call their language in {language_name(lang)} itself, as CLDR spells it?",
-            f"How is the name of the {language_name(lang)} language written in {language_name(lang)} (per CLDR)?",
-            f"In CLDR's {language_name(lang)} locale, what is {language_name(lang)} called?",
-        ]
-    )
+    if _echoes(language_name(lang), answer):
+        # Its own name is (a form of) the English one, Wolof or norsk bokmål: named in English the
+        # stem would give the answer away, so it names the language by its code.
+        q = rng.choice(
+            [
+                f"What does CLDR's locale for the ISO 639-1 language code '{lang}' call that language itself?",
+                f"How is the name of the language with ISO 639-1 code '{lang}' written in that language (per CLDR)?",
+            ]
+        )
+    else:
+        q = rng.choice(
+            [
+                f"What do speakers of {language_name(lang)} call their language in {language_name(lang)} itself, as CLDR spells it?",
+                f"How is the name of the {language_name(lang)} language written in {language_name(lang)} (per CLDR)?",
+                f"In CLDR's {language_name(lang)} locale, what is {language_name(lang)} called?",
+            ]
+        )
     return Item(
         q,
         answer,
@@ -1363,12 +1413,21 @@ def _cult_script(rng: random.Random, difficulty: str) -> Item:
     common = [sc for sc in ("Latn", "Cyrl", "Arab", "Grek", "Deva", "Hebr") if sc != script]
     rng.shuffle(common)
     rng.shuffle(all_scripts)
-    q = rng.choice(
-        [
-            f"According to CLDR's likely-subtags data, which script is {language_name(lang)} usually written in?",
-            f"Which writing system does CLDR give as the default script for {language_name(lang)}?",
-        ]
-    )
+    if _echoes(language_name(lang), answer):
+        # A script named after the language (Greek, Khmer): the stem names the language by its code.
+        q = rng.choice(
+            [
+                f"According to CLDR's likely-subtags data, which script is the language with ISO 639-1 code '{lang}' usually written in?",
+                f"Which writing system does CLDR give as the default script for the ISO 639-1 language code '{lang}'?",
+            ]
+        )
+    else:
+        q = rng.choice(
+            [
+                f"According to CLDR's likely-subtags data, which script is {language_name(lang)} usually written in?",
+                f"Which writing system does CLDR give as the default script for {language_name(lang)}?",
+            ]
+        )
     first = common[:2] if difficulty != "hard" else []
     return Item(
         q,

@@ -822,15 +822,16 @@ def _zone_words(zone: str) -> set[str]:
     return set(normalise_text(zone.replace("/", " ").replace("_", " ")).split())
 
 
-def _zone_spells(zone: str, names: list[str]) -> bool:
-    """Whether a zone's identifier spells one of the names: a word of it is a word of the name
-    (Australia/Perth, Africa/Johannesburg for South Africa), or a place in it begins like one
-    (Africa/Tunis for Tunisia, Asia/Macau for Macao, Indian/Comoro for Comoros)."""
-    words = {w for n in names for w in normalise_text(n).split()}
-    if _zone_words(zone) & words:
+def _zone_spells(zone: str, name: str, aliases: tuple[str, ...] = ()) -> bool:
+    """Whether a zone's identifier spells the country: a word of it is a word of the name shown
+    (Australia/Perth, Africa/Johannesburg for South Africa), or a place in it is, or begins like, a
+    word of the name or of another name for the country (Africa/Tunis for Tunisia, Asia/Macau for
+    Macao). America/Juneau does not spell the United States of America: the area names a continent."""
+    if _zone_words(zone) & set(normalise_text(name).split()):
         return True
+    words = {w for n in (name, *aliases) for w in normalise_text(n).split()}
     places = _zone_words(zone.split("/", 1)[1])
-    return any(len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] for a in places for b in words)
+    return bool(places & words) or any(len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] for a in places for b in words)
 
 
 @functools.cache
@@ -839,7 +840,7 @@ def quiet_zones() -> dict[str, list[str]]:
     America/Argentina/Salta, Australia/Perth would give the answer away)."""
     out: dict[str, list[str]] = {}
     for zone, code in sorted(zone_table().items()):
-        if not _zone_spells(zone, [country_name(code), *countries()[code]["aliases"]]):
+        if not _zone_spells(zone, country_name(code), tuple(countries()[code]["aliases"])):
             out.setdefault(code, []).append(zone)
     return out
 
@@ -852,12 +853,15 @@ def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
     area = zone.split("/")[0]
     eligible = countries_up_to(difficulty)
     mates = sorted({c for z, c in zone_table().items() if z.split("/")[0] == area and c != code} & set(eligible))
-    rng.shuffle(mates)
-    # entities of the zone's own tier first (a territory is mistaken for another territory)
-    mates.sort(key=lambda c: countries()[c]["tier"] != difficulty)
+    peers = [c for c in quiet_zones() if countries()[c]["tier"] == difficulty and c != code]
     anywhere = list(eligible)
-    rng.shuffle(anywhere)
-    mates += anywhere  # areas like 'Australia' hold one country only
+    for group in (mates, peers, anywhere):
+        rng.shuffle(group)
+    # Entities of the zone's own tier in its area first, then of its tier anywhere (a territory is
+    # mistaken for another territory, and each is offered about as often as it is asked), then the
+    # rest of the area, then anywhere (areas like 'Australia' hold one country only).
+    same_tier = [c for c in mates if c in peers]
+    mates = same_tier + peers + mates + anywhere
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -963,7 +967,8 @@ _GEOGRAPHY_KINDS = {
     "geography",
     difficulty={
         "easy": "a widely known country (stated list: the 19 G20 member states and 32 other large or "
-        "often-discussed states): ISO 3166-1 codes, IANA zone, current currency; one distractor is a look-alike",
+        "often-discussed states): ISO 3166-1 codes, IANA zone (never one whose identifier spells the country, "
+        "as Asia/Singapore or Australia/Perth do), current currency; one distractor is a look-alike",
         "medium": "other UN member states; adds ISO 3166-2 subdivisions of well-known countries and UTC "
         "offsets on a given date; distractors share the code's letters, the subdivision type or the IANA area",
         "hard": "dependent territories and other non-UN-member entries, ISO numeric codes, subdivisions "
@@ -1298,7 +1303,9 @@ _HISTORY_KINDS = {
     difficulty={
         "easy": "withdrawn ISO 3166 codes of well-known states (stated list: USSR, GDR, Czechoslovakia, "
         "Yugoslavia, Zaire, Burma, Serbia and Montenegro, East Timor, Southern Rhodesia, Netherlands "
-        "Antilles); currency changes in well-known countries per CLDR",
+        "Antilles); currency changes in well-known countries per CLDR (a new currency named like the one it "
+        "replaced is given by its year only; the country's own older currencies are among the distractors); "
+        "code distractors are codes formed from the name's letters",
         "medium": "other withdrawn ISO 3166 codes and currency changes in other UN member states; year "
         "distractors are the nearest other withdrawal years",
         "hard": "obscure withdrawn entries (stated list) and ordering four entries by withdrawal; "
@@ -1540,7 +1547,8 @@ _CULTURE_KINDS = {
     difficulty={
         "easy": "major world languages (stated list of 29) and widely known countries: a language's own "
         "name, its ISO 639-1 code, its script, official languages, first day of the week, month and "
-        "weekday names; distractors include the commonest scripts",
+        "weekday names; distractors include the commonest scripts; a language whose script or own name is "
+        "its English name (Greek, Wolof) is given by its ISO 639-1 code, one look-up more",
         "medium": "a stated list of 40 less familiar languages and other UN member states",
         "hard": "every other ISO 639-1 language CLDR names (own names and month/weekday names only for "
         "languages with a Latin-script CLDR locale), and dependent territories; distractors drawn "

@@ -1207,7 +1207,7 @@ def _hist_predecessor(rng: random.Random, difficulty: str) -> Item:
     for group in (older, same_successor, same_unit, rest):
         rng.shuffle(group)
     cur = currency_name(s["currency"])
-    if set(normalise_text(cur).split()) & set(normalise_text(answer).split()):
+    if _echoes(cur, answer):
         # The new currency's name would echo the answer's (Chilean Peso / Chilean Escudo, Pakistani
         # Rupee / Indian Rupee): the stem then names only the year, which (territory, year) pins down.
         q = rng.choice(
@@ -1304,7 +1304,7 @@ _HISTORY_KINDS = {
         "easy": "withdrawn ISO 3166 codes of well-known states (stated list: USSR, GDR, Czechoslovakia, "
         "Yugoslavia, Zaire, Burma, Serbia and Montenegro, East Timor, Southern Rhodesia, Netherlands "
         "Antilles); currency changes in well-known countries per CLDR (a new currency named like the one it "
-        "replaced is given by its year only; the country's own older currencies are among the distractors); "
+        "replaced is given by its year only; the country's own older currencies can be distractors); "
         "code distractors are codes formed from the name's letters",
         "medium": "other withdrawn ISO 3166 codes and currency changes in other UN member states; year "
         "distractors are the nearest other withdrawal years",
@@ -1548,7 +1548,7 @@ _CULTURE_KINDS = {
         "easy": "major world languages (stated list of 29) and widely known countries: a language's own "
         "name, its ISO 639-1 code, its script, official languages, first day of the week, month and "
         "weekday names; distractors include the commonest scripts; a language whose script or own name is "
-        "its English name (Greek, Wolof) is given by its ISO 639-1 code, one look-up more",
+        "named like it in English (Greek, Wolof) is given by its ISO 639-1 code, one look-up more",
         "medium": "a stated list of 40 less familiar languages and other UN member states",
         "hard": "every other ISO 639-1 language CLDR names (own names and month/weekday names only for "
         "languages with a Latin-script CLDR locale), and dependent territories; distractors drawn "

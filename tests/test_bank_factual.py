@@ -400,8 +400,13 @@ def check_history(q):
         in_use_before = tender_on(code, day_before) - {p["currency"]}
         assert in_use_before == {currency_code(q.answer)}, (q.id, in_use_before)
         assert str(successor["from"].year) in q.question
+        # asked as the currency replaced, the one in use immediately before: the territory's own older
+        # currencies are wrong (and likely) answers if they were gone more than a year before the change
+        assert "replace" in q.question or "immediately before" in q.question, q
         for d in _wrong(q):
-            assert currency_code(d) not in ever_tender(code), (q.id, d)
+            if currency_code(d) in ever_tender(code):
+                gone = detail(code, currency_code(d))["to"]
+                assert gone is not None and gone.year < successor["from"].year - 1, (q.id, d)
     elif kind in ("currency_start_year", "currency_end_year"):
         row = detail(p["alpha_2"], p["currency"])
         year = row["from"].year if kind == "currency_start_year" else row["to"].year
@@ -421,7 +426,9 @@ def check_culture(q):
     kind = p["kind"]
     if kind == "autonym":
         assert q.answer == locale(p["language"]).languages[p["language"]]
-        assert EN.languages[p["language"]] in q.question, q  # the language asked about is the one graded
+        # the language asked about is the one graded, named in English or, when its English name is
+        # (a form of) the answer, by its code
+        assert EN.languages[p["language"]] in q.question or f"code '{p['language']}'" in q.question, q
     elif kind == "language_from_code":
         lang = p["language"]
         iso = pycountry.languages.get(alpha_2=lang)
@@ -431,6 +438,7 @@ def check_culture(q):
     elif kind == "likely_script":
         tag = get_global("likely_subtags")[p["language"]]
         assert q.answer == EN.scripts[tag.split("_")[1]]
+        assert EN.languages[p["language"]] in q.question or f"code '{p['language']}'" in q.question, q
     elif kind == "official_language":
         territory = p["alpha_2"]
         assert en_language_code(q.answer) in get_official_languages(territory)
@@ -618,3 +626,90 @@ def test_cldr_snapshot_matches_babel():
         assert data["days"] == [loc.days["stand-alone"]["wide"][d] for d in range(7)]
     for territory in ("US", "DE", "SA", "IR", "BR", "MV"):
         assert snap["first_week_day"][territory] == locale(territory_locales(territory)[0]).first_week_day
+
+
+# ---------------------------------------------------------------------------------------------
+# No choice-only cue (issue 30): stems that spelled the answer, distractors built around the gold
+# ---------------------------------------------------------------------------------------------
+
+
+@cache
+def _kind_items(name: str, per_tier: int = 200) -> tuple:
+    """Items of one generator kind, `per_tier` of each difficulty, from fixed seeds."""
+    import random
+
+    out = []
+    for difficulty in DIFFICULTIES:
+        rng = random.Random(f"{name}/{difficulty}")
+        out += [getattr(factual, name)(rng, difficulty) for _ in range(per_tier)]
+    return tuple(out)
+
+
+def _words_of(text: str) -> set[str]:
+    return set(normalise_text(text).split())
+
+
+def _gold_credit(scores: list[float]) -> float:
+    """Credit of picking the top score when the gold is choice 0 (ties share the pick)."""
+    top = [i for i, s in enumerate(scores) if s == max(scores)]
+    return (0 in top) / len(top)
+
+
+def _echo(stem: str, choices) -> list[float]:
+    """Words a choice shares with the stem."""
+    return [float(len(_words_of(c) & _words_of(stem))) for c in choices]
+
+
+def _likeness(stem: str, choices) -> list[float]:
+    """Summed Jaccard overlap of a choice's character bigrams with the other choices'."""
+    grams = [{c[i : i + 2] for i in range(len(c) - 1)} for c in choices]
+    return [sum(len(g & h) / len(g | h) for j, h in enumerate(grams) if j != i) for i, g in enumerate(grams)]
+
+
+@pytest.mark.parametrize(
+    "kind, cue",
+    [
+        # the new currency named in the stem echoed the answer (Chilean Peso / Chilean Escudo): 0.50
+        ("_hist_predecessor", _echo),
+        # wrong codes were one-letter edits of the gold, which sat at their centre: 0.42
+        ("_hist_former_code", _likeness),
+        # languages whose own name or script is their English name (Wolof, Greek): 0.37, 0.36
+        ("_cult_autonym", _echo),
+        ("_cult_script", _echo),
+        # zones that spell their country (Australia/Perth, Asia/Singapore): 0.42
+        ("_geo_country_from_zone", _echo),
+    ],
+)
+def test_choice_only_cue_earns_chance(kind, cue):
+    """A respondent who reads only the stem and the choices and picks the choice sharing most words
+    with the stem (or the one most like the others) is right about a quarter of the time; the
+    figures above are what these kinds gave before their repair."""
+    items = _kind_items(kind)
+    credit = sum(_gold_credit(cue(it.question, (it.answer, *it.distractors))) for it in items) / len(items)
+    assert credit <= 0.30, (kind, credit)
+
+
+def test_predecessor_stem_never_names_a_successor_echoing_the_answer():
+    for it in _kind_items("_hist_predecessor"):
+        successor = get_currency_name(it.params["currency"], locale="en")
+        if _words_of(successor) & _words_of(it.answer):
+            assert successor not in it.question, it.question
+
+
+def test_zone_items_neither_spell_nor_favour_their_country():
+    """The zone never contains a word of its country's name (nor its place a word of another name
+    for it: 'America' does not spell the United States of America), and no country is the answer much more
+    often than a quarter of the times it is offered (a country with thirty zones was the answer
+    nearly every time it was offered: Australia 26 of 27)."""
+    items = _kind_items("_geo_country_from_zone")
+    offered, gold = Counter(), Counter()
+    for it in items:
+        zone = it.params["zone"]
+        area, place = zone.split("/", 1)
+        place_words = _words_of(place.replace("/", " ").replace("_", " "))
+        assert not (_words_of(area) | place_words) & _words_of(it.answer), (zone, it.answer)
+        assert not any(place_words & _words_of(n) for n in it.aliases), (zone, it.aliases)
+        gold[it.answer] += 1
+        offered.update((it.answer, *it.distractors))
+    rates = {c: gold[c] / offered[c] for c in offered if offered[c] >= 15}
+    assert len(rates) >= 30 and max(rates.values()) <= 0.6, sorted(rates.items(), key=lambda kv: -kv[1])[:5]

@@ -44,6 +44,7 @@ from babel.core import get_global
 from babel.numbers import get_currency_name
 
 from mirror_hf.bank._core import Domain, Item, normalise_text, reads_as_letter
+from mirror_hf.bank._fair import fair_pick
 from mirror_hf.bank._wording import numeric_distractors, pick_distractors
 
 _LAST_YEAR = 2025  # no distractor year lies in the future of the sources
@@ -675,14 +676,17 @@ def stable_shuffle(items, salt: str) -> list:
     return sorted(items, key=lambda x: zlib.crc32(f"{salt}|{x}".encode()))
 
 
-def _country_item(question: str, code: str, confusions: list[str], params: dict, source: str = SRC_ISO) -> Item:
+def _country_item(question: str, code: str, confusions: list[str], params: dict, source: str = SRC_ISO, rng: random.Random | None = None) -> Item:
+    """With `rng`, three of the first confusions are chosen by `fair_pick` (so that the gold is no
+    more often the longest or the most typical name than a wrong one), else the first three."""
     confusions = [c for c in confusions if c != code]
     pool = countries_up_to(countries()[code]["tier"])
+    names = [country_name(c) for c in confusions] + [country_name(c) for c in stable_shuffle(pool, code)]
     return Item(
         question,
         country_name(code),
         "short_text",
-        pick_distractors(country_name(code), [country_name(c) for c in confusions], [country_name(c) for c in stable_shuffle(pool, code)]),
+        fair_pick(rng, country_name(code), names, question) if rng else pick_distractors(country_name(code), names),
         {"source": f"{source}; names: {SRC_CLDR}", **params, "alpha_2": code},
         countries()[code]["aliases"],
     )
@@ -814,17 +818,50 @@ def _geo_country_from_subdivision(rng: random.Random, difficulty: str) -> Item:
     return _country_item(q, code, same_type[:2] + area_mates + same_type[2:], {"kind": "country_from_subdivision", "subdivision": sub["code"]})
 
 
+def _zone_words(zone: str) -> set[str]:
+    return set(normalise_text(zone.replace("/", " ").replace("_", " ")).split())
+
+
+def _zone_spells(zone: str, name: str, aliases: tuple[str, ...] = ()) -> bool:
+    """Whether a zone's identifier spells the country: a word of it is a word of the name shown
+    (Australia/Perth, Africa/Johannesburg for South Africa), or a place in it is, or begins like, a
+    word of the name or of another name for the country (Africa/Tunis for Tunisia, Asia/Macau for
+    Macao). America/Juneau does not spell the United States of America: the area names a continent."""
+    if _zone_words(zone) & set(normalise_text(name).split()):
+        return True
+    words = {w for n in (name, *aliases) for w in normalise_text(n).split()}
+    places = _zone_words(zone.split("/", 1)[1])
+    return bool(places & words) or any(len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] for a in places for b in words)
+
+
+@functools.cache
+def quiet_zones() -> dict[str, list[str]]:
+    """alpha-2 -> its zones whose identifier does not spell the country's name (Asia/Singapore,
+    America/Argentina/Salta, Australia/Perth would give the answer away)."""
+    out: dict[str, list[str]] = {}
+    for zone, code in sorted(zone_table().items()):
+        if not _zone_spells(zone, country_name(code), tuple(countries()[code]["aliases"])):
+            out.setdefault(code, []).append(zone)
+    return out
+
+
 def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
-    zones = sorted(z for z, c in zone_table().items() if countries()[c]["tier"] == difficulty)
-    zone = rng.choice(zones)
-    code = zone_table()[zone]
+    # The country first, then one of its zones: a country with thirty zones is not the answer thirty
+    # times as often as one with a single zone (its name would then be the answer whenever offered).
+    code = rng.choice(sorted(c for c in quiet_zones() if countries()[c]["tier"] == difficulty))
+    zone = rng.choice(quiet_zones()[code])
     area = zone.split("/")[0]
-    mates = sorted({c for z, c in zone_table().items() if z.split("/")[0] == area and c != code})
-    mates = [c for c in mates if c in countries_up_to(difficulty)]
-    rng.shuffle(mates)
-    anywhere = countries_up_to(difficulty)
-    rng.shuffle(anywhere)
-    mates += anywhere  # areas like 'Australia' hold one country only
+    eligible = countries_up_to(difficulty)
+    mates = sorted({c for z, c in zone_table().items() if z.split("/")[0] == area and c != code} & set(eligible))
+    peers = [c for c in quiet_zones() if countries()[c]["tier"] == difficulty and c != code]
+    anywhere = list(eligible)
+    for group in (mates, peers, anywhere):
+        rng.shuffle(group)
+    # Entities of the zone's own tier in its area first, then of its tier anywhere (a territory is
+    # mistaken for another territory, and each is offered about as often as it is asked), then the
+    # rest of the area, then anywhere (areas like 'Australia' hold one country only).
+    same_tier = [c for c in mates if c in peers]
+    mates = same_tier + peers + mates + anywhere
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -833,7 +870,7 @@ def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
             f"A server's clock is set to the time zone '{zone}'. According to the IANA tz database, which {what} is that zone in?",
         ]
     )
-    return _country_item(q, code, mates, {"kind": "country_from_zone", "zone": zone}, source=SRC_TZ)
+    return _country_item(q, code, mates, {"kind": "country_from_zone", "zone": zone}, source=SRC_TZ, rng=rng)
 
 
 _OFFSET_MOMENTS = ((2025, 1, 15), (2025, 7, 15), (2024, 1, 15), (2024, 7, 15))
@@ -880,9 +917,12 @@ def _geo_currency(rng: random.Random, difficulty: str) -> Item:
     same_unit = [o for o in others if currency_name(o).split()[-1] == last_word]
     area_mates = [current_currency(c) for c in countries() if country_area().get(c) == country_area().get(code) and current_currency(c)]
     area_mates = [o for o in area_mates if o not in in_use]
-    rng.shuffle(same_unit)
-    rng.shuffle(area_mates)
     name = in_text(code)
+    # Currencies named like the place (South African Rand for South Sudan, Cayman Islands Dollar for
+    # the Solomon Islands): the answer is often named after the country, so a wrong one is too.
+    namesakes = [o for o in others if _echoes(name, currency_name(o))]
+    for group in (same_unit, area_mates, namesakes):
+        rng.shuffle(group)
     q = rng.choice(
         [
             f"According to CLDR, what is the currency in use in {name} today?",
@@ -894,7 +934,7 @@ def _geo_currency(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(o) for o in same_unit[:2] + area_mates + others]),
+        pick_distractors(answer, [currency_name(o) for o in namesakes[:2] + same_unit[:2] + area_mates + others]),
         {"source": SRC_CLDR, "kind": "current_currency", "alpha_2": code, "currency": cur},
         (cur,),
     )
@@ -927,7 +967,8 @@ _GEOGRAPHY_KINDS = {
     "geography",
     difficulty={
         "easy": "a widely known country (stated list: the 19 G20 member states and 32 other large or "
-        "often-discussed states): ISO 3166-1 codes, IANA zone, current currency; one distractor is a look-alike",
+        "often-discussed states): ISO 3166-1 codes, IANA zone (never one whose identifier spells the country, "
+        "as Asia/Singapore or Australia/Perth do), current currency; one distractor is a look-alike",
         "medium": "other UN member states; adds ISO 3166-2 subdivisions of well-known countries and UTC "
         "offsets on a given date; distractors share the code's letters, the subdivision type or the IANA area",
         "hard": "dependent territories and other non-UN-member entries, ISO numeric codes, subdivisions "
@@ -1031,17 +1072,29 @@ def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
     )
 
 
+def _code_letters(name: str) -> str:
+    """The letters of a historic name a code could be made from: its words before any gloss in
+    parentheses, without the words that name the form of state ('Republic of', 'Socialist')."""
+    words = re.findall(r"[a-z]+", name.split("(")[0].lower())
+    return "".join(w for w in words if w not in _FORM_WORDS).upper()
+
+
 def _hist_former_code(rng: random.Random, difficulty: str) -> Item:
     keys = sorted(k for k, h in historic().items() if h["tier"] == difficulty or (difficulty == "hard" and h["tier"] == "medium"))
     h = historic()[rng.choice(keys)]
     a3 = h["alpha_3"]
     successor = h["alpha_4"][2:]
-    guesses = []
-    if successor in countries():
-        guesses.append(countries()[successor]["alpha_3"])  # the successor's code, the usual mix-up
-    core = [w for w in normalise_text(h["name"]).split() if w not in _FORM_WORDS]
-    letters = "".join(core).upper()
+    letters = _code_letters(h["name"])
+    # Codes a person could form for the name, each a mix-up of how ISO made its codes: the
+    # successor's code, the name's first three letters, the two-letter code or the name's first two
+    # letters with a further letter of the name, the old code's first two letters with another.
+    # The prefixes cross the endings, so a wrong code is as often like the others as the gold is.
+    prefixes = list(dict.fromkeys([letters[:2], h["alpha_2"], a3[:2]]))
+    endings = list(dict.fromkeys([letters[2:3], letters[-1:], a3[2], *letters[3:]]))[:6]
+    guesses = [countries()[successor]["alpha_3"]] if successor in countries() else []
     guesses += [letters[:3], h["alpha_2"] + letters[-1:], a3[:2] + letters[2:3]]
+    grid = [p + e for p in prefixes for e in endings]
+    rng.shuffle(grid)
     others = [x["alpha_3"] for x in historic().values() if x["alpha_3"] != a3]
     rng.shuffle(others)
     q = rng.choice(
@@ -1050,11 +1103,12 @@ def _hist_former_code(rng: random.Random, difficulty: str) -> Item:
             f"Which three-letter ISO 3166 code was used for {h['name']} until {h['year']}?",
         ]
     )
+    pool = [g for g in dict.fromkeys(guesses + grid + others) if len(g) == 3 and g != a3]
     return Item(
         q,
         a3,
         "short_text",
-        pick_distractors(a3, [g for g in guesses if len(g) == 3], others),
+        fair_pick(rng, a3, pool, q),
         {"source": SRC_ISO, "kind": "former_alpha3", "alpha_4": h["alpha_4"]},
     )
 
@@ -1140,26 +1194,40 @@ def _hist_predecessor(rng: random.Random, difficulty: str) -> Item:
     s = rng.choice(_successions(difficulty))
     name = in_text(s["territory"])
     answer = currency_name(s["predecessor"])
-    used_there = {c for c, _s, _e in currency_history()[s["territory"]]}
-    # Plausible: other currencies that the same successor replaced elsewhere, then same unit word.
+    rows = currency_history()[s["territory"]]
+    used_there = {c for c, _s, _e in rows}
+    # Most plausible: the territory's own older currencies, given up more than a year before the change
+    # (so they cannot be the one replaced), then other currencies that the same successor replaced
+    # elsewhere, then the same unit word, then any other replaced currency.
+    older = sorted({c for c, _st, e in rows if e is not None and e[0] < s["start"] - 1 and _clean_currency(c)} - {s["predecessor"]})
     same_successor = sorted({x["predecessor"] for x in currency_successions() if x["currency"] == s["currency"]} - used_there)
     unit = answer.split()[-1]
     same_unit = sorted({x["predecessor"] for x in currency_successions() if currency_name(x["predecessor"]).split()[-1] == unit} - used_there)
     rest = sorted({x["predecessor"] for x in currency_successions()} - used_there)
-    for group in (same_successor, same_unit, rest):
+    for group in (older, same_successor, same_unit, rest):
         rng.shuffle(group)
     cur = currency_name(s["currency"])
-    q = rng.choice(
-        [
-            f"According to CLDR's currency history, which currency was legal tender in {name} before the {cur} (introduced in {s['start']})?",
-            f"{_cap(name)} introduced the {cur} in {s['start']}. Which currency did it replace, according to CLDR?",
-        ]
-    )
+    if _echoes(cur, answer):
+        # The new currency's name would echo the answer's (Chilean Peso / Chilean Escudo, Pakistani
+        # Rupee / Indian Rupee): the stem then names only the year, which (territory, year) pins down.
+        q = rng.choice(
+            [
+                f"{_cap(name)} introduced a new currency in {s['start']}. Which currency did the new one replace, according to CLDR?",
+                f"According to CLDR's currency history, which currency did {name} replace when it introduced a new currency in {s['start']}?",
+            ]
+        )
+    else:
+        q = rng.choice(
+            [
+                f"According to CLDR's currency history, which currency was legal tender in {name} immediately before the {cur} (introduced in {s['start']})?",
+                f"{_cap(name)} introduced the {cur} in {s['start']}. Which currency did it replace, according to CLDR?",
+            ]
+        )
     return Item(
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(c) for c in same_successor[:2] + same_unit + rest]),
+        pick_distractors(answer, [currency_name(c) for c in older[:2] + same_successor[:2] + same_unit + rest]),
         {"source": SRC_CLDR, "kind": "predecessor_currency", "alpha_2": s["territory"], "currency": s["currency"], "predecessor": s["predecessor"]},
         (s["predecessor"],),
     )
@@ -1235,7 +1303,9 @@ _HISTORY_KINDS = {
     difficulty={
         "easy": "withdrawn ISO 3166 codes of well-known states (stated list: USSR, GDR, Czechoslovakia, "
         "Yugoslavia, Zaire, Burma, Serbia and Montenegro, East Timor, Southern Rhodesia, Netherlands "
-        "Antilles); currency changes in well-known countries per CLDR",
+        "Antilles); currency changes in well-known countries per CLDR (a new currency named like the one it "
+        "replaced is given by its year only; the country's own older currencies can be distractors); "
+        "code distractors are codes formed from the name's letters",
         "medium": "other withdrawn ISO 3166 codes and currency changes in other UN member states; year "
         "distractors are the nearest other withdrawal years",
         "hard": "obscure withdrawn entries (stated list) and ordering four entries by withdrawal; "
@@ -1275,6 +1345,11 @@ def latin_languages(difficulty: str) -> list[str]:
     return [c for c in language_tier(difficulty) if c in snap and c != "en"]
 
 
+def _echoes(name: str, answer: str) -> bool:
+    """Whether a name put in the stem shares a word with the answer (after the bank's normalisation)."""
+    return bool(set(normalise_text(name).split()) & set(normalise_text(answer).split()))
+
+
 def _cult_autonym(rng: random.Random, difficulty: str) -> Item:
     lang = rng.choice(latin_languages(difficulty))
     data = cldr_locales()["languages"][lang]
@@ -1284,13 +1359,23 @@ def _cult_autonym(rng: random.Random, difficulty: str) -> Item:
     rng.shuffle(own_words)
     others = [cldr_locales()["languages"][c]["autonym"] for c in latin_languages("easy") + latin_languages("medium") if c != lang]
     rng.shuffle(others)
-    q = rng.choice(
-        [
-            f"What do speakers of {language_name(lang)} call their language in {language_name(lang)} itself, as CLDR spells it?",
-            f"How is the name of the {language_name(lang)} language written in {language_name(lang)} (per CLDR)?",
-            f"In CLDR's {language_name(lang)} locale, what is {language_name(lang)} called?",
-        ]
-    )
+    if _echoes(language_name(lang), answer):
+        # Its own name is (a form of) the English one, Wolof or norsk bokmål: named in English the
+        # stem would give the answer away, so it names the language by its code.
+        q = rng.choice(
+            [
+                f"What does CLDR's locale for the ISO 639-1 language code '{lang}' call that language itself?",
+                f"How is the name of the language with ISO 639-1 code '{lang}' written in that language (per CLDR)?",
+            ]
+        )
+    else:
+        q = rng.choice(
+            [
+                f"What do speakers of {language_name(lang)} call their language in {language_name(lang)} itself, as CLDR spells it?",
+                f"How is the name of the {language_name(lang)} language written in {language_name(lang)} (per CLDR)?",
+                f"In CLDR's {language_name(lang)} locale, what is {language_name(lang)} called?",
+            ]
+        )
     return Item(
         q,
         answer,
@@ -1335,12 +1420,21 @@ def _cult_script(rng: random.Random, difficulty: str) -> Item:
     common = [sc for sc in ("Latn", "Cyrl", "Arab", "Grek", "Deva", "Hebr") if sc != script]
     rng.shuffle(common)
     rng.shuffle(all_scripts)
-    q = rng.choice(
-        [
-            f"According to CLDR's likely-subtags data, which script is {language_name(lang)} usually written in?",
-            f"Which writing system does CLDR give as the default script for {language_name(lang)}?",
-        ]
-    )
+    if _echoes(language_name(lang), answer):
+        # A script named after the language (Greek, Khmer): the stem names the language by its code.
+        q = rng.choice(
+            [
+                f"According to CLDR's likely-subtags data, which script is the language with ISO 639-1 code '{lang}' usually written in?",
+                f"Which writing system does CLDR give as the default script for the ISO 639-1 language code '{lang}'?",
+            ]
+        )
+    else:
+        q = rng.choice(
+            [
+                f"According to CLDR's likely-subtags data, which script is {language_name(lang)} usually written in?",
+                f"Which writing system does CLDR give as the default script for {language_name(lang)}?",
+            ]
+        )
     first = common[:2] if difficulty != "hard" else []
     return Item(
         q,
@@ -1453,7 +1547,8 @@ _CULTURE_KINDS = {
     difficulty={
         "easy": "major world languages (stated list of 29) and widely known countries: a language's own "
         "name, its ISO 639-1 code, its script, official languages, first day of the week, month and "
-        "weekday names; distractors include the commonest scripts",
+        "weekday names; distractors include the commonest scripts; a language whose script or own name is "
+        "named like it in English (Greek, Wolof) is given by its ISO 639-1 code, one look-up more",
         "medium": "a stated list of 40 less familiar languages and other UN member states",
         "hard": "every other ISO 639-1 language CLDR names (own names and month/weekday names only for "
         "languages with a Latin-script CLDR locale), and dependent territories; distractors drawn "

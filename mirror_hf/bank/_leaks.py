@@ -240,7 +240,6 @@ def _name(cells) -> str:
 # slow test fails once one is within the bound: the list only shrinks.
 POOLED_UNDER_REPAIR: frozenset[str] = frozenset(
     {
-        "factual.history",
         "linguistic.morphology",
         "procedural.multistep_planning",
         "temporal.scheduling",

@@ -16,7 +16,8 @@ from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
 from mirror_hf.bank._fair import fair_pick
-from mirror_hf.bank._wording import NAMES, fmt_num, numeric_distractors, pick_distractors, plural
+from mirror_hf.bank._leaks import STRATEGIES
+from mirror_hf.bank._wording import NAMES, answer_ranks, fmt_num, numeric_distractors, pick_distractors, plural
 
 DOMAIN = Domain(
     "procedural",
@@ -92,15 +93,39 @@ def _distinct_values(rng: random.Random, n: int, hi: int = 60) -> list[int]:
             return values
 
 
-def _missed_swaps(values: list[int], rng: random.Random) -> list[list[int]]:
-    """The list with one neighbouring pair exchanged: a swap made or missed by mistake."""
-    out = []
-    for i in range(len(values) - 1):
-        v = list(values)
-        v[i], v[i + 1] = v[i + 1], v[i]
-        out.append(v)
-    rng.shuffle(out)
+def _swapped(values: list[int], i: int) -> list[int]:
+    """The list with the neighbours at positions i and i + 1 exchanged: a swap made or missed by mistake."""
+    out = list(values)
+    out[i], out[i + 1] = out[i + 1], out[i]
     return out
+
+
+def _slip_family(rng: random.Random, answer: list[int], slips: list[list[int]]) -> tuple[str, str, str]:
+    """Three wrong lists that, with the answer, form a 2 x 2 family of two slips.
+
+    The slips people make in a sorting trace (a pass too many or too few, the list sorted outright,
+    the wrong algorithm) and a single swap made or missed are each one edit of the answer, so with
+    several of them shown the answer is the list the others have most in common with. Here one named
+    slip s and one interior swap at position i span {answer, s, swap_i(answer), swap_i(s)}: every list
+    is one edit from two others and two from the third. The swap never touches the ends, so the two
+    lists of a pair open and close alike: four lists written from one set of numbers differ, read as
+    characters or pairs of characters, only in their first and last entries, and the answer is then
+    no more typical than any other choice. Of the families available (every named slip with every
+    interior position), one whose answer sits nearest a centrality rank drawn at random, under the
+    leak gate's likeness reading, is kept."""
+    want = rng.randrange(4)
+    families: list[tuple[float, tuple[str, str, str]]] = []
+    for s in slips:
+        for i in range(1, len(answer) - 2):
+            if s == answer or s == _swapped(answer, i):
+                continue
+            texts = [fmt_list(v) for v in (answer, s, _swapped(answer, i), _swapped(s, i))]
+            if len(set(texts)) == 4:
+                families.append((abs(answer_ranks(texts)[1] - want), (texts[1], texts[2], texts[3])))
+    if not families:
+        raise ValueError(f"no slip family for {answer}")  # pragma: no cover - 5+ values, slips differ
+    best = min(cost for cost, _ in families)
+    return rng.choice([f for cost, f in families if cost == best])
 
 
 def _algo_sort_passes(rng: random.Random, difficulty: str) -> Item:
@@ -154,7 +179,7 @@ def _algo_sort_passes(rng: random.Random, difficulty: str) -> Item:
         q,
         fmt_list(answer),
         "short_text",
-        fair_pick(rng, fmt_list(answer), [fmt_list(s) for s in slips + _missed_swaps(answer, rng)], q),
+        _slip_family(rng, answer, slips),
         {"kind": "sort_passes", "algorithm": algorithm, "values": values, "passes": passes},
     )
 
@@ -300,16 +325,28 @@ def _algo_loop(rng: random.Random, difficulty: str) -> Item:
     )
 
 
-def binary_search_probes(values: list[int], target: int) -> list[int]:
-    """Values compared by binary search with mid = (lo + hi) // 2 (0-based, inclusive bounds)."""
-    lo, hi = 0, len(values) - 1
-    probes = []
+def binary_search_probes(values: list[int], target: int, *, round_up: bool = False, high: int | None = None,
+                         run_on: int = 0) -> list[int]:
+    """Values compared by binary search with mid = (lo + hi) // 2 (0-based, inclusive bounds).
+
+    The keywords make the slips of a hand trace: the midpoint rounded up, high started one past the
+    last position (a probe past the end ends the search), and not stopping at a match (run_on = 1:
+    the search carries on once more to the right as if the probe were smaller; -1: to the left)."""
+    lo, hi = 0, len(values) - 1 if high is None else high
+    probes: list[int] = []
+    found = False
     while lo <= hi:
-        mid = (lo + hi) // 2
-        probes.append(values[mid])
-        if values[mid] == target:
+        mid = (lo + hi + round_up) // 2
+        if mid >= len(values):
             break
-        if values[mid] < target:
+        probes.append(values[mid])
+        if found:
+            break
+        if values[mid] == target:
+            if not run_on:
+                break
+            found = True
+        if values[mid] < target or (values[mid] == target and run_on > 0):
             lo = mid + 1
         else:
             hi = mid - 1
@@ -318,55 +355,125 @@ def binary_search_probes(values: list[int], target: int) -> list[int]:
 
 def binary_search_probes_upper(values: list[int], target: int) -> list[int]:
     """The slip: rounding the midpoint up."""
-    lo, hi = 0, len(values) - 1
-    probes = []
-    while lo <= hi:
-        mid = (lo + hi + 1) // 2
-        probes.append(values[mid])
-        if values[mid] == target:
-            break
-        if values[mid] < target:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return probes
+    return binary_search_probes(values, target, round_up=True)
+
+
+def _edge_credit(scores: list[float]) -> tuple[float, float]:
+    """Credit a pick of the highest and of the lowest score gives choice 0 (ties share it)."""
+    top, low = max(scores), min(scores)
+    return (scores[0] == top) / scores.count(top), (scores[0] == low) / scores.count(low)
+
+
+def _trace_cues(texts: list[str]) -> list[list[float]]:
+    """Per choice, the cues a test-wise reader of four probe sequences has: its length, how many
+    probes it lists (every probe is a value the question shows), its likeness to the others (the
+    leak gate's trigram reading, and pairs of characters), and how many of its values the others
+    share."""
+    nums = [set(t.split(", ")) for t in texts]
+    pairs = [{t[i:i + 2] for i in range(len(t) - 1)} for t in texts]
+    return [
+        [float(len(t)) for t in texts],
+        [float(len(a)) for a in nums],
+        list(STRATEGIES["most_similar"]("", texts)),
+        [sum(len(p & o) / len(p | o) for o in pairs if o is not p) for p in pairs],
+        [float(sum(len(a & b) for b in nums if b is not a)) for a in nums],
+    ]
+
+
+def _probe_family(rng: random.Random, values: list[int], target: int, want: tuple[int, ...]
+                  ) -> tuple[float, tuple[str, str, str]] | None:
+    """Three wrong probe sequences that, with the answer, form a 2 x 2 family of two slips.
+
+    The slips of a binary-search trace (one probe too few or too many, the midpoint rounded up, the
+    first probe forgotten) are each one edit of the answer; shown together, the answer is the
+    sequence they all have most in common with, and the one of middle length. So one slip that
+    changes the whole trace, A (the midpoint rounded up, high started one past the end, the first
+    probe left out), and one at its end, B (stopping one probe early, or not stopping at a match),
+    are combined: {answer, A, B, A and B}. Every sequence is one slip from two others and two slips
+    from the third. `want` holds the answer's rank drawn at random under each cue of `_trace_cues`
+    (0 = lowest); the family whose answer's credit from picking the highest and from picking the
+    lowest of each cue comes nearest those ranks' is kept, with its cost (None when no family has
+    four distinct traces)."""
+    whole = [{"round_up": True}, {"high": len(values)}, {"skip_first": True}]
+    ends = [{"stop_early": True}, {"run_on": 1}, {"run_on": -1}]
+
+    def trace(slips: dict) -> list[int]:
+        keys = {k: v for k, v in slips.items() if k in ("round_up", "high", "run_on")}
+        seq = binary_search_probes(values, target, **keys)
+        if slips.get("skip_first"):
+            seq = seq[1:]
+        return seq[:-1] if slips.get("stop_early") else seq
+
+    families: list[tuple[float, tuple[str, str, str]]] = []
+    for a in whole:
+        for b in ends:
+            seqs = [trace({}), trace(a), trace(b), trace({**a, **b})]
+            texts = [", ".join(str(v) for v in seq) for seq in seqs]
+            if all(texts) and len(set(texts)) == 4:
+                cost = 0.0
+                for cue, w in zip(_trace_cues(texts), want):
+                    top, low = _edge_credit(cue)
+                    cost += abs(top - (w == 3)) + abs(low - (w == 0))
+                families.append((cost, (texts[1], texts[2], texts[3])))
+    if not families:
+        return None
+    best = min(cost for cost, _ in families)
+    return best, rng.choice([f for cost, f in families if cost == best])
 
 
 def _algo_binary_search(rng: random.Random, difficulty: str) -> Item:
-    n = {"easy": rng.randint(7, 9), "medium": rng.randint(11, 15), "hard": rng.randint(18, 31)}[difficulty]
-    values = sorted(rng.sample(range(1, 150), n))
-    present = rng.random() < 0.75 or difficulty == "easy"
-    target = rng.choice(values) if present else rng.choice([v for v in range(1, 150) if v not in values])
-    probes = binary_search_probes(values, target)
     ask = rng.choice(["count", "sequence"]) if difficulty != "easy" else "count"
+    place = rng.randrange(4)  # count asked: the answer's place among the four counts offered (0 = smallest)
+    want = tuple(rng.randrange(4) for _ in range(5))  # sequence asked: the ranks _probe_family aims at
+    while True:
+        n = {"easy": rng.randint(8, 9), "medium": rng.randint(11, 15), "hard": rng.randint(18, 31)}[difficulty]
+        values = sorted(rng.sample(range(1, 150), n))
+        present = rng.random() < 0.75 or difficulty == "easy"
+        targets = values if present else [v for v in range(1, 150) if v not in values]
+        if ask == "count":
+            # The four counts offered are a run low .. low + 3 ending at or below the longest search
+            # the list allows (floor(log2 n) + 1 probes), and the answer's place in the run is drawn
+            # first: every count shown is then the answer equally often (none can be ruled out as
+            # never right), and the answer is the smallest, the middle or the largest value no more
+            # often than chance. The target is drawn among those whose search needs that count.
+            low = rng.randint(1, len(bin(n)) - 2 - 3)
+            targets = [t for t in targets if len(binary_search_probes(values, t)) == low + place]
+            if targets:
+                target = rng.choice(targets)
+                distractors = tuple(str(low + k) for k in range(4) if k != place)
+                break
+            continue
+        # Sequence asked: of up to 12 targets, the first whose family of slips fits the drawn ranks
+        # (cost under 1), else the best found.
+        found = []
+        for target in rng.sample(targets, min(len(targets), 12)):
+            family = _probe_family(rng, values, target, want)
+            if family is not None:
+                found.append((family[0], target, family[1]))
+                if family[0] < 1:
+                    break
+        if found:
+            _, target, distractors = min(found, key=lambda f: f[0])
+            break
+    probes = binary_search_probes(values, target)
     rules = (
         "Use 0-based positions, start with low = 0 and high = the last position, and each time probe "
         "position mid = floor((low + high) / 2); if the probed value is smaller than the target set "
         "low = mid + 1, if larger set high = mid - 1, and stop when the value is found or low > high."
     )
     outcome = "" if present else f" (note: {target} may not be in the list)"
+    head = f"Binary search looks for {target} in the sorted list {fmt_list(values)}{outcome}. {rules}"
     if ask == "count":
         answer = str(len(probes))
-        upper = binary_search_probes_upper(values, target)
-        slips = [str(len(upper)), str(len(probes) + 1), str(len(probes) - 1), str(n // 2)]
-        q = f"Binary search looks for {target} in the sorted list {fmt_list(values)}{outcome}. {rules} How many values does it compare with the target?"
+        q = f"{head} How many values does it compare with the target?"
     else:
         answer = ", ".join(str(p) for p in probes)
-        upper = binary_search_probes_upper(values, target)
-        slips = [", ".join(str(p) for p in upper), ", ".join(str(p) for p in probes[:-1]), ", ".join(str(p) for p in probes[1:])]
-        slips.append(", ".join(str(p) for p in reversed(probes)))
-        # one probe too many (the search runs on past the target), the first probe forgotten, the
-        # neighbour of the last probe read instead of it
-        i = values.index(probes[-1])
-        slips += [", ".join(str(p) for p in probes + [v]) for v in (values[i - 1:i] + values[i + 1:i + 2]) if v not in probes]
-        slips += [", ".join(str(p) for p in probes[:-1] + [v]) for v in (values[i - 1:i] + values[i + 1:i + 2]) if v not in probes]
-        q = f"Binary search looks for {target} in the sorted list {fmt_list(values)}{outcome}. {rules} List the values it probes, in order."
+        q = f"{head} List the values it probes, in order."
     return Item(
         q,
         answer,
         "short_text" if ask == "sequence" else "exact_numeric",
-        (numeric_distractors(rng, len(probes), [len(upper), n // 2], lo=1, hi=n) if ask == "count"
-         else fair_pick(rng, answer, [s for s in slips if s], q)),
+        distractors,
         {"kind": "binary_search", "values": values, "target": target, "ask": ask},
     )
 
@@ -378,10 +485,10 @@ _ALGO_KINDS = [_algo_sort_passes, _algo_stack_queue, _algo_loop, _algo_binary_se
     "algorithm_execution",
     difficulty={
         "easy": "1 pass of bubble/selection sort on 5 values; 6 stack/queue operations; 3-4 loop "
-        "repetitions; binary search on 7-9 values (count of probes)",
+        "repetitions; binary search on 8-9 values (count of probes)",
         "medium": "2 passes (bubble, selection or insertion) on 6 values; 9 operations; 5-7 repetitions; "
-        "11-15 values, count or sequence of probes",
-        "hard": "3 passes on 8 values; 13 operations; 8-11 repetitions; 18-31 values, target possibly absent",
+        "11-15 values, count or sequence of probes; from medium on the target may be absent",
+        "hard": "3 passes on 8 values; 13 operations; 8-11 repetitions; 18-31 values (count or sequence of probes)",
     },
 )
 def algorithm_execution(rng: random.Random, difficulty: str) -> Item:

@@ -968,6 +968,37 @@ def bfs_distance(start, goal_test, neighbours) -> int | None:
     return None
 
 
+def bfs_layers(start, neighbours) -> dict:
+    """Fewest moves from `start` to every state it can reach."""
+    dist = {start: 0}
+    frontier = deque([start])
+    while frontier:
+        state = frontier.popleft()
+        for nxt in neighbours(state):
+            if nxt not in dist:
+                dist[nxt] = dist[state] + 1
+                frontier.append(nxt)
+    return dist
+
+
+def _moves_window(rng: random.Random, starts: list[int], step: int = 1) -> tuple[int, tuple[str, str, str]]:
+    """The optimum a planning item will have, and the three other move counts it offers.
+
+    The four counts offered are a run y, y + step, y + 2 step, y + 3 step, with the start y drawn
+    from `starts` and the answer's place in the run drawn uniformly; the generator then searches
+    for a puzzle with that optimum. Every count is then the answer in a quarter of the items that
+    offer it, whatever else is offered (a count learnt to be "often right", or only ever wrong,
+    tells nothing), and the answer is the smallest, the middle or the largest value no more often
+    than chance. Counts one or two moves off are the slips a planner makes (a move saved that the
+    rules do not allow, a detour not seen); `step` = 2 where every plan has the optimum's parity
+    (two jugs), so no count shown is impossible on its face."""
+    y = rng.choice(starts)
+    place = rng.randrange(4)
+    run = [y + k * step for k in range(4)]
+    others = [str(v) for k, v in enumerate(run) if k != place]
+    return run[place], (others[0], others[1], others[2])
+
+
 def jug_moves(state: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple[int, ...]]:
     out = []
     for i in range(len(caps)):
@@ -988,22 +1019,27 @@ def jug_moves(state: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple[int, 
 
 
 def _plan_jugs(rng: random.Random, difficulty: str) -> Item:
-    for _ in range(200):
+    # Two jugs always need an even number of moves, three jugs need not.
+    d, distractors = {"easy": lambda: _moves_window(rng, [2], 2), "medium": lambda: _moves_window(rng, [4], 2),
+                      "hard": lambda: _moves_window(rng, [6, 7])}[difficulty]()
+    for _ in range(2000):
         if difficulty == "easy":
             caps = tuple(sorted(rng.sample(range(2, 8), 2)))
         elif difficulty == "medium":
             caps = tuple(sorted(rng.sample(range(3, 14), 2)))
         else:
             caps = tuple(sorted(rng.sample(range(3, 16), 3)))
-        target = rng.randint(1, max(caps) - 1)
-        if target in caps:
-            continue
-        d = bfs_distance(tuple(0 for _ in caps), lambda s: target in s, lambda s: jug_moves(s, caps))
-        lo, hi = {"easy": (2, 4), "medium": (4, 8), "hard": (5, 12)}[difficulty]
-        if d is not None and lo <= d <= hi:
+        reach = bfs_layers(tuple(0 for _ in caps), lambda s: jug_moves(s, caps))
+        first = {}  # litres -> fewest moves until some jug holds exactly that much
+        for state, moves in reach.items():
+            for litres in state:
+                first[litres] = min(first.get(litres, moves), moves)
+        targets = [t for t in range(1, max(caps)) if t not in caps and first.get(t) == d]
+        if targets:
+            target = rng.choice(targets)
             break
     else:
-        raise ValueError("no jug puzzle found")  # pragma: no cover
+        raise ValueError(f"no jug puzzle with a {d}-move optimum")  # pragma: no cover
     jugs = " and ".join(f"{'an' if c in (8, 11, 18) else 'a'} {c}-litre jug" for c in caps) if len(caps) == 2 else f"jugs of {caps[0]}, {caps[1]} and {caps[2]} litres"
     q = rng.choice(
         [
@@ -1015,7 +1051,7 @@ def _plan_jugs(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        numeric_distractors(rng, d, [d + 2, d + 1], lo=1),
+        distractors,
         {"kind": "jugs", "capacities": list(caps), "target": target},
     )
 
@@ -1039,21 +1075,25 @@ def _find(grid: list[str], ch: str) -> tuple[int, int]:
 
 def _plan_grid(rng: random.Random, difficulty: str) -> Item:
     size, walls, detour = {"easy": (5, 4, 0), "medium": (6, 9, 2), "hard": (7, 15, 4)}[difficulty]
-    for _ in range(300):
-        cells = [(r, c) for r in range(size) for c in range(size)]
-        start, goal = rng.sample(cells, 2)
-        manhattan = abs(start[0] - goal[0]) + abs(start[1] - goal[1])
-        if manhattan < size - 1:
-            continue
-        blocked = set(rng.sample([x for x in cells if x not in (start, goal)], walls))
-        grid = ["".join("S" if (r, c) == start else "G" if (r, c) == goal else "#" if (r, c) in blocked else "." for c in range(size)) for r in range(size)]
-        d = bfs_distance(start, lambda s: s == goal, lambda s: grid_neighbours(grid, s))
-        if d is not None and d >= manhattan + detour:
+    d, distractors = _moves_window(rng, {"easy": [4, 5], "medium": [7, 8, 9], "hard": [10, 11, 12, 13]}[difficulty])
+    cells = [(r, c) for r in range(size) for c in range(size)]
+    for _ in range(2000):
+        start = rng.choice(cells)
+        blocked = set(rng.sample([x for x in cells if x != start], walls))
+        open_grid = ["".join("#" if (r, c) in blocked else "." for c in range(size)) for r in range(size)]
+        reach = bfs_layers(start, lambda s: grid_neighbours(open_grid, s))
+        goals = [
+            g for g, moves in reach.items()
+            if moves == d and abs(start[0] - g[0]) + abs(start[1] - g[1]) >= size - 1
+            and moves >= abs(start[0] - g[0]) + abs(start[1] - g[1]) + detour
+        ]
+        if goals:
+            goal = rng.choice(goals)
             break
     else:
-        raise ValueError("no grid found")  # pragma: no cover
+        raise ValueError(f"no grid with a {d}-move optimum")  # pragma: no cover
+    grid = ["".join("S" if (r, c) == start else "G" if (r, c) == goal else ch for c, ch in enumerate(row)) for r, row in enumerate(open_grid)]
     rows = " / ".join(row.replace(".", "_") for row in grid)  # '_' survives the bank's text folding
-    slips = [manhattan, d + 2, d - 2, d + 4, d + 1]
     q = rng.choice(
         [
             f"A robot moves on this grid, one square up, down, left or right per move, never onto a wall (#); '_' marks open floor. Rows from top to bottom: {rows}. S is the start and G the goal. What is the minimum number of moves from S to G?",
@@ -1064,7 +1104,7 @@ def _plan_grid(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        numeric_distractors(rng, d, slips, lo=1),
+        distractors,
         {"kind": "grid", "grid": grid},
     )
 
@@ -1083,37 +1123,25 @@ def _buttons_text(buttons: list[list]) -> str:
     return "; ".join(f"{'B' if i == 0 else 'b'}utton {chr(65 + i)} {words[op]} {k}" for i, (op, k) in enumerate(buttons))
 
 
-def greedy_presses(start: int, target: int, buttons: list[list], limit: int = 40) -> int | None:
-    """The tempting plan: always press the button that lands closest to the target."""
-    x, n = start, 0
-    while x != target and n < limit:
-        options = number_moves(x, buttons)
-        if not options:
-            return None
-        x = min(options, key=lambda y: (abs(target - y), y))
-        n += 1
-    return n if x == target else None
-
-
 def _plan_buttons(rng: random.Random, difficulty: str) -> Item:
-    for _ in range(300):
+    d, distractors = _moves_window(rng, {"easy": [3, 4], "medium": [4, 5], "hard": [5, 6]}[difficulty])
+    for _ in range(2000):
         if difficulty == "easy":
             buttons = [["+", rng.randint(1, 3)], ["*", 2]]
-            start, target = rng.randint(1, 5), rng.randint(10, 30)
+            start, span = rng.randint(1, 5), (10, 30)
         elif difficulty == "medium":
             buttons = [["+", rng.randint(2, 5)], ["*", rng.choice([2, 3])], ["-", 1]]
-            start, target = rng.randint(1, 6), rng.randint(20, 80)
+            start, span = rng.randint(1, 6), (20, 80)
         else:
             buttons = [["+", rng.randint(3, 7)], ["*", rng.choice([2, 3])], ["-", rng.randint(2, 4)]]
-            start, target = rng.randint(1, 9), rng.randint(50, 200)
-        d = bfs_distance(start, lambda s: s == target, lambda s: number_moves(s, buttons))
-        lo = {"easy": 3, "medium": 4, "hard": 5}[difficulty]
-        if d is not None and lo <= d <= 10:
+            start, span = rng.randint(1, 9), (50, 200)
+        reach = bfs_layers(start, lambda s: number_moves(s, buttons))
+        targets = [t for t in range(span[0], span[1] + 1) if reach.get(t) == d]
+        if targets:
+            target = rng.choice(targets)
             break
     else:
-        raise ValueError("no button puzzle found")  # pragma: no cover
-    greedy = greedy_presses(start, target, buttons)
-    slips = ([greedy] if greedy and greedy != d else []) + [d + 1, d - 1, d + 2]
+        raise ValueError(f"no button puzzle with a {d}-press optimum")  # pragma: no cover
     q = rng.choice(
         [
             f"A counter shows {start}. {_buttons_text(buttons)}. The counter must stay between 0 and 2000. What is the fewest number of button presses that makes it show exactly {target}?",
@@ -1124,7 +1152,7 @@ def _plan_buttons(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        numeric_distractors(rng, d, slips, lo=1),
+        distractors,
         {"kind": "buttons", "start": start, "target": target, "buttons": buttons},
     )
 
@@ -1143,17 +1171,14 @@ def square_name(sq: tuple[int, int]) -> str:
 
 
 def _plan_knight(rng: random.Random, difficulty: str) -> Item:
-    lo, hi = {"easy": (1, 2), "medium": (3, 4), "hard": (4, 6)}[difficulty]
-    for _ in range(300):
+    # A knight needs at most 6 moves on an empty board (6 only between opposite corners).
+    d, distractors = _moves_window(rng, {"easy": [1], "medium": [2], "hard": [2, 3]}[difficulty])
+    while True:
         a = (rng.randrange(8), rng.randrange(8))
-        b = (rng.randrange(8), rng.randrange(8))
-        d = bfs_distance(a, lambda s: s == b, knight_moves)
-        if d is not None and lo <= d <= hi and a != b:
+        goals = [sq for sq, moves in bfs_layers(a, knight_moves).items() if moves == d]
+        if goals:
+            b = rng.choice(goals)
             break
-    else:
-        raise ValueError("no knight puzzle found")  # pragma: no cover
-    cheb = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-    slips = [-(-(abs(a[0] - b[0]) + abs(a[1] - b[1])) // 3), cheb, d + 1]  # king-like and Manhattan/3 estimates
     q = rng.choice(
         [
             f"On an otherwise empty chessboard, a knight stands on {square_name(a)}. What is the minimum number of knight moves needed to reach {square_name(b)}?",
@@ -1164,7 +1189,7 @@ def _plan_knight(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        numeric_distractors(rng, d, slips, lo=1),
+        distractors,
         {"kind": "knight", "from": square_name(a), "to": square_name(b)},
     )
 
@@ -1175,11 +1200,12 @@ _PLAN_KINDS = [_plan_jugs, _plan_grid, _plan_buttons, _plan_knight]
 @DOMAIN.subcategory(
     "multistep_planning",
     difficulty={
-        "easy": "two jugs with a 2-4 move optimum; 5x5 grid, 4 walls; two buttons, 3+ presses; knight 1-2 moves",
-        "medium": "two larger jugs, 4-8 moves; 6x6 grid, 9 walls, detour of 2+ over the straight-line "
-        "distance; three buttons, 4+ presses; knight 3-4 moves",
-        "hard": "three jugs, 5-12 moves; 7x7 grid, 15 walls, detour of 4+; three buttons with larger "
-        "targets, 5-10 presses; knight 4-6 moves",
+        "easy": "two jugs with a 2-8 move optimum; 5x5 grid, 4 walls, 4-8 moves; two buttons, 3-7 presses; "
+        "knight 1-4 moves",
+        "medium": "two larger jugs, 4-10 moves; 6x6 grid, 9 walls, 7-12 moves with a detour of 2+ over the "
+        "straight-line distance; three buttons, 4-8 presses; knight 2-5 moves",
+        "hard": "three jugs, 6-10 moves; 7x7 grid, 15 walls, 10-16 moves with a detour of 4+; three buttons "
+        "with larger targets, 5-9 presses; knight 2-6 moves",
     },
 )
 def multistep_planning(rng: random.Random, difficulty: str) -> Item:

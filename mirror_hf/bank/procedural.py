@@ -3,9 +3,13 @@
 Each item states the whole procedure (an algorithm, a recipe, a rule table, a puzzle's moves, a
 recovery rule), so its answer is fixed by the text; the generator then runs the procedure to get the
 gold answer. Distractors are the results of the slips people make: one pass too many or too few,
-a stack read as a queue, rules applied out of order, a boundary misread, a greedy plan instead of a
-shortest one, restarting from the wrong step. `params` holds the procedure as data, so the tests can
-run it again with their own implementation.
+a stack read as a queue, rules applied out of order, a boundary misread, a plan a move or two off
+the shortest, restarting from the wrong step. Where every slip is one edit of the gold (a traced
+list, a probe sequence), two slips are shown alone and together (a 2 x 2 family), so the gold is not
+the choice the others have most in common with; where the answer is a small count (moves, probes),
+the four counts offered are a run with the gold's place in it drawn first, so no count is learnt to
+be "often right". `params` holds the procedure as data, so the tests can run it again with their
+own implementation.
 """
 
 from __future__ import annotations

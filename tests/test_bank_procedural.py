@@ -480,3 +480,92 @@ def test_triage_tables_stay_clinically_plausible(banks):
         if case["chest_pain"] or case["breathing_difficulty"] or case["temperature"] >= 39 or case["heart_rate"] >= 120:
             assert q.answer not in calm, (q.id, case, q.answer)
     assert n >= 30, n
+
+
+# ---------------------------------------------------------------------------------------------
+# Choice-only cues (issue 30): the items themselves, drawn straight from the generators
+# ---------------------------------------------------------------------------------------------
+
+
+def _draw(generator, n):
+    """n items of one subcategory generator, difficulties in turn, each from its own seeded stream."""
+    import random
+
+    return [generator(random.Random(i), DIFFICULTIES[i % 3]) for i in range(n)]
+
+
+def _top_credit(scores, gold):
+    """Credit of picking the highest score: 1/k when the gold is among k tied at the top."""
+    top = max(scores)
+    winners = [i for i, s in enumerate(scores) if s == top]
+    return (gold in winners) / len(winners)
+
+
+def _grams(text, n):
+    t = text.lower()
+    return {t[i : i + n] for i in range(max(len(t) - n + 1, 1))}
+
+
+LIKENESS = {
+    "characters": lambda a, b: len(set(a) & set(b)) / len(set(a) | set(b)),
+    "bigrams": lambda a, b: len(_grams(a, 2) & _grams(b, 2)) / len(_grams(a, 2) | _grams(b, 2)),
+    "trigrams": lambda a, b: 2 * len(_grams(a, 3) & _grams(b, 3)) / (len(_grams(a, 3)) + len(_grams(b, 3))),
+}
+
+
+def test_traced_lists_do_not_make_the_gold_the_typical_choice():
+    """Sorting passes and binary-search probe sequences: the wrong lists are slips of the gold (a
+    pass too many, a swap missed, a probe dropped), and when each is one edit of the gold the gold
+    is the list most like the other three. Picking the choice with the highest summed likeness to
+    the others, read as shared characters, character pairs or character triples, must stay near
+    chance (1/4); so must picking the longest or the shortest sequence."""
+    items = [q for q in _draw(procedural.algorithm_execution, 1600) if q.answer_type == "short_text"]
+    assert {q.params["kind"] for q in items} == {"sort_passes", "binary_search"}
+    assert len(items) > 500
+    credit = Counter()
+    for q in items:
+        choices = [q.answer, *q.distractors]
+        for name, like in LIKENESS.items():
+            centre = [sum(like(a, b) for b in choices if b is not a) for a in choices]
+            credit[name] += _top_credit(centre, 0)
+        credit["longest"] += _top_credit([len(c) for c in choices], 0)
+        credit["shortest"] += _top_credit([-len(c) for c in choices], 0)
+    rates = {name: c / len(items) for name, c in credit.items()}
+    assert max(rates.values()) <= 0.29, rates
+
+
+def _value_priors(items):
+    """Per offered string: how often it was the gold and how often it was offered; and the credit of
+    the answer prior a respondent learns from the other items (pick the option most often right
+    when offered, leaving the item itself out, one pseudo-offer at chance as in the leak test)."""
+    gold, offered = Counter(), Counter()
+    for q in items:
+        gold[q.answer] += 1
+        offered.update({q.answer, *q.distractors})
+    credit = 0.0
+    for q in items:
+        choices = [q.answer, *q.distractors]
+        rate = [(gold[c] - (c == q.answer) + 0.25) / offered[c] for c in choices]
+        credit += _top_credit(rate, 0)
+    return gold, offered, credit / len(items)
+
+
+@pytest.mark.parametrize(
+    "generator, kinds",
+    [(procedural.multistep_planning, None), (procedural.algorithm_execution, ("binary_search",))],
+)
+def test_move_and_probe_counts_carry_no_answer_prior(generator, kinds):
+    """Counted answers (fewest moves, number of probes): each count offered is the gold in about a
+    quarter of the items that offer it (a count often right, or never right, would be an answer
+    prior a respondent learns from the other items), and the gold is the smallest, second, third or
+    largest of the four counts about equally often."""
+    items = [q for q in _draw(generator, 1200) if kinds is None or (q.params["kind"] in kinds and q.answer_type == "exact_numeric")]
+    assert len(items) > 120
+    gold, offered, prior = _value_priors(items)
+    assert prior <= 0.29, prior
+    for value, n in offered.items():
+        if n >= 100:
+            assert 0.15 <= gold[value] / n <= 0.35, (value, gold[value], n)
+    ranks = Counter(sorted(int(c) for c in (q.answer, *q.distractors)).index(int(q.answer)) for q in items)
+    slack = 3.5 * (3 / 16 / len(items)) ** 0.5  # 3.5 standard errors of a share of 1/4
+    assert all(abs(ranks[r] / len(items) - 0.25) <= slack for r in range(4)), ranks

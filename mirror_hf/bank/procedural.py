@@ -3,9 +3,13 @@
 Each item states the whole procedure (an algorithm, a recipe, a rule table, a puzzle's moves, a
 recovery rule), so its answer is fixed by the text; the generator then runs the procedure to get the
 gold answer. Distractors are the results of the slips people make: one pass too many or too few,
-a stack read as a queue, rules applied out of order, a boundary misread, a greedy plan instead of a
-shortest one, restarting from the wrong step. `params` holds the procedure as data, so the tests can
-run it again with their own implementation.
+a stack read as a queue, rules applied out of order, a boundary misread, a plan a move or two off
+the shortest, restarting from the wrong step. Where every slip is one edit of the gold (a traced
+list, a probe sequence), two slips are shown alone and together (a 2 x 2 family), so the gold is not
+the choice the others have most in common with; where the answer is a small count (moves, probes),
+the four counts offered are a run with the gold's place in it drawn first, so no count is learnt to
+be "often right". `params` holds the procedure as data, so the tests can run it again with their
+own implementation.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
 from mirror_hf.bank._fair import fair_pick
-from mirror_hf.bank._wording import NAMES, fmt_num, numeric_distractors, pick_distractors, plural
+from mirror_hf.bank._leaks import STRATEGIES
+from mirror_hf.bank._wording import NAMES, answer_ranks, fmt_num, numeric_distractors, pick_distractors, plural
 
 DOMAIN = Domain(
     "procedural",
@@ -92,15 +97,39 @@ def _distinct_values(rng: random.Random, n: int, hi: int = 60) -> list[int]:
             return values
 
 
-def _missed_swaps(values: list[int], rng: random.Random) -> list[list[int]]:
-    """The list with one neighbouring pair exchanged: a swap made or missed by mistake."""
-    out = []
-    for i in range(len(values) - 1):
-        v = list(values)
-        v[i], v[i + 1] = v[i + 1], v[i]
-        out.append(v)
-    rng.shuffle(out)
+def _swapped(values: list[int], i: int) -> list[int]:
+    """The list with the neighbours at positions i and i + 1 exchanged: a swap made or missed by mistake."""
+    out = list(values)
+    out[i], out[i + 1] = out[i + 1], out[i]
     return out
+
+
+def _slip_family(rng: random.Random, answer: list[int], slips: list[list[int]]) -> tuple[str, str, str]:
+    """Three wrong lists that, with the answer, form a 2 x 2 family of two slips.
+
+    The slips people make in a sorting trace (a pass too many or too few, the list sorted outright,
+    the wrong algorithm) and a single swap made or missed are each one edit of the answer, so with
+    several of them shown the answer is the list the others have most in common with. Here one named
+    slip s and one interior swap at position i span {answer, s, swap_i(answer), swap_i(s)}: every list
+    is one edit from two others and two from the third. The swap never touches the ends, so the two
+    lists of a pair open and close alike: four lists written from one set of numbers differ, read as
+    characters or pairs of characters, only in their first and last entries, and the answer is then
+    no more typical than any other choice. Of the families available (every named slip with every
+    interior position), one whose answer sits nearest a centrality rank drawn at random, under the
+    leak gate's likeness reading, is kept."""
+    want = rng.randrange(4)
+    families: list[tuple[float, tuple[str, str, str]]] = []
+    for s in slips:
+        for i in range(1, len(answer) - 2):
+            if s == answer or s == _swapped(answer, i):
+                continue
+            texts = [fmt_list(v) for v in (answer, s, _swapped(answer, i), _swapped(s, i))]
+            if len(set(texts)) == 4:
+                families.append((abs(answer_ranks(texts)[1] - want), (texts[1], texts[2], texts[3])))
+    if not families:
+        raise ValueError(f"no slip family for {answer}")  # pragma: no cover - 5+ values, slips differ
+    best = min(cost for cost, _ in families)
+    return rng.choice([f for cost, f in families if cost == best])
 
 
 def _algo_sort_passes(rng: random.Random, difficulty: str) -> Item:
@@ -154,7 +183,7 @@ def _algo_sort_passes(rng: random.Random, difficulty: str) -> Item:
         q,
         fmt_list(answer),
         "short_text",
-        fair_pick(rng, fmt_list(answer), [fmt_list(s) for s in slips + _missed_swaps(answer, rng)], q),
+        _slip_family(rng, answer, slips),
         {"kind": "sort_passes", "algorithm": algorithm, "values": values, "passes": passes},
     )
 
@@ -300,16 +329,28 @@ def _algo_loop(rng: random.Random, difficulty: str) -> Item:
     )
 
 
-def binary_search_probes(values: list[int], target: int) -> list[int]:
-    """Values compared by binary search with mid = (lo + hi) // 2 (0-based, inclusive bounds)."""
-    lo, hi = 0, len(values) - 1
-    probes = []
+def binary_search_probes(values: list[int], target: int, *, round_up: bool = False, high: int | None = None,
+                         run_on: int = 0) -> list[int]:
+    """Values compared by binary search with mid = (lo + hi) // 2 (0-based, inclusive bounds).
+
+    The keywords make the slips of a hand trace: the midpoint rounded up, high started one past the
+    last position (a probe past the end ends the search), and not stopping at a match (run_on = 1:
+    the search carries on once more to the right as if the probe were smaller; -1: to the left)."""
+    lo, hi = 0, len(values) - 1 if high is None else high
+    probes: list[int] = []
+    found = False
     while lo <= hi:
-        mid = (lo + hi) // 2
-        probes.append(values[mid])
-        if values[mid] == target:
+        mid = (lo + hi + round_up) // 2
+        if mid >= len(values):
             break
-        if values[mid] < target:
+        probes.append(values[mid])
+        if found:
+            break
+        if values[mid] == target:
+            if not run_on:
+                break
+            found = True
+        if values[mid] < target or (values[mid] == target and run_on > 0):
             lo = mid + 1
         else:
             hi = mid - 1
@@ -318,55 +359,125 @@ def binary_search_probes(values: list[int], target: int) -> list[int]:
 
 def binary_search_probes_upper(values: list[int], target: int) -> list[int]:
     """The slip: rounding the midpoint up."""
-    lo, hi = 0, len(values) - 1
-    probes = []
-    while lo <= hi:
-        mid = (lo + hi + 1) // 2
-        probes.append(values[mid])
-        if values[mid] == target:
-            break
-        if values[mid] < target:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return probes
+    return binary_search_probes(values, target, round_up=True)
+
+
+def _edge_credit(scores: list[float]) -> tuple[float, float]:
+    """Credit a pick of the highest and of the lowest score gives choice 0 (ties share it)."""
+    top, low = max(scores), min(scores)
+    return (scores[0] == top) / scores.count(top), (scores[0] == low) / scores.count(low)
+
+
+def _trace_cues(texts: list[str]) -> list[list[float]]:
+    """Per choice, the cues a test-wise reader of four probe sequences has: its length, how many
+    probes it lists (every probe is a value the question shows), its likeness to the others (the
+    leak gate's trigram reading, and pairs of characters), and how many of its values the others
+    share."""
+    nums = [set(t.split(", ")) for t in texts]
+    pairs = [{t[i:i + 2] for i in range(len(t) - 1)} for t in texts]
+    return [
+        [float(len(t)) for t in texts],
+        [float(len(a)) for a in nums],
+        list(STRATEGIES["most_similar"]("", texts)),
+        [sum(len(p & o) / len(p | o) for o in pairs if o is not p) for p in pairs],
+        [float(sum(len(a & b) for b in nums if b is not a)) for a in nums],
+    ]
+
+
+def _probe_family(rng: random.Random, values: list[int], target: int, want: tuple[int, ...]
+                  ) -> tuple[float, tuple[str, str, str]] | None:
+    """Three wrong probe sequences that, with the answer, form a 2 x 2 family of two slips.
+
+    The slips of a binary-search trace (one probe too few or too many, the midpoint rounded up, the
+    first probe forgotten) are each one edit of the answer; shown together, the answer is the
+    sequence they all have most in common with, and the one of middle length. So one slip that
+    changes the whole trace, A (the midpoint rounded up, high started one past the end, the first
+    probe left out), and one at its end, B (stopping one probe early, or not stopping at a match),
+    are combined: {answer, A, B, A and B}. Every sequence is one slip from two others and two slips
+    from the third. `want` holds the answer's rank drawn at random under each cue of `_trace_cues`
+    (0 = lowest); the family whose answer's credit from picking the highest and from picking the
+    lowest of each cue comes nearest those ranks' is kept, with its cost (None when no family has
+    four distinct traces)."""
+    whole = [{"round_up": True}, {"high": len(values)}, {"skip_first": True}]
+    ends = [{"stop_early": True}, {"run_on": 1}, {"run_on": -1}]
+
+    def trace(slips: dict) -> list[int]:
+        keys = {k: v for k, v in slips.items() if k in ("round_up", "high", "run_on")}
+        seq = binary_search_probes(values, target, **keys)
+        if slips.get("skip_first"):
+            seq = seq[1:]
+        return seq[:-1] if slips.get("stop_early") else seq
+
+    families: list[tuple[float, tuple[str, str, str]]] = []
+    for a in whole:
+        for b in ends:
+            seqs = [trace({}), trace(a), trace(b), trace({**a, **b})]
+            texts = [", ".join(str(v) for v in seq) for seq in seqs]
+            if all(texts) and len(set(texts)) == 4:
+                cost = 0.0
+                for cue, w in zip(_trace_cues(texts), want):
+                    top, low = _edge_credit(cue)
+                    cost += abs(top - (w == 3)) + abs(low - (w == 0))
+                families.append((cost, (texts[1], texts[2], texts[3])))
+    if not families:
+        return None
+    best = min(cost for cost, _ in families)
+    return best, rng.choice([f for cost, f in families if cost == best])
 
 
 def _algo_binary_search(rng: random.Random, difficulty: str) -> Item:
-    n = {"easy": rng.randint(7, 9), "medium": rng.randint(11, 15), "hard": rng.randint(18, 31)}[difficulty]
-    values = sorted(rng.sample(range(1, 150), n))
-    present = rng.random() < 0.75 or difficulty == "easy"
-    target = rng.choice(values) if present else rng.choice([v for v in range(1, 150) if v not in values])
-    probes = binary_search_probes(values, target)
     ask = rng.choice(["count", "sequence"]) if difficulty != "easy" else "count"
+    place = rng.randrange(4)  # count asked: the answer's place among the four counts offered (0 = smallest)
+    want = tuple(rng.randrange(4) for _ in range(5))  # sequence asked: the ranks _probe_family aims at
+    while True:
+        n = {"easy": rng.randint(8, 9), "medium": rng.randint(11, 15), "hard": rng.randint(18, 31)}[difficulty]
+        values = sorted(rng.sample(range(1, 150), n))
+        present = rng.random() < 0.75 or difficulty == "easy"
+        targets = values if present else [v for v in range(1, 150) if v not in values]
+        if ask == "count":
+            # The four counts offered are a run low .. low + 3 ending at or below the longest search
+            # the list allows (floor(log2 n) + 1 probes), and the answer's place in the run is drawn
+            # first: every count shown is then the answer equally often (none can be ruled out as
+            # never right), and the answer is the smallest, the middle or the largest value no more
+            # often than chance. The target is drawn among those whose search needs that count.
+            low = rng.randint(1, len(bin(n)) - 2 - 3)
+            targets = [t for t in targets if len(binary_search_probes(values, t)) == low + place]
+            if targets:
+                target = rng.choice(targets)
+                distractors = tuple(str(low + k) for k in range(4) if k != place)
+                break
+            continue
+        # Sequence asked: of up to 12 targets, the first whose family of slips fits the drawn ranks
+        # (cost under 1), else the best found.
+        found = []
+        for target in rng.sample(targets, min(len(targets), 12)):
+            family = _probe_family(rng, values, target, want)
+            if family is not None:
+                found.append((family[0], target, family[1]))
+                if family[0] < 1:
+                    break
+        if found:
+            _, target, distractors = min(found, key=lambda f: f[0])
+            break
+    probes = binary_search_probes(values, target)
     rules = (
         "Use 0-based positions, start with low = 0 and high = the last position, and each time probe "
         "position mid = floor((low + high) / 2); if the probed value is smaller than the target set "
         "low = mid + 1, if larger set high = mid - 1, and stop when the value is found or low > high."
     )
     outcome = "" if present else f" (note: {target} may not be in the list)"
+    head = f"Binary search looks for {target} in the sorted list {fmt_list(values)}{outcome}. {rules}"
     if ask == "count":
         answer = str(len(probes))
-        upper = binary_search_probes_upper(values, target)
-        slips = [str(len(upper)), str(len(probes) + 1), str(len(probes) - 1), str(n // 2)]
-        q = f"Binary search looks for {target} in the sorted list {fmt_list(values)}{outcome}. {rules} How many values does it compare with the target?"
+        q = f"{head} How many values does it compare with the target?"
     else:
         answer = ", ".join(str(p) for p in probes)
-        upper = binary_search_probes_upper(values, target)
-        slips = [", ".join(str(p) for p in upper), ", ".join(str(p) for p in probes[:-1]), ", ".join(str(p) for p in probes[1:])]
-        slips.append(", ".join(str(p) for p in reversed(probes)))
-        # one probe too many (the search runs on past the target), the first probe forgotten, the
-        # neighbour of the last probe read instead of it
-        i = values.index(probes[-1])
-        slips += [", ".join(str(p) for p in probes + [v]) for v in (values[i - 1:i] + values[i + 1:i + 2]) if v not in probes]
-        slips += [", ".join(str(p) for p in probes[:-1] + [v]) for v in (values[i - 1:i] + values[i + 1:i + 2]) if v not in probes]
-        q = f"Binary search looks for {target} in the sorted list {fmt_list(values)}{outcome}. {rules} List the values it probes, in order."
+        q = f"{head} List the values it probes, in order."
     return Item(
         q,
         answer,
         "short_text" if ask == "sequence" else "exact_numeric",
-        (numeric_distractors(rng, len(probes), [len(upper), n // 2], lo=1, hi=n) if ask == "count"
-         else fair_pick(rng, answer, [s for s in slips if s], q)),
+        distractors,
         {"kind": "binary_search", "values": values, "target": target, "ask": ask},
     )
 
@@ -378,10 +489,10 @@ _ALGO_KINDS = [_algo_sort_passes, _algo_stack_queue, _algo_loop, _algo_binary_se
     "algorithm_execution",
     difficulty={
         "easy": "1 pass of bubble/selection sort on 5 values; 6 stack/queue operations; 3-4 loop "
-        "repetitions; binary search on 7-9 values (count of probes)",
+        "repetitions; binary search on 8-9 values (count of probes)",
         "medium": "2 passes (bubble, selection or insertion) on 6 values; 9 operations; 5-7 repetitions; "
-        "11-15 values, count or sequence of probes",
-        "hard": "3 passes on 8 values; 13 operations; 8-11 repetitions; 18-31 values, target possibly absent",
+        "11-15 values, count or sequence of probes; from medium on the target may be absent",
+        "hard": "3 passes on 8 values; 13 operations; 8-11 repetitions; 18-31 values (count or sequence of probes)",
     },
 )
 def algorithm_execution(rng: random.Random, difficulty: str) -> Item:
@@ -861,6 +972,37 @@ def bfs_distance(start, goal_test, neighbours) -> int | None:
     return None
 
 
+def bfs_layers(start, neighbours) -> dict:
+    """Fewest moves from `start` to every state it can reach."""
+    dist = {start: 0}
+    frontier = deque([start])
+    while frontier:
+        state = frontier.popleft()
+        for nxt in neighbours(state):
+            if nxt not in dist:
+                dist[nxt] = dist[state] + 1
+                frontier.append(nxt)
+    return dist
+
+
+def _moves_window(rng: random.Random, starts: list[int], step: int = 1) -> tuple[int, tuple[str, str, str]]:
+    """The optimum a planning item will have, and the three other move counts it offers.
+
+    The four counts offered are a run y, y + step, y + 2 step, y + 3 step, with the start y drawn
+    from `starts` and the answer's place in the run drawn uniformly; the generator then searches
+    for a puzzle with that optimum. Every count is then the answer in a quarter of the items that
+    offer it, whatever else is offered (a count learnt to be "often right", or only ever wrong,
+    tells nothing), and the answer is the smallest, the middle or the largest value no more often
+    than chance. Counts one or two moves off are the slips a planner makes (a move saved that the
+    rules do not allow, a detour not seen); `step` = 2 where every plan has the optimum's parity
+    (two jugs), so no count shown is impossible on its face."""
+    y = rng.choice(starts)
+    place = rng.randrange(4)
+    run = [y + k * step for k in range(4)]
+    others = [str(v) for k, v in enumerate(run) if k != place]
+    return run[place], (others[0], others[1], others[2])
+
+
 def jug_moves(state: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple[int, ...]]:
     out = []
     for i in range(len(caps)):
@@ -881,22 +1023,27 @@ def jug_moves(state: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple[int, 
 
 
 def _plan_jugs(rng: random.Random, difficulty: str) -> Item:
-    for _ in range(200):
+    # Two jugs always need an even number of moves, three jugs need not.
+    d, distractors = {"easy": lambda: _moves_window(rng, [2], 2), "medium": lambda: _moves_window(rng, [4], 2),
+                      "hard": lambda: _moves_window(rng, [6, 7])}[difficulty]()
+    for _ in range(2000):
         if difficulty == "easy":
             caps = tuple(sorted(rng.sample(range(2, 8), 2)))
         elif difficulty == "medium":
             caps = tuple(sorted(rng.sample(range(3, 14), 2)))
         else:
             caps = tuple(sorted(rng.sample(range(3, 16), 3)))
-        target = rng.randint(1, max(caps) - 1)
-        if target in caps:
-            continue
-        d = bfs_distance(tuple(0 for _ in caps), lambda s: target in s, lambda s: jug_moves(s, caps))
-        lo, hi = {"easy": (2, 4), "medium": (4, 8), "hard": (5, 12)}[difficulty]
-        if d is not None and lo <= d <= hi:
+        reach = bfs_layers(tuple(0 for _ in caps), lambda s: jug_moves(s, caps))
+        first = {}  # litres -> fewest moves until some jug holds exactly that much
+        for state, moves in reach.items():
+            for litres in state:
+                first[litres] = min(first.get(litres, moves), moves)
+        targets = [t for t in range(1, max(caps)) if t not in caps and first.get(t) == d]
+        if targets:
+            target = rng.choice(targets)
             break
     else:
-        raise ValueError("no jug puzzle found")  # pragma: no cover
+        raise ValueError(f"no jug puzzle with a {d}-move optimum")  # pragma: no cover
     jugs = " and ".join(f"{'an' if c in (8, 11, 18) else 'a'} {c}-litre jug" for c in caps) if len(caps) == 2 else f"jugs of {caps[0]}, {caps[1]} and {caps[2]} litres"
     q = rng.choice(
         [
@@ -908,7 +1055,7 @@ def _plan_jugs(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        numeric_distractors(rng, d, [d + 2, d + 1], lo=1),
+        distractors,
         {"kind": "jugs", "capacities": list(caps), "target": target},
     )
 
@@ -932,21 +1079,25 @@ def _find(grid: list[str], ch: str) -> tuple[int, int]:
 
 def _plan_grid(rng: random.Random, difficulty: str) -> Item:
     size, walls, detour = {"easy": (5, 4, 0), "medium": (6, 9, 2), "hard": (7, 15, 4)}[difficulty]
-    for _ in range(300):
-        cells = [(r, c) for r in range(size) for c in range(size)]
-        start, goal = rng.sample(cells, 2)
-        manhattan = abs(start[0] - goal[0]) + abs(start[1] - goal[1])
-        if manhattan < size - 1:
-            continue
-        blocked = set(rng.sample([x for x in cells if x not in (start, goal)], walls))
-        grid = ["".join("S" if (r, c) == start else "G" if (r, c) == goal else "#" if (r, c) in blocked else "." for c in range(size)) for r in range(size)]
-        d = bfs_distance(start, lambda s: s == goal, lambda s: grid_neighbours(grid, s))
-        if d is not None and d >= manhattan + detour:
+    d, distractors = _moves_window(rng, {"easy": [4, 5], "medium": [7, 8, 9], "hard": [10, 11, 12, 13]}[difficulty])
+    cells = [(r, c) for r in range(size) for c in range(size)]
+    for _ in range(2000):
+        start = rng.choice(cells)
+        blocked = set(rng.sample([x for x in cells if x != start], walls))
+        open_grid = ["".join("#" if (r, c) in blocked else "." for c in range(size)) for r in range(size)]
+        reach = bfs_layers(start, lambda s: grid_neighbours(open_grid, s))
+        goals = [
+            g for g, moves in reach.items()
+            if moves == d and abs(start[0] - g[0]) + abs(start[1] - g[1]) >= size - 1
+            and moves >= abs(start[0] - g[0]) + abs(start[1] - g[1]) + detour
+        ]
+        if goals:
+            goal = rng.choice(goals)
             break
     else:
-        raise ValueError("no grid found")  # pragma: no cover
+        raise ValueError(f"no grid with a {d}-move optimum")  # pragma: no cover
+    grid = ["".join("S" if (r, c) == start else "G" if (r, c) == goal else ch for c, ch in enumerate(row)) for r, row in enumerate(open_grid)]
     rows = " / ".join(row.replace(".", "_") for row in grid)  # '_' survives the bank's text folding
-    slips = [manhattan, d + 2, d - 2, d + 4, d + 1]
     q = rng.choice(
         [
             f"A robot moves on this grid, one square up, down, left or right per move, never onto a wall (#); '_' marks open floor. Rows from top to bottom: {rows}. S is the start and G the goal. What is the minimum number of moves from S to G?",
@@ -957,7 +1108,7 @@ def _plan_grid(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        numeric_distractors(rng, d, slips, lo=1),
+        distractors,
         {"kind": "grid", "grid": grid},
     )
 
@@ -976,37 +1127,25 @@ def _buttons_text(buttons: list[list]) -> str:
     return "; ".join(f"{'B' if i == 0 else 'b'}utton {chr(65 + i)} {words[op]} {k}" for i, (op, k) in enumerate(buttons))
 
 
-def greedy_presses(start: int, target: int, buttons: list[list], limit: int = 40) -> int | None:
-    """The tempting plan: always press the button that lands closest to the target."""
-    x, n = start, 0
-    while x != target and n < limit:
-        options = number_moves(x, buttons)
-        if not options:
-            return None
-        x = min(options, key=lambda y: (abs(target - y), y))
-        n += 1
-    return n if x == target else None
-
-
 def _plan_buttons(rng: random.Random, difficulty: str) -> Item:
-    for _ in range(300):
+    d, distractors = _moves_window(rng, {"easy": [3, 4], "medium": [4, 5], "hard": [5, 6]}[difficulty])
+    for _ in range(2000):
         if difficulty == "easy":
             buttons = [["+", rng.randint(1, 3)], ["*", 2]]
-            start, target = rng.randint(1, 5), rng.randint(10, 30)
+            start, span = rng.randint(1, 5), (10, 30)
         elif difficulty == "medium":
             buttons = [["+", rng.randint(2, 5)], ["*", rng.choice([2, 3])], ["-", 1]]
-            start, target = rng.randint(1, 6), rng.randint(20, 80)
+            start, span = rng.randint(1, 6), (20, 80)
         else:
             buttons = [["+", rng.randint(3, 7)], ["*", rng.choice([2, 3])], ["-", rng.randint(2, 4)]]
-            start, target = rng.randint(1, 9), rng.randint(50, 200)
-        d = bfs_distance(start, lambda s: s == target, lambda s: number_moves(s, buttons))
-        lo = {"easy": 3, "medium": 4, "hard": 5}[difficulty]
-        if d is not None and lo <= d <= 10:
+            start, span = rng.randint(1, 9), (50, 200)
+        reach = bfs_layers(start, lambda s: number_moves(s, buttons))
+        targets = [t for t in range(span[0], span[1] + 1) if reach.get(t) == d]
+        if targets:
+            target = rng.choice(targets)
             break
     else:
-        raise ValueError("no button puzzle found")  # pragma: no cover
-    greedy = greedy_presses(start, target, buttons)
-    slips = ([greedy] if greedy and greedy != d else []) + [d + 1, d - 1, d + 2]
+        raise ValueError(f"no button puzzle with a {d}-press optimum")  # pragma: no cover
     q = rng.choice(
         [
             f"A counter shows {start}. {_buttons_text(buttons)}. The counter must stay between 0 and 2000. What is the fewest number of button presses that makes it show exactly {target}?",
@@ -1017,7 +1156,7 @@ def _plan_buttons(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        numeric_distractors(rng, d, slips, lo=1),
+        distractors,
         {"kind": "buttons", "start": start, "target": target, "buttons": buttons},
     )
 
@@ -1036,17 +1175,14 @@ def square_name(sq: tuple[int, int]) -> str:
 
 
 def _plan_knight(rng: random.Random, difficulty: str) -> Item:
-    lo, hi = {"easy": (1, 2), "medium": (3, 4), "hard": (4, 6)}[difficulty]
-    for _ in range(300):
+    # A knight needs at most 6 moves on an empty board (6 only between opposite corners).
+    d, distractors = _moves_window(rng, {"easy": [1], "medium": [2], "hard": [2, 3]}[difficulty])
+    while True:
         a = (rng.randrange(8), rng.randrange(8))
-        b = (rng.randrange(8), rng.randrange(8))
-        d = bfs_distance(a, lambda s: s == b, knight_moves)
-        if d is not None and lo <= d <= hi and a != b:
+        goals = [sq for sq, moves in bfs_layers(a, knight_moves).items() if moves == d]
+        if goals:
+            b = rng.choice(goals)
             break
-    else:
-        raise ValueError("no knight puzzle found")  # pragma: no cover
-    cheb = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-    slips = [-(-(abs(a[0] - b[0]) + abs(a[1] - b[1])) // 3), cheb, d + 1]  # king-like and Manhattan/3 estimates
     q = rng.choice(
         [
             f"On an otherwise empty chessboard, a knight stands on {square_name(a)}. What is the minimum number of knight moves needed to reach {square_name(b)}?",
@@ -1057,7 +1193,7 @@ def _plan_knight(rng: random.Random, difficulty: str) -> Item:
         q,
         str(d),
         "exact_numeric",
-        numeric_distractors(rng, d, slips, lo=1),
+        distractors,
         {"kind": "knight", "from": square_name(a), "to": square_name(b)},
     )
 
@@ -1068,11 +1204,12 @@ _PLAN_KINDS = [_plan_jugs, _plan_grid, _plan_buttons, _plan_knight]
 @DOMAIN.subcategory(
     "multistep_planning",
     difficulty={
-        "easy": "two jugs with a 2-4 move optimum; 5x5 grid, 4 walls; two buttons, 3+ presses; knight 1-2 moves",
-        "medium": "two larger jugs, 4-8 moves; 6x6 grid, 9 walls, detour of 2+ over the straight-line "
-        "distance; three buttons, 4+ presses; knight 3-4 moves",
-        "hard": "three jugs, 5-12 moves; 7x7 grid, 15 walls, detour of 4+; three buttons with larger "
-        "targets, 5-10 presses; knight 4-6 moves",
+        "easy": "two jugs with a 2-8 move optimum; 5x5 grid, 4 walls, 4-8 moves; two buttons, 3-7 presses; "
+        "knight 1-4 moves",
+        "medium": "two larger jugs, 4-10 moves; 6x6 grid, 9 walls, 7-12 moves with a detour of 2+ over the "
+        "straight-line distance; three buttons, 4-8 presses; knight 2-5 moves",
+        "hard": "three jugs, 6-10 moves; 7x7 grid, 15 walls, 10-16 moves with a detour of 4+; three buttons "
+        "with larger targets, 5-9 presses; knight 2-6 moves",
     },
 )
 def multistep_planning(rng: random.Random, difficulty: str) -> Item:

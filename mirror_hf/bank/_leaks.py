@@ -241,10 +241,8 @@ def _name(cells) -> str:
 POOLED_UNDER_REPAIR: frozenset[str] = frozenset(
     {
         "linguistic.morphology",
-        "procedural.multistep_planning",
         "temporal.scheduling",
         "linguistic.syntax_parsing",
-        "procedural.algorithm_execution",
         "spatial.distance_direction",
     }
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import cmath
 import itertools
 import math
+import random
 import re
 from collections import Counter
 from fractions import Fraction
@@ -22,7 +23,7 @@ from scipy.spatial import ConvexHull
 from scipy.spatial.transform import Rotation
 
 from mirror_hf.bank._core import generate_domain, normalise_text
-from mirror_hf.bank.spatial import DOMAIN
+from mirror_hf.bank.spatial import DOMAIN, distance_direction
 from mirror_hf.records import DIFFICULTIES, canonical_json
 
 SEEDS = (0, 1)
@@ -82,9 +83,13 @@ def test_distance_direction_answers(banks):
         kind = p["kind"]
         if kind == "straight":
             gold = abs(z)
-            assert gold == int(gold), q.id
-            assert _num(q.answer) == int(gold), q.id
-            assert all(_num(d) != int(gold) for d in q.choices if d != q.answer), q.id
+            if p["rounded"]:  # asked to the nearest whole number, never near a half
+                assert "nearest whole number" in q.question and gold != int(gold), q.id
+                assert abs(gold - round(gold)) <= 0.3, q.id
+            else:
+                assert gold == int(gold) and "nearest" not in q.question, q.id
+            assert _num(q.answer) == round(gold), q.id
+            assert all(_num(d) != round(gold) for d in q.choices if d != q.answer), q.id
         elif kind == "grid":
             gold = abs(z.real) + abs(z.imag)
             assert _num(q.answer) == gold, q.id
@@ -99,6 +104,27 @@ def test_distance_direction_answers(banks):
             gold = _eight_point(z if kind == "direction" else -z)
             assert q.answer == gold, q.id
         assert len(set(q.choices)) == 4
+
+
+def test_straight_line_distance_values_do_not_give_the_gold_away():
+    """Across many walks, a distance value is the gold about a quarter of the times it is offered (four
+    choices), whatever the value: a respondent who remembers which numbers were right elsewhere in the
+    form gains nothing. Drawn from whole-number walks only, every gold was a hypotenuse (13 and 25 were
+    right nearly whenever offered) while the leg sums beside them (7, 14, 21, 28) never were."""
+    rng = random.Random(20260)
+    items = []
+    while len(items) < 2400:
+        item = distance_direction(rng, rng.choice(DIFFICULTIES))
+        if item.params["kind"] == "straight":
+            items.append(item)
+    gold = Counter(int(it.answer) for it in items)
+    offered = Counter(int(c) for it in items for c in {it.answer, *it.distractors})
+    rates = {v: gold[v] / n for v, n in offered.items() if n >= 60}
+    assert len(rates) >= 25, sorted(offered.items())
+    assert all(0.12 <= r <= 0.42 for r in rates.values()), sorted(rates.items())
+    # no number is only ever wrong, and the answers spread over the whole range they are drawn from
+    assert sum(n for v, n in offered.items() if not gold[v]) <= 0.01 * sum(offered.values()), sorted(offered.items())
+    assert len(gold) >= 30 and max(gold.values()) <= 3 * len(items) / len(gold), sorted(gold.items())
 
 
 # ------------------------------------------------------------------------------------------

@@ -7,9 +7,11 @@ are parsed back rather than re-formatted. Run with `-s` to read sample items.
 
 from __future__ import annotations
 
+import random
 import re
 import statistics
 import time
+from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -279,6 +281,41 @@ def test_scheduling_gold(banks, seed):
         else:
             assert p["form"] == "critical_path"
             assert minute_of(q.answer) == hm(p["start"]) // timedelta(minutes=1) + critical_path_by_enumeration(p)
+
+
+def _top_share(scores: list[float]) -> float:
+    """Credit of 'pick the top-scoring choice' when choice 0 is the gold (ties share it)."""
+    top = [i for i, s in enumerate(scores) if s == max(scores)]
+    return 1 / len(top) if 0 in top else 0.0
+
+
+def test_scheduling_choices_do_not_give_the_gold_away():
+    """Read without the question, the four clock times of a scheduling item tell nothing: each time is the
+    gold about a quarter of the times it is offered (an earliest slot drawn from random calendars sat in
+    mid-morning, 9:30 was right in 7 of 10 offers and noon never), the earliest common starts spread over
+    the whole day, and the gold is no more often than chance the choice sharing most words (hour, minutes,
+    AM/PM) with the others or the most alike in characters."""
+    rng = random.Random(5)
+    items = [temporal.scheduling(rng, d) for _ in range(500) for d in DIFFICULTIES]
+    gold: Counter = Counter()
+    offered: Counter = Counter()
+    overlap, likeness = [], []
+    for item in items:
+        choices = [item.answer, *item.distractors]
+        gold[minute_of(item.answer)] += 1  # the same moment in either clock style: one value
+        offered.update(minute_of(c) for c in choices)
+        words = [set(re.findall(r"[a-z0-9]+", c.lower())) for c in choices]
+        overlap.append(_top_share([sum(len(w & v) for v in words if v is not w) for w in words]))
+        pairs = [{c.lower()[i:i + 2] for i in range(len(c) - 1)} for c in choices]
+        likeness.append(_top_share([sum(len(a & b) / len(a | b) for b in pairs if b is not a) for a in pairs]))
+    rates = {t: gold[t] / n for t, n in offered.items() if n >= 80}
+    assert len(rates) >= 20, sorted(offered.items())
+    assert all(0.12 <= r <= 0.40 for r in rates.values()), sorted(rates.items())
+    assert sum(n for t, n in offered.items() if not gold[t]) <= 0.02 * sum(offered.values())
+    slots = [minute_of(it.answer) for it in items if it.params["form"] == "common_slot"]
+    assert sum(t >= 13 * 60 for t in slots) >= 0.3 * len(slots)
+    assert statistics.mean(overlap) <= 0.28 and statistics.mean(likeness) <= 0.28, (statistics.mean(overlap),
+                                                                                   statistics.mean(likeness))
 
 
 @pytest.mark.parametrize("seed", SEEDS)

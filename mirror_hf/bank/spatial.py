@@ -30,14 +30,14 @@ DOMAIN = Domain(
 )
 
 
-def _numeric(question: str, answer, wrong: list, params: dict, fallback_step=1, hi=None) -> Item:
+def _numeric(question: str, answer, wrong: list, params: dict, fallback_step=1, hi=None, lo=0) -> Item:
     """An exact_numeric Item whose three wrong values are a family of two named errors around the
     gold (`numeric_family`: random rank, no centre); values must be positive and at most `hi` (an
     angle of a triangle cannot be 303°). The item's own text seeds the draw."""
     answer = Fraction(answer)
     text = fmt_num(answer)
     named = [Fraction(w) for w in wrong if w is not None and Fraction(w) > 0 and (hi is None or Fraction(w) <= hi)]
-    distractors = numeric_distractors(random.Random(question), answer, named, step=fallback_step, hi=hi,
+    distractors = numeric_distractors(random.Random(question), answer, named, step=fallback_step, lo=lo, hi=hi,
                                       allow=lambda v: v > 0 and decimal_places(v) <= 2)
     return Item(question, text, "exact_numeric", distractors, params)
 
@@ -124,18 +124,34 @@ def _displacement(legs) -> tuple[int, int]:
     return x, y
 
 
+# Straight-line distances are drawn first, evenly over 5-40, and then realised as a displacement: a
+# Pythagorean pair when the distance has one (half the time), otherwise legs whose straight line rounds to
+# it (never within 0.2 of a half, and never lopsided enough to read off the longer leg); the wrong values
+# shown stay in the same range. With the displacements drawn first, every answer was a hypotenuse (5, 10,
+# 13, 15, 17, 20, 25 ...) while slips such as the leg sum (7, 14, 21, 28 ...) never were, and a value past
+# the range could only be wrong: the number alone told the gold.
+DISTANCES = range(5, 41)
+_EXACT = {v: [(a, b) for a in range(1, v) for b in range(1, v) if a * a + b * b == v * v] for v in DISTANCES}
+_ROUNDED = {v: [(a, b) for a in range(2, v + 1) for b in range(2, v + 1)
+                if max(a, b) <= 3 * min(a, b) and abs(math.hypot(a, b) - v) <= 0.3 and math.isqrt(a * a + b * b) ** 2 != a * a + b * b]
+            for v in DISTANCES}
+
+
+def _draw_distance(rng: random.Random) -> tuple[int, int, bool]:
+    """A displacement whose straight-line length (exact, or rounded: the flag) is drawn from DISTANCES."""
+    v = rng.choice(DISTANCES)
+    exact = bool(_EXACT[v]) and (not _ROUNDED[v] or rng.random() < 0.5)
+    a, b = rng.choice(_EXACT[v] if exact else _ROUNDED[v])
+    return rng.choice((-1, 1)) * a, rng.choice((-1, 1)) * b, exact
+
+
 def _direction_distractors(answer: str) -> list[str]:
     a = COMPASS8.index(answer)
     order = [(a + 4) % 8, (8 - a) % 8, (4 - a) % 8, (a + 2) % 8, (a - 2) % 8, (a + 1) % 8, (a - 1) % 8]
     return [COMPASS8[i] for i in order]
 
 
-def _draw_target(rng: random.Random, kind: str, n_legs: int) -> tuple[int, int]:
-    if kind == "straight":
-        a, b, _ = rng.choice(TRIPLES)
-        if rng.random() < 0.5:
-            a, b = b, a
-        return rng.choice((-1, 1)) * a, rng.choice((-1, 1)) * b
+def _draw_target(rng: random.Random, n_legs: int) -> tuple[int, int]:
     # direction kinds: both axes clearly non-zero (ratio at most 2, so one compass point is nearest),
     # or one axis exactly zero when there are enough legs to cancel it
     if n_legs >= 3 and rng.random() < 0.3:
@@ -151,7 +167,8 @@ def _draw_target(rng: random.Random, kind: str, n_legs: int) -> tuple[int, int]:
     "distance_direction",
     difficulty={
         "easy": "2 legs with compass directions (perpendicular, or out and back on one line); asks the "
-                "straight-line distance (whole-number triple) or the compass direction from/to the start",
+                "straight-line distance (5-40 units: a Pythagorean triple, or else rounded to the nearest whole "
+                "number) or the compass direction from/to the start",
         "medium": "3-4 legs with compass directions and back-tracking; adds the shortest grid (street) "
                   "distance back to the start",
         "hard": "4-6 legs given as left/right turns from an initial facing, so the walker's heading must be "
@@ -180,7 +197,10 @@ def distance_direction(rng: random.Random, difficulty: str) -> Item:
         b = rng.randint(1, a - 1)
         legs = [(d, a), (back, b)]
     else:
-        dx, dy = _draw_target(rng, kind if kind == "straight" else "direction", n_legs)
+        if kind == "straight":
+            dx, dy, exact = _draw_distance(rng)
+        else:
+            dx, dy = _draw_target(rng, n_legs)
         if kind == "grid" and (dx == 0 or dy == 0):
             dx = dx or rng.choice((-1, 1)) * rng.randint(2, 9)
             dy = dy or rng.choice((-1, 1)) * rng.randint(2, 9)
@@ -218,19 +238,32 @@ def distance_direction(rng: random.Random, difficulty: str) -> Item:
             body += f" At the end, {who} turns {final_turn} and stops."
     unit_p = unitn
     if kind == "straight":
-        q = rng.choice((f"How far is {who} from the starting point in a straight line, in {unit_p}?",
-                        f"What is the straight-line distance, in {unit_p}, between the start and the end of the route?",
-                        f"As the crow flies, how many {unit_p} separate {who} from where the trip began?"))
-        answer = math.isqrt(dx * dx + dy * dy)
+        if exact:
+            q = rng.choice((f"How far is {who} from the starting point in a straight line, in {unit_p}?",
+                            f"What is the straight-line distance, in {unit_p}, between the start and the end of the route?",
+                            f"As the crow flies, how many {unit_p} separate {who} from where the trip began?"))
+        else:
+            q = rng.choice((f"How far is {who} from the starting point in a straight line, in {unit_p}, to the nearest whole number?",
+                            f"What is the straight-line distance, in {unit_p}, between the start and the end of the route? "
+                            f"Round to the nearest whole number.",
+                            f"As the crow flies, about how many {unit_p} separate {who} from where the trip began "
+                            f"(to the nearest whole number)?"))
+        line = math.hypot(dx, dy)
+        answer = round(line)
         total = sum(n for _, n in legs)
         # ignoring back-tracking: every leg on an axis counted as if in the same direction
         ux = sum(n for d, n in legs if d in ("east", "west"))
         uy = sum(n for d, n in legs if d in ("north", "south"))
-        unsigned = math.isqrt(ux * ux + uy * uy) if math.isqrt(ux * ux + uy * uy) ** 2 == ux * ux + uy * uy else None
-        wrong = [abs(dx) + abs(dy), total, unsigned, max(abs(dx), abs(dy)), abs(abs(dx) - abs(dy))]
+        unsigned = math.hypot(ux, uy)
+        unsigned = round(unsigned) if not exact or unsigned == int(unsigned) else None
+        # the leg sum (grid distance), every leg added up, back-tracking ignored, the longer leg, the
+        # difference of the legs; a rounded distance also truncated
+        wrong = [abs(dx) + abs(dy), total, unsigned, max(abs(dx), abs(dy)), abs(abs(dx) - abs(dy)),
+                 None if exact else math.floor(line)]
         item_q = f"{body} {q}"
         params = _walk_params(kind, legs, relative, final_turn, unitn, n_legs, turns)
-        return _numeric(item_q, answer, wrong, params)
+        params["rounded"] = not exact
+        return _numeric(item_q, answer, wrong, params, lo=DISTANCES[0], hi=DISTANCES[-1])
     if kind == "grid":
         q = rng.choice((f"Moving only along the grid (north-south or east-west), what is the fewest number of {unit_p} "
                         f"needed to get back to {start}?",

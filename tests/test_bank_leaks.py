@@ -179,12 +179,11 @@ EIGHT_SEEDS = tuple(range(8))
 @pytest.mark.slow
 def test_eight_pooled_forms_best_strategy_within_pooled_bound():
     """The issue's bar: eight forms pooled (about 1,000 items per subcategory), every
-    subcategory's best choice-only strategy, the answer priors included, at most 30% (the four
-    listed in `_leaks.POOLED_UNDER_REPAIR` excepted, until they are within it)."""
+    subcategory's best choice-only strategy, the answer priors included, at most 30%."""
     from forms import form
 
     questions = [q for seed in EIGHT_SEEDS for q in form(seed)]
-    _check_table(*pooled_table(questions), _leaks.POOLED_BOUND, 950, _leaks.UNDER_REPAIR | _leaks.POOLED_UNDER_REPAIR)
+    _check_table(*pooled_table(questions), _leaks.POOLED_BOUND, 950)
     _leaks.check_pooled(questions)
 
 

@@ -231,19 +231,6 @@ def _name(cells) -> str:
     )
 
 
-# Subcategories whose best strategy, pooled over eight forms, is still above POOLED_BOUND after the
-# repairs of issue 30 (the suite's seeds 0-7, its own readings: history shares-question-words
-# 30.1%, morphology offered prior 30.6%, multistep planning gold prior 31.1% - "4" moves is the
-# commonest answer -, scheduling offered prior 30.1%, syntax parsing offered prior 31.2%, algorithm
-# execution most-similar 30.1% (character bigrams), distance/direction offered prior 32.2%); all
-# below the three-form bound and never refused by the build. `check_pooled` passes them and the
-# slow test fails once one is within the bound: the list only shrinks.
-POOLED_UNDER_REPAIR: frozenset[str] = frozenset(
-    {
-    }
-)
-
-
 def check_leaks(questions: Sequence[Question]) -> list[LeakCell]:
     """The build's leak gate on one form; returns the table so the card can print it."""
     cells = strategy_table(questions)
@@ -258,8 +245,7 @@ def check_pooled(questions: Sequence[Question], bound: float = POOLED_BOUND) -> 
     """The suite's gate on several forms pooled (eight at the default size): every subcategory's
     best strategy, the answer priors included, at or below `bound`."""
     cells = strategy_table(questions)
-    skip = UNDER_REPAIR | POOLED_UNDER_REPAIR
-    over = sorted((c for c in cells if c.accuracy > bound and c.subcategory not in skip), key=lambda c: -c.accuracy)
+    over = sorted((c for c in cells if c.accuracy > bound and c.subcategory not in UNDER_REPAIR), key=lambda c: -c.accuracy)
     if over:
         raise GateError(
             f"choices give the answer away pooled over the forms ({len(over)} strategies above "

@@ -482,6 +482,61 @@ def test_triage_tables_stay_clinically_plausible(banks):
     assert n >= 30, n
 
 
+def _tests(rule, field, *, value=None, above=None):
+    """Whether a rule has a condition on `field`: that it equals `value`, or a lower bound at or above `above`."""
+    for f, op, v in rule["when"]:
+        if f != field:
+            continue
+        if above is not None and op in (">", ">=") and v >= above:
+            return True
+        if value is not None and op == "==" and v == value:
+            return True
+    return False
+
+
+# What a reader with common sense expects of each rule, written from how such desks work (a triage
+# nurse's, a shop's, an IT desk's, a warehouse's), not from the generator's tables: a rule that broke
+# one would invite world knowledge to overrule it.
+SENSIBLE = {
+    # only a threat to life goes to resuscitation: difficulty breathing, chest pain, a racing heart
+    "Resuscitation bay now": lambda r: (_tests(r, "breathing_difficulty", value=True) or _tests(r, "chest_pain", value=True)
+                                        or _tests(r, "heart_rate", above=130)),
+    # infection testing follows a fever or breathing trouble, not chest pain, age or pulse alone
+    "Isolate and test for infection": lambda r: (_tests(r, "temperature", above=37.8)
+                                                 or _tests(r, "breathing_difficulty", value=True)),
+    # chest pain and difficulty breathing need a doctor, not a nurse
+    "See a nurse within 1 hour": lambda r: not (_tests(r, "chest_pain", value=True)
+                                                or _tests(r, "breathing_difficulty", value=True)),
+    "Return for a receipt": lambda r: _tests(r, "has_receipt", value=False),
+    "Approve automatically": lambda r: not _tests(r, "has_receipt", value=False) and not _tests(r, "amount", above=0),
+    "Full refund": lambda r: not _tests(r, "has_receipt", value=False) and not _tests(r, "days_since_purchase", above=0),
+    "Offer a repair": lambda r: all(f in ("item_type", "opened") and (f != "item_type" or v == "electronics")
+                                    for f, _, v in r["when"]),
+    "Require MFA setup first": lambda r: _tests(r, "mfa_enabled", value=False),
+    "Grant immediately": lambda r: not any(_tests(r, "data_class", value=c) for c in ("confidential", "restricted"))
+                                   and not _tests(r, "mfa_enabled", value=False),
+    "Hold for inspection": lambda r: _tests(r, "hazardous", value=True),
+    "Send by air courier": lambda r: not _tests(r, "hazardous", value=True),
+    "Send by standard post": lambda r: not _tests(r, "express", value=True),
+}
+
+
+def test_every_rule_is_one_a_desk_would_write(banks):
+    """Issue 30: protocol-compliance rules are sensible as well as in range, so following the table
+    never means going against what the desk would plainly do (a 37.9 °C fever sent to the
+    resuscitation bay, chest pain to infection testing, a sealed food return offered a repair)."""
+    checked = Counter()
+    for q in _all(banks):
+        if q.subcategory != "protocol_compliance":
+            continue
+        for rule in q.params["rules"]:
+            sensible = SENSIBLE.get(rule["action"])
+            if sensible is not None:
+                checked[rule["action"]] += 1
+                assert sensible(rule), (q.id, rule)
+    assert set(checked) == set(SENSIBLE) and min(checked.values()) >= 20, checked
+
+
 # ---------------------------------------------------------------------------------------------
 # Choice-only cues (issue 30): the items themselves, drawn straight from the generators
 # ---------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ own implementation.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from fractions import Fraction
@@ -730,8 +731,13 @@ def recipe_following(rng: random.Random, difficulty: str) -> Item:
 # protocol_compliance: an ordered rule table, first match wins
 # ---------------------------------------------------------------------------------------------
 
-# Each protocol: the case's fields (name, kind, range or options, how the field reads in prose)
-# and the actions its rules may require.
+# Each protocol: the case's fields (name, kind, range or options, how the field reads in prose), the
+# actions its rules may require and, per action, the conditions that can sensibly lead to it (a
+# clinic sends chest pain to a doctor, not to infection testing; a shop offers a repair on opened
+# electronics, not on sealed food): `triggers` maps an action to its fields, each with the value that
+# triggers it (a yes/no sign, the categories, or a direction and the range a threshold is drawn
+# from). A rule's conditions are drawn from its own action's triggers only, so no rule asks world
+# knowledge to overrule it; `defaults` are the actions a table may fall back on.
 PROTOCOLS = {
     "triage": {
         "intro": "An urgent-care clinic triages walk-in patients with this protocol",
@@ -746,9 +752,18 @@ PROTOCOLS = {
         "actions": ["Resuscitation bay now", "See a doctor within 15 minutes", "Isolate and test for infection",
                     "See a doctor within 1 hour", "See a nurse within 1 hour", "Routine queue", "Refer to pharmacy"],
         "by_urgency": 5,  # the first five are the rules' (in this order), the last two the default's
-        # warning signs the rules test for (a rule never fires on a normal value): the sign, or a
-        # reading at or above the floor
-        "signs": {"temperature": 37.5, "heart_rate": 100, "age": 65, "chest_pain": True, "breathing_difficulty": True},
+        # warning signs only (a rule never fires on a normal value), each sending to care that fits it
+        "triggers": {
+            "Resuscitation bay now": {"breathing_difficulty": True, "chest_pain": True, "heart_rate": (">", 130, 145)},
+            "See a doctor within 15 minutes": {"chest_pain": True, "breathing_difficulty": True,
+                                               "heart_rate": (">", 115, 135), "temperature": (">", 39.5, 40.5)},
+            "Isolate and test for infection": {"temperature": (">", 37.8, 39.5), "breathing_difficulty": True},
+            "See a doctor within 1 hour": {"temperature": (">", 38.0, 39.5), "heart_rate": (">", 100, 120),
+                                           "age": (">", 65, 80), "chest_pain": True},
+            "See a nurse within 1 hour": {"temperature": (">", 37.5, 38.5), "heart_rate": (">", 100, 115),
+                                          "age": (">", 65, 85)},
+        },
+        "defaults": ["Routine queue", "Refer to pharmacy"],
         # a case with one of these is never left to the default (the least urgent care)
         "alarm": {"temperature": 39.0, "heart_rate": 120, "chest_pain": True, "breathing_difficulty": True},
     },
@@ -761,6 +776,15 @@ PROTOCOLS = {
             "days_since_purchase": ("num", (1, 120, 1), "days since purchase"),
         },
         "actions": ["Reject the claim", "Send to the finance director", "Send to the line manager", "Approve automatically", "Return for a receipt", "Flag for audit"],
+        "triggers": {
+            "Reject the claim": {"days_since_purchase": (">", 60, 110), "has_receipt": False},
+            "Send to the finance director": {"amount": (">", 1500, 4500), "category": ("equipment", "training", "travel")},
+            "Send to the line manager": {"amount": (">", 200, 1500), "category": ("equipment", "training")},
+            "Approve automatically": {"amount": ("<", 50, 300), "has_receipt": True, "days_since_purchase": ("<", 7, 30)},
+            "Return for a receipt": {"has_receipt": False},
+            "Flag for audit": {"has_receipt": False, "amount": (">", 1000, 4000), "category": ("meals",)},
+        },
+        "defaults": ["Send to the line manager", "Approve automatically", "Send to the finance director"],
     },
     "returns": {
         "intro": "A shop handles returned goods with this procedure",
@@ -772,6 +796,15 @@ PROTOCOLS = {
             "item_type": ("cat", ["clothing", "electronics", "food", "books"], "item type"),
         },
         "actions": ["Refuse the return", "Full refund", "Store credit only", "Exchange only", "Refer to the store manager", "Offer a repair"],
+        "triggers": {
+            "Refuse the return": {"days_since_purchase": (">", 30, 80), "item_type": ("food",)},
+            "Full refund": {"has_receipt": True, "opened": False, "days_since_purchase": ("<", 7, 30)},
+            "Store credit only": {"has_receipt": False, "days_since_purchase": (">", 14, 45)},
+            "Exchange only": {"opened": True, "item_type": ("clothing",)},
+            "Refer to the store manager": {"price": (">", 200, 800), "has_receipt": False},
+            "Offer a repair": {"item_type": ("electronics",), "opened": True},
+        },
+        "defaults": ["Store credit only", "Refer to the store manager", "Exchange only", "Full refund"],
     },
     "access": {
         "intro": "An IT team grants access requests with this rule set",
@@ -782,6 +815,16 @@ PROTOCOLS = {
             "contractor": ("bool", ("the requester is a contractor", "the requester is an employee"), "requester is a contractor"),
         },
         "actions": ["Deny the request", "Grant after security review", "Grant after manager approval", "Grant immediately", "Require MFA setup first", "Grant read-only access"],
+        "triggers": {
+            "Deny the request": {"data_class": ("restricted",), "contractor": True, "tenure_months": ("<", 1, 3)},
+            "Grant after security review": {"data_class": ("confidential", "restricted")},
+            "Grant after manager approval": {"data_class": ("internal", "confidential"), "contractor": True,
+                                             "tenure_months": ("<", 3, 12)},
+            "Grant immediately": {"data_class": ("public",), "mfa_enabled": True, "tenure_months": (">", 12, 36)},
+            "Require MFA setup first": {"mfa_enabled": False},
+            "Grant read-only access": {"contractor": True, "tenure_months": ("<", 3, 6), "data_class": ("internal", "public")},
+        },
+        "defaults": ["Grant after manager approval", "Deny the request", "Grant read-only access"],
     },
     "shipping": {
         "intro": "A warehouse routes parcels with this rule list",
@@ -792,6 +835,15 @@ PROTOCOLS = {
             "express": ("bool", ("express service was paid for", "express service was not paid for"), "express service paid"),
         },
         "actions": ["Hold for inspection", "Send by freight", "Send by air courier", "Send by standard post", "Send by road courier", "Return to sender"],
+        "triggers": {
+            "Hold for inspection": {"hazardous": True},
+            "Send by freight": {"weight_kg": (">", 20, 35), "destination": ("overseas",)},
+            "Send by air courier": {"express": True, "destination": ("overseas", "EU"), "hazardous": False},
+            "Send by standard post": {"express": False, "weight_kg": ("<", 2, 10), "destination": ("domestic",)},
+            "Send by road courier": {"express": True, "destination": ("domestic", "EU")},
+            "Return to sender": {"hazardous": True, "weight_kg": (">", 30, 38)},
+        },
+        "defaults": ["Send by standard post", "Send by road courier", "Send by freight"],
     },
 }
 
@@ -851,28 +903,23 @@ def _draw_value(rng: random.Random, spec: tuple):
     return round(value, 1) if isinstance(step, float) else int(value)
 
 
-def _draw_condition(rng: random.Random, field: str, spec: tuple, case_value=None, tight: bool = False,
-                    sign=None) -> list:
-    """One condition on `field`; with a warning `sign` (True, or a floor) it tests for the sign
-    only: the sign present, or a reading at or above a threshold no lower than the floor."""
+def _draw_condition(rng: random.Random, field: str, spec: tuple, trigger, case_value=None, tight: bool = False) -> list:
+    """One condition on `field` as the action's `trigger` allows it: the sign (a yes/no value), one of
+    the categories, or a threshold in the trigger's direction drawn from its range on the field's
+    grid (with `tight`, the case's own value when it lies in that range: the case sits on the boundary)."""
     kind, rng_spec, _ = spec
-    if sign is True:
-        return [field, "==", True]
-    if sign is not None:
-        threshold = case_value if tight and case_value is not None and case_value >= sign else None
-        while threshold is None or threshold < sign:
-            threshold = _draw_value(rng, spec)
-        return [field, rng.choice([">", ">="]), threshold]
     if kind == "bool":
-        return [field, "==", rng.random() < 0.5]
+        return [field, "==", trigger]
     if kind == "cat":
-        return [field, "==", rng.choice(rng_spec)]
-    op = rng.choice([">", ">=", "<", "<="])
-    if tight and case_value is not None:
-        threshold = case_value  # the case sits exactly on the boundary
-    else:
-        threshold = _draw_value(rng, spec)
-    return [field, op, threshold]
+        return [field, "==", rng.choice(trigger)]
+    direction, lo, hi = trigger
+    op = rng.choice([">", ">="] if direction == ">" else ["<", "<="])
+    if tight and case_value is not None and lo <= case_value <= hi:
+        return [field, op, case_value]
+    f_lo, _f_hi, step = rng_spec
+    k = rng.randint(math.ceil(round((lo - f_lo) / step, 6)), math.floor(round((hi - f_lo) / step, 6)))
+    value = f_lo + k * step
+    return [field, op, round(value, 1) if isinstance(step, float) else int(value)]
 
 
 def _protocol(rng: random.Random, difficulty: str) -> Item:
@@ -880,34 +927,44 @@ def _protocol(rng: random.Random, difficulty: str) -> Item:
     proto = PROTOCOLS[name]
     fields = proto["fields"]
     n_rules, max_conds = {"easy": (3, 1), "medium": (4, 2), "hard": (5, 3)}[difficulty]
-    if proto.get("by_urgency"):  # earlier rules, more urgent care; the default one of the calm actions
-        urgent, calm = proto["actions"][: proto["by_urgency"]], proto["actions"][proto["by_urgency"]:]
-        actions = sorted(rng.sample(urgent, n_rules), key=urgent.index) + [rng.choice(calm)]
+    triggers = proto["triggers"]
+    default = rng.choice(proto["defaults"])
+    if proto.get("by_urgency"):  # earlier rules, more urgent care
+        urgent = proto["actions"][: proto["by_urgency"]]
+        actions = sorted(rng.sample(urgent, n_rules), key=urgent.index)
     else:
-        actions = rng.sample(proto["actions"], n_rules + 1)
-    default = actions[-1]
-    signs, alarm = proto.get("signs", {}), proto.get("alarm", {})
-    for _ in range(200):
+        actions = rng.sample([a for a in proto["actions"] if a != default], n_rules)
+    alarm = proto.get("alarm", {})
+    # which rule decides (n_rules: none does, the default) is drawn first, evenly, and a case and
+    # conditions are searched for that make it so: each action is then the answer about as often as
+    # it stands in a table, so no action string is the answer more often than it is offered (left to
+    # the draws, a one-sign rule like "hazardous -> hold for inspection" decided 40% of the tables
+    # that offered it, and the default almost never did). A hard table is not decided by rule 1,
+    # except in triage, whose rule 1 is always its gravest (resuscitation) rule: barred from deciding,
+    # that action would be offered in every hard triage table and never be the answer.
+    target = rng.randint(1 if difficulty == "hard" and not proto.get("by_urgency") else 0, n_rules)
+    for _ in range(5000):
         case = {f: _draw_value(rng, spec) for f, spec in fields.items()}
         rules = []
-        for r in range(n_rules):
-            k = rng.randint(1, max_conds) if difficulty != "easy" else 1
-            chosen = rng.sample(sorted(fields), k)
+        for action in actions:
+            k = rng.randint(1, min(max_conds, len(triggers[action]))) if difficulty != "easy" else 1
+            chosen = rng.sample(sorted(triggers[action]), k)
             tight = difficulty == "hard" and rng.random() < 0.5
-            rules.append({"when": [_draw_condition(rng, f, fields[f], case[f], tight, signs.get(f)) for f in chosen],
-                          "action": actions[r]})
+            rules.append({"when": [_draw_condition(rng, f, fields[f], triggers[action][f], case[f], tight) for f in chosen],
+                          "action": action})
         if len({repr(sorted(r["when"], key=repr)) for r in rules}) < n_rules:
             continue  # two rules with the same conditions: the later one could never apply
         matches = [i for i, rule in enumerate(rules) if all(_cond_holds(c, case) for c in rule["when"])]
+        if (matches[0] if matches else n_rules) != target:
+            continue
         answer = first_match(rules, case, default)
         if not matches and any(case[f] is True if v is True else case[f] >= v for f, v in alarm.items()):
             continue  # a patient with a warning sign sent to the pharmacy by default: no clinic's table
-        # Want: easy - first matching rule early; medium/hard - a later rule also matches, so order matters.
-        if difficulty == "easy" and (not matches or len(matches) > 1):
+        # Want: easy - one rule at most matches; medium/hard - a later rule also matches wherever one
+        # could (the deciding rule is not the last rule or the default), so the order matters.
+        if difficulty == "easy" and len(matches) > 1:
             continue
-        if difficulty != "easy" and len(matches) < 2 and rng.random() < 0.8:
-            continue
-        if difficulty == "hard" and matches and matches[0] == 0:
+        if difficulty != "easy" and target < n_rules - 1 and len(matches) < 2:
             continue
         break
     else:
@@ -943,10 +1000,12 @@ def _protocol(rng: random.Random, difficulty: str) -> Item:
 @DOMAIN.subcategory(
     "protocol_compliance",
     difficulty={
-        "easy": "3 rules of one condition each, exactly one rule matches",
-        "medium": "4 rules of up to 2 conditions; usually two rules match so order decides",
-        "hard": "5 rules of up to 3 conditions, the deciding rule is not the first, and thresholds often "
-        "sit exactly on the case's value (at least / more than)",
+        "easy": "3 rules of one condition each, at most one rule matches (none: the default decides)",
+        "medium": "4 rules of up to 2 conditions; unless the last rule or the default decides, a later rule "
+        "also matches, so order decides",
+        "hard": "5 rules of up to 3 conditions, the deciding rule is not the first (in triage it may be: "
+        "its first rule is always the resuscitation rule), and thresholds often sit exactly on the case's "
+        "value (at least / more than)",
     },
 )
 def protocol_compliance(rng: random.Random, difficulty: str) -> Item:

@@ -180,6 +180,53 @@ def _cap(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# Options first, answer second (answers drawn from a small vocabulary)
+# ---------------------------------------------------------------------------------------------
+#
+# Where the answers come from a small vocabulary that the facts themselves skew (most languages are
+# written in Latin script, the euro replaced a dozen currencies in 1999-2002, most zones sit at a
+# few offsets), drawing the entity first makes the common value the answer whenever it is offered and
+# leaves a rare or merely nearby value never the answer. These kinds draw the four options first,
+# as values close to one another, keep the set only if each of the four is the answer for some entity
+# of the tier while the other three are wrong for it, and only then draw which one is the answer and
+# an entity with that answer. Within every offered set each option is then the answer a quarter of the
+# time, so no option can be picked or struck off for what it says.
+
+
+def _weighted_sample(rng: random.Random, values: list, weights: list[float], k: int) -> list:
+    """k distinct values, each drawn in proportion to its weight among those not yet drawn."""
+    values, weights = list(values), list(weights)
+    out = []
+    for _ in range(k):
+        i = rng.choices(range(len(values)), weights)[0]
+        out.append(values.pop(i))
+        weights.pop(i)
+    return out
+
+
+def _near_values(rng: random.Random, values: list, spread: float) -> list:
+    """Four values of a numeric vocabulary close together: one drawn at random and the three nearest
+    it, each distance blurred by up to `spread` so the set is not always the same window."""
+    anchor = rng.choice(values)
+    blurred = {v: abs(v - anchor) + spread * rng.random() for v in values if v != anchor}
+    return [anchor, *sorted(blurred, key=blurred.__getitem__)[:3]]
+
+
+def _options_first(rng: random.Random, draw_options, hosts, tries: int = 200) -> tuple:
+    """(answer, entity, the three wrong values): `draw_options()` gives four candidate values;
+    `hosts(value, others)` lists (in a fixed order) the entities for which `value` is the answer and
+    each of `others` is wrong. A set is kept only when every value has an entity; the answer is then
+    drawn uniformly from the set."""
+    for _ in range(tries):
+        options = list(draw_options())
+        found = [hosts(v, [o for o in options if o != v]) for v in options]
+        if len(set(options)) == 4 and all(found):
+            i = rng.randrange(4)
+            return options[i], rng.choice(found[i]), options[:i] + options[i + 1:]
+    raise ValueError("no set of four options in which each can be the answer")
+
+
+# ---------------------------------------------------------------------------------------------
 # Source tables (loaded once, lazily)
 # ---------------------------------------------------------------------------------------------
 
@@ -876,20 +923,29 @@ def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
 _OFFSET_MOMENTS = ((2025, 1, 15), (2025, 7, 15), (2024, 1, 15), (2024, 7, 15))
 
 
+@functools.cache
+def _offsets_at(pool: str, moment: tuple[int, int, int]) -> dict[int, tuple[str, ...]]:
+    """UTC offset in minutes at noon UTC of `moment` -> the zones of the pool showing it ('medium':
+    every zone; 'hard': zones of countries outside the widely known list)."""
+    when = datetime(*moment, 12, tzinfo=UTC)
+    out: dict[int, list[str]] = {}
+    for zone, code in sorted(zone_table().items()):
+        if pool == "medium" or countries()[code]["tier"] != "easy":
+            minutes = int(when.astimezone(tz_file(zone)).utcoffset().total_seconds() // 60)
+            out.setdefault(minutes, []).append(zone)
+    return {m: tuple(z) for m, z in out.items()}
+
+
 def _geo_utc_offset(rng: random.Random, difficulty: str) -> Item:
     pool = "medium" if difficulty == "medium" else "hard"
-    zones = sorted(z for z, c in zone_table().items() if countries()[c]["tier"] != "easy" or pool == "medium")
-    zone = rng.choice(zones)
     y, m, d = rng.choice(_OFFSET_MOMENTS)
     moment = datetime(y, m, d, 12, tzinfo=UTC)
-    offset = moment.astimezone(tz_file(zone)).utcoffset()
-    minutes = int(offset.total_seconds() // 60)
+    table = _offsets_at(pool, (y, m, d))
+    # Options first: four offsets some zone shows that day, close to one another (an hour off, a
+    # half-hour zone rounded, daylight saving forgotten), then the answer among them and a zone
+    # showing it; a common offset is then no more often the answer when offered than a rare one.
+    minutes, zone, wrong = _options_first(rng, lambda: _near_values(rng, sorted(table), 60), lambda v, _others: table[v])
     answer = fmt_offset(minutes)
-    # Slips: forgetting daylight saving, rounding a half/quarter-hour zone, off by an hour.
-    step = 30 if minutes % 60 == 0 else 15
-    wrong = [minutes + 60, minutes - 60, minutes + step, minutes - step, minutes + 120]
-    wrong = [w for w in wrong if (w >= 0) == (minutes >= 0) or w == 0]
-    rng.shuffle(wrong)
     date_text = moment.strftime("%d %B %Y").lstrip("0")
     q = rng.choice(
         [
@@ -901,28 +957,47 @@ def _geo_utc_offset(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [fmt_offset(w) for w in wrong]),
+        tuple(fmt_offset(w) for w in wrong),
         {"source": SRC_TZ, "kind": "utc_offset", "zone": zone, "moment_utc": moment.isoformat()},
     )
 
 
+def _ever_tender(territory: str) -> set[str]:
+    return {c for c, _s, _e in currency_history().get(territory, [])}
+
+
 def _geo_currency(rng: random.Random, difficulty: str) -> Item:
-    codes = [c for c in countries_in(difficulty) if current_currency(c)]
-    code = rng.choice(codes)
-    cur = current_currency(code)
-    in_use = {cc for cc, _s, _e in currency_history().get(code, [])}
+    tier = [c for c in countries_in(difficulty) if current_currency(c)]
+    currencies = sorted({current_currency(c) for c in tier})
+
+    # Options first: four currencies in use in this tier's countries, alike: one country drawn at
+    # random, its currency, then currencies named like the country, of the same unit, of the same
+    # IANA area, any other. Then the answer among the four and a country using it where none of the
+    # other three was ever legal tender. Drawn country first, the euro and the US dollar were the
+    # answer about half the times they were offered.
+    def draw() -> list[str]:
+        c0 = rng.choice(tier)
+        cur0 = current_currency(c0)
+        unit = currency_name(cur0).split()[-1]
+        area = country_area().get(c0)
+        groups = [
+            [o for o in currencies if _echoes(in_text(c0), currency_name(o))],
+            [o for o in currencies if currency_name(o).split()[-1] == unit],
+            sorted({current_currency(c) for c in tier if country_area().get(c) == area}),
+            list(currencies),
+        ]
+        out = [cur0]
+        for group in groups:
+            rng.shuffle(group)
+            out += [o for o in group[:2] if o not in out]
+        return out[:4]
+
+    def hosts(cur: str, others: list[str]) -> list[str]:
+        return [c for c in tier if current_currency(c) == cur and not _ever_tender(c) & set(others)]
+
+    cur, code, wrong = _options_first(rng, draw, hosts)
     answer = currency_name(cur)
-    last_word = answer.split()[-1]
-    others = sorted({current_currency(c) for c in countries() if current_currency(c) and current_currency(c) not in in_use})
-    same_unit = [o for o in others if currency_name(o).split()[-1] == last_word]
-    area_mates = [current_currency(c) for c in countries() if country_area().get(c) == country_area().get(code) and current_currency(c)]
-    area_mates = [o for o in area_mates if o not in in_use]
     name = in_text(code)
-    # Currencies named like the place (South African Rand for South Sudan, Cayman Islands Dollar for
-    # the Solomon Islands): the answer is often named after the country, so a wrong one is too.
-    namesakes = [o for o in others if _echoes(name, currency_name(o))]
-    for group in (same_unit, area_mates, namesakes):
-        rng.shuffle(group)
     q = rng.choice(
         [
             f"According to CLDR, what is the currency in use in {name} today?",
@@ -934,7 +1009,7 @@ def _geo_currency(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(o) for o in namesakes[:2] + same_unit[:2] + area_mates + others]),
+        tuple(currency_name(o) for o in wrong),
         {"source": SRC_CLDR, "kind": "current_currency", "alpha_2": code, "currency": cur},
         (cur,),
     )
@@ -1049,13 +1124,16 @@ def _bare(name: str) -> str:
 
 
 def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
-    keys = sorted(k for k, h in historic().items() if h["tier"] == difficulty)
-    h = historic()[rng.choice(keys)]
-    year = h["year"]
-    other_years = sorted({x["year"] for x in historic().values() if x["year"] != year}, key=lambda y: (abs(y - year), y))
-    near = [year + 1, year - 1, year + 2, year - 3]
-    rng.shuffle(near)
-    groups = (other_years[:2] + near) if difficulty != "easy" else (near[:1] + other_years[:1] + near[1:])
+    by_year: dict[int, list[str]] = {}
+    for k, h in sorted(historic().items()):
+        if h["tier"] == difficulty:
+            by_year.setdefault(h["year"], []).append(k)
+    # Options first: four years in which ISO 3166 withdrew codes of entities of this tier, close to
+    # one another; then the year asked and an entity withdrawn in it (1986, when four US Pacific
+    # islands went at once, would otherwise be the answer whenever offered, and a year next to it
+    # that no entity has would never be).
+    year, key, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_year), 4), lambda y, _others: by_year[y])
+    h = historic()[key]
     q = rng.choice(
         [
             f"In which year was the ISO 3166 country code of {h['name']} withdrawn?",
@@ -1067,7 +1145,7 @@ def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
         q,
         str(year),
         "exact_numeric",
-        numeric_distractors(rng, year, groups, lo=1900, hi=_LAST_YEAR),
+        tuple(str(w) for w in wrong),
         {"source": SRC_ISO, "kind": "withdrawal_year", "alpha_4": h["alpha_4"]},
     )
 
@@ -1190,22 +1268,48 @@ def _successions(difficulty: str) -> list[dict]:
     return [s for s in currency_successions() if countries()[s["territory"]]["tier"] == difficulty or (difficulty == "hard" and countries()[s["territory"]]["tier"] == "medium")]
 
 
+def _older_than(territory: str, start: int) -> set[str]:
+    """The territory's own currencies given up more than a year before `start` (a change then made
+    cannot have replaced them), whose names carry no years."""
+    return {c for c, _st, e in currency_history()[territory] if e is not None and e[0] < start - 1 and _clean_currency(c)}
+
+
 def _hist_predecessor(rng: random.Random, difficulty: str) -> Item:
-    s = rng.choice(_successions(difficulty))
+    changes = _successions(difficulty)
+    replaced = sorted({x["predecessor"] for x in changes})
+
+    # Options first: four currencies replaced in this tier's territories, alike: one change drawn at
+    # random, its currency, and (in this order) an older currency of the same territory, currencies the
+    # same successor replaced elsewhere, currencies of the same unit, any other. Then the answer among
+    # the four and a change that replaced it, in a territory where none of the other three was in use
+    # (unless given up more than a year before the change). Drawn change first, the euro's many
+    # predecessors were the answer about half the times they were offered and the currencies of a
+    # single small change (Cypriot pound, Slovak koruna) almost never.
+    def draw() -> list[str]:
+        s0 = rng.choice(changes)
+        unit = currency_name(s0["predecessor"]).split()[-1]
+        groups = [
+            sorted(_older_than(s0["territory"], s0["start"]) & set(replaced)),
+            sorted({x["predecessor"] for x in changes if x["currency"] == s0["currency"]}),
+            [c for c in replaced if currency_name(c).split()[-1] == unit],
+            list(replaced),
+        ]
+        out = [s0["predecessor"]]
+        for group in groups:
+            rng.shuffle(group)
+            out += [c for c in group if c not in out]
+        return out[:4]
+
+    def hosts(pred: str, others: list[str]) -> list[dict]:
+        return [
+            x for x in changes
+            if x["predecessor"] == pred
+            and all(o not in {c for c, _s, _e in currency_history()[x["territory"]]} or o in _older_than(x["territory"], x["start"]) for o in others)
+        ]
+
+    pred, s, wrong = _options_first(rng, draw, hosts)
     name = in_text(s["territory"])
-    answer = currency_name(s["predecessor"])
-    rows = currency_history()[s["territory"]]
-    used_there = {c for c, _s, _e in rows}
-    # Most plausible: the territory's own older currencies, given up more than a year before the change
-    # (so they cannot be the one replaced), then other currencies that the same successor replaced
-    # elsewhere, then the same unit word, then any other replaced currency.
-    older = sorted({c for c, _st, e in rows if e is not None and e[0] < s["start"] - 1 and _clean_currency(c)} - {s["predecessor"]})
-    same_successor = sorted({x["predecessor"] for x in currency_successions() if x["currency"] == s["currency"]} - used_there)
-    unit = answer.split()[-1]
-    same_unit = sorted({x["predecessor"] for x in currency_successions() if currency_name(x["predecessor"]).split()[-1] == unit} - used_there)
-    rest = sorted({x["predecessor"] for x in currency_successions()} - used_there)
-    for group in (older, same_successor, same_unit, rest):
-        rng.shuffle(group)
+    answer = currency_name(pred)
     cur = currency_name(s["currency"])
     if _echoes(cur, answer):
         # The new currency's name would echo the answer's (Chilean Peso / Chilean Escudo, Pakistani
@@ -1227,18 +1331,25 @@ def _hist_predecessor(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(c) for c in older[:2] + same_successor[:2] + same_unit + rest]),
-        {"source": SRC_CLDR, "kind": "predecessor_currency", "alpha_2": s["territory"], "currency": s["currency"], "predecessor": s["predecessor"]},
-        (s["predecessor"],),
+        tuple(currency_name(c) for c in wrong),
+        {"source": SRC_CLDR, "kind": "predecessor_currency", "alpha_2": s["territory"], "currency": s["currency"], "predecessor": pred},
+        (pred,),
     )
 
 
 def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
-    s = rng.choice(_successions(difficulty))
-    name = in_text(s["territory"])
     ask_end = rng.random() < 0.5
+    field = "pred_end" if ask_end else "start"
+    by_year: dict[int, list[dict]] = {}
+    for x in _successions(difficulty):
+        by_year.setdefault(x[field], []).append(x)
+    # Options first: four years in which a currency of this tier's territories started (or stopped)
+    # being legal tender, close to one another; then the year asked and a change made in it. (Drawn
+    # change first, the euro's 1999 and 2002 were the answer whenever offered.)
+    year, s, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_year), 4), lambda y, _others: by_year[y])
+    name = in_text(s["territory"])
     if ask_end:
-        year, cur = s["pred_end"], currency_name(s["predecessor"])
+        cur = currency_name(s["predecessor"])
         q = rng.choice(
             [
                 f"According to CLDR's currency history, in which year did the {cur} stop being legal tender in {name}?",
@@ -1246,20 +1357,18 @@ def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
             ]
         )
     else:
-        year, cur = s["start"], currency_name(s["currency"])
+        cur = currency_name(s["currency"])
         q = rng.choice(
             [
                 f"According to CLDR's currency history, in which year did the {cur} become legal tender in {name}?",
                 f"In what year did {name} start using the {cur}, according to CLDR?",
             ]
         )
-    other = s["start"] if ask_end else s["pred_end"]
-    wrong = [other, year + 1, year - 1, year + 2, year - 2]
     return Item(
         q,
         str(year),
         "exact_numeric",
-        numeric_distractors(rng, year, wrong, lo=1000, hi=_LAST_YEAR),
+        tuple(str(w) for w in wrong),
         {
             "source": SRC_CLDR,
             "kind": "currency_end_year" if ask_end else "currency_start_year",
@@ -1413,13 +1522,16 @@ def _cult_language_from_code(rng: random.Random, difficulty: str) -> Item:
 
 
 def _cult_script(rng: random.Random, difficulty: str) -> Item:
-    lang = rng.choice(language_tier(difficulty))
-    script = likely_script(lang)
+    by_script: dict[str, list[str]] = {}
+    for c in language_tier(difficulty):
+        by_script.setdefault(likely_script(c), []).append(c)
+    scripts = sorted(by_script)
+    # Options first: four scripts of this tier's languages, the commoner ones likelier (the square
+    # root of how many of the tier's languages use them), then the answer among them and a language
+    # written in it. Drawn language first, Latin was the answer in 30 of the 43 items that offered it.
+    weights = [math.sqrt(len(by_script[sc])) for sc in scripts]
+    script, lang, wrong = _options_first(rng, lambda: _weighted_sample(rng, scripts, weights, 4), lambda sc, _others: by_script[sc])
     answer = _EN.scripts[script]
-    all_scripts = sorted({likely_script(c) for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES + language_tier("hard")} - {script, None})
-    common = [sc for sc in ("Latn", "Cyrl", "Arab", "Grek", "Deva", "Hebr") if sc != script]
-    rng.shuffle(common)
-    rng.shuffle(all_scripts)
     if _echoes(language_name(lang), answer):
         # A script named after the language (Greek, Khmer): the stem names the language by its code.
         q = rng.choice(
@@ -1435,12 +1547,11 @@ def _cult_script(rng: random.Random, difficulty: str) -> Item:
                 f"Which writing system does CLDR give as the default script for {language_name(lang)}?",
             ]
         )
-    first = common[:2] if difficulty != "hard" else []
     return Item(
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [_EN.scripts[sc] for sc in first + all_scripts]),
+        tuple(_EN.scripts[sc] for sc in wrong),
         {"source": SRC_CLDR, "kind": "likely_script", "language": lang, "script": script},
     )
 
@@ -1450,19 +1561,31 @@ def _official(territory: str) -> list[str]:
     return sorted(lang for lang, info in langs.items() if info.get("official_status") == "official" and lang in _EN.languages)
 
 
+@functools.cache
+def _statused(territory: str) -> frozenset[str]:
+    """Languages CLDR lists with an official status of any kind (official, regional, de facto) here."""
+    return frozenset(l for l, info in get_global("territory_languages").get(territory, {}).items() if info.get("official_status"))
+
+
 def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
-    code = rng.choice([c for c in countries_in(difficulty) if _official(c)])
-    lang = rng.choice(_official(code))
-    # Distractors: languages official in countries of the same IANA area that CLDR lists with no
-    # official status of any kind here.
-    statused = {l for l, info in get_global("territory_languages").get(code, {}).items() if info.get("official_status")}
-    mates = [c for c in countries() if c != code and country_area().get(c) == country_area().get(code)]
-    nearby = sorted({l for c in mates for l in _official(c)} - statused)
-    wide = sorted({l for c in countries() for l in _official(c)} - statused)
-    rng.shuffle(nearby)
-    rng.shuffle(wide)
+    tier = [c for c in countries_in(difficulty) if _official(c)]
+    # Options first: four languages official in the tier's countries of one IANA area (those of the
+    # whole tier where the area has too few), then the answer among them and a country where it is
+    # official and none of the other three has status of any kind. Drawn country first, English,
+    # French and Spanish were the answer in about half the items that offered them.
+    def draw() -> list[str]:
+        area = country_area().get(rng.choice(tier))
+        local = sorted({l for c in tier if country_area().get(c) == area for l in _official(c)})
+        wide = sorted({l for c in tier for l in _official(c)})
+        return rng.sample(local if len(local) >= 6 else wide, 4)
+
+    def hosts(lang: str, others: list[str]) -> list[str]:
+        return [c for c in tier if lang in _official(c) and not _statused(c) & set(others)]
+
+    lang, code, wrong = _options_first(rng, draw, hosts)
+    statused = _statused(code)
     # worded so that it stands without its options; asked open, every language with official
-    # status of any kind there is right (its aliases; `statused` keeps them all out of the distractors)
+    # status of any kind there is right (its aliases; the three wrong options have none there)
     q = rng.choice(
         [
             f"Name a language that has official status in {in_text(code)}, according to CLDR.",
@@ -1474,7 +1597,7 @@ def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
         q,
         language_name(lang),
         "short_text",
-        pick_distractors(language_name(lang), [language_name(l) for l in nearby + wide]),
+        tuple(language_name(l) for l in wrong),
         {"source": SRC_CLDR, "kind": "official_language", "alpha_2": code, "language": lang},
         aliases=others,
     )
@@ -1484,18 +1607,43 @@ _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 
 def _cult_first_day(rng: random.Random, difficulty: str) -> Item:
+    """Which of four countries starts its week on a given day. Asked the other way round (which day
+    for this country) the options were always Monday, Sunday, Saturday and Friday, and the facts
+    make Monday or Sunday the answer almost every time (Friday only for the Maldives)."""
     table = cldr_locales()["first_week_day"]
-    code = rng.choice([c for c in countries_in(difficulty) if c in table])
-    answer = _WEEKDAYS[table[code]]
-    others = tuple(d for d in ("Monday", "Sunday", "Saturday", "Friday") if d != answer)
+    by_day: dict[int, list[str]] = {}
+    for c in countries_in(difficulty):
+        if c in table:
+            by_day.setdefault(table[c], []).append(c)
+    # Days at least three of the tier's countries start on are asked (the Maldives' Friday is not).
+    days = sorted(d for d, cs in by_day.items() if len(cs) >= 3)
+    day = rng.choice(days)
+    code = rng.choice(by_day[day])
+    # Wrong options: countries starting on the other asked days, spread evenly over those days (a
+    # country of a rare day is offered as often, for its count, as one of a common day; so each
+    # country is the answer about a quarter of the times it is offered).
+    other_days = [d for d in days if d != day]
+    rng.shuffle(other_days)
+    quota = Counter(other_days[i % len(other_days)] for i in range(3))
+    wrong = [c for d, n in sorted(quota.items()) for c in rng.sample(by_day[d], n)]
+    what = "countries" if difficulty != "hard" else "countries or territories"
+    weekday = _WEEKDAYS[day]
     q = rng.choice(
         [
-            f"According to CLDR, on which day does the calendar week start in {in_text(code)}?",
-            f"Wall calendars printed for {in_text(code)} follow CLDR's convention for the first day of the week. Which day is it?",
-            f"Which weekday does CLDR give as the first day of the week in {in_text(code)}?",
+            f"According to CLDR, in which of these {what} does the calendar week start on {weekday}?",
+            f"Wall calendars printed following CLDR's convention for the first day of the week start on {weekday} in which of these {what}?",
+            f"Which of these {what} does CLDR give {weekday} as the first day of the week?",
         ]
     )
-    return Item(q, answer, "short_text", others, {"source": SRC_CLDR, "kind": "first_week_day", "alpha_2": code})
+    # four countries are the question: asked without them it has many right answers
+    return Item(
+        q,
+        country_name(code),
+        "multiple_choice",
+        tuple(country_name(c) for c in wrong),
+        {"source": SRC_CLDR, "kind": "first_week_day", "alpha_2": code, "weekday": day},
+        countries()[code]["aliases"],
+    )
 
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
@@ -1588,62 +1736,98 @@ def _pair_tier(z: int, code: str, difficulty: str) -> bool:
     return known if difficulty == "easy" else True
 
 
+def _alike(rng: random.Random, values: list, closeness) -> list:
+    """Four values of a vocabulary that look alike: one drawn at random and three others, those
+    `closeness(anchor, value)` ranks nearest first (ties in random order)."""
+    anchor = rng.choice(values)
+    order = {v: (closeness(anchor, v), rng.random()) for v in values if v != anchor}
+    return [anchor, *sorted(order, key=order.__getitem__)[:3]]
+
+
+def _symbol_alike(a: int, b: int) -> tuple:
+    """Elements whose symbols begin with the same letter first, then the nearer atomic number."""
+    return (elements()[a]["symbol"][0] != elements()[b]["symbol"][0], abs(a - b))
+
+
+def _pair_options(rng: random.Random, pairs: list[tuple[int, str]], side: int, closeness) -> tuple:
+    """Options first for a join: four values of one side of the pairs (the answers every item of the
+    kind and tier can have), alike by `closeness`, then the answer among them and its pair. Drawn pair
+    first, the distractors were look-alikes outside the join (carbon, berkelium, English: never the
+    answer) around answers the join repeats (beryllium is both Belgium's and Belarusian's code)."""
+    by_value: dict = {}
+    for pair in pairs:
+        by_value.setdefault(pair[side], []).append(pair)
+    value, pair, wrong = _options_first(rng, lambda: _alike(rng, sorted(by_value), closeness), lambda v, _others: by_value[v])
+    return pair, wrong
+
+
 def _cross_symbol_to_country(rng: random.Random, difficulty: str) -> Item:
-    z, code = rng.choice([p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)])
+    # Options: countries whose codes are symbols too, alike in their codes' letters.
+    pairs = [p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)]
+    (z, code), wrong = _pair_options(rng, pairs, 1, lambda a, b: (a[0] != b[0], a[1] != b[1]))
     name = elements()[z]["name"]
-    sym = elements()[z]["symbol"]
-    # Confusions: countries whose codes are the symbols of neighbouring elements, then look-alikes.
-    near = [c for zz, c in symbol_country_pairs() if abs(zz - z) <= 6 and c != code]
-    rng.shuffle(near)
-    looks = _lookalike_countries(rng, code, sym.upper(), countries_up_to("hard" if difficulty == "hard" else "medium"))
     q = rng.choice(
         [
             f"Which country's ISO 3166-1 alpha-2 code is the same two letters as the chemical symbol of {name}?",
             f"Take the chemical symbol of {name} and read it as a two-letter ISO country code. Which country or territory is it?",
         ]
     )
-    return _country_item(q, code, near[:1] + looks, {"kind": "symbol_to_country", "atomic_number": z}, source=f"{SRC_ELEMENTS}; {SRC_ISO}")
+    return Item(
+        q,
+        country_name(code),
+        "short_text",
+        tuple(country_name(c) for c in wrong),
+        {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}", "kind": "symbol_to_country", "atomic_number": z, "alpha_2": code},
+        countries()[code]["aliases"],
+    )
+
+
+def _element_options_item(question: str, z: int, wrong: list[int], params: dict) -> Item:
+    return Item(
+        question,
+        element_name(z),
+        "short_text",
+        tuple(element_name(c) for c in wrong),
+        {"source": SRC_ELEMENTS, **params, "atomic_number": z},
+        element_aliases(z),
+    )
 
 
 def _cross_country_to_element(rng: random.Random, difficulty: str) -> Item:
-    z, code = rng.choice([p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)])
-    first = elements()[z]["symbol"][0]
-    same_letter = [zz for zz, e in elements().items() if e["symbol"][0] == first and zz != z]
-    rng.shuffle(same_letter)
+    # Options: elements whose symbols are country codes too, first letters alike.
+    pairs = [p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)]
+    (z, code), wrong = _pair_options(rng, pairs, 0, _symbol_alike)
     q = rng.choice(
         [
             f"Which chemical element has a symbol that matches the ISO 3166-1 alpha-2 code of {in_text(code)}?",
             f"The two-letter ISO code of {in_text(code)} is also the symbol of a chemical element. Which element?",
         ]
     )
-    return _element_item(q, z, same_letter + _neighbour_zs(z), {"kind": "country_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
+    return _element_options_item(q, z, wrong, {"kind": "country_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
+
+
+def _language_pairs(difficulty: str) -> list[tuple[int, str]]:
+    return [p for p in symbol_language_pairs() if difficulty != "easy" or lang_in_major(p[1])]
 
 
 def _cross_language_to_element(rng: random.Random, difficulty: str) -> Item:
-    z, lang = rng.choice([p for p in symbol_language_pairs() if difficulty != "easy" or lang_in_major(p[1])])
-    first = elements()[z]["symbol"][0]
-    same_letter = [zz for zz, e in elements().items() if e["symbol"][0] == first and zz != z]
-    rng.shuffle(same_letter)
+    # Options: elements whose symbols are language codes too, first letters alike.
+    (z, lang), wrong = _pair_options(rng, _language_pairs(difficulty), 0, _symbol_alike)
     q = rng.choice(
         [
             f"Which chemical element's symbol is the same as the ISO 639-1 code of the {language_name(lang)} language?",
             f"The ISO 639-1 code for {language_name(lang)} happens to be an element symbol. Which element?",
         ]
     )
-    return _element_item(q, z, same_letter + _neighbour_zs(z), {"kind": "language_to_element", "language": lang, "source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}"})
+    return _element_options_item(q, z, wrong, {"kind": "language_to_element", "language": lang, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
 
 
 def _cross_element_to_language(rng: random.Random, difficulty: str) -> Item:
     """The language join the other way round: an element's symbol read as an ISO 639-1 code."""
-    z, lang = rng.choice([p for p in symbol_language_pairs() if difficulty != "easy" or lang_in_major(p[1])])
+    # Options: languages whose codes are symbols too, codes alike (same first letter, then second).
+    (z, lang), wrong = _pair_options(rng, _language_pairs(difficulty), 1, lambda a, b: (a[0] != b[0], a[1] != b[1]))
     name = elements()[z]["name"]
     answer = language_name(lang)
-    pool = [c for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES if c != lang and c in iso639_1()]
-    # Confusions: languages whose codes share the symbol's first letter, then names starting with it.
-    shares = [c for c in pool if c[0] == lang[0]]
-    starts = [c for c in pool if language_name(c).lower().startswith(lang[0])]
-    rng.shuffle(shares)
-    rng.shuffle(starts)
     q = rng.choice(
         [
             f"Read the chemical symbol of {name} as a two-letter ISO 639-1 language code. Which language is it?",
@@ -1654,8 +1838,7 @@ def _cross_element_to_language(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [language_name(c) for c in shares], [language_name(c) for c in starts],
-                         [language_name(c) for c in pool]),
+        tuple(language_name(c) for c in wrong),
         {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}", "kind": "element_to_language", "atomic_number": z,
          "language": lang},
     )
@@ -1667,28 +1850,37 @@ def lang_in_major(code: str) -> bool:
 
 def _cross_element_number_to_country(rng: random.Random, difficulty: str) -> Item:
     """Two hops: element -> atomic number -> ISO 3166-1 numeric code -> country."""
-    z, code = rng.choice(numeric_country_pairs())
+    # Options: countries whose numeric codes are atomic numbers too, the nearest codes.
+    number = {c: z for z, c in numeric_country_pairs()}
+    (z, code), wrong = _pair_options(rng, numeric_country_pairs(), 1, lambda a, b: abs(number[a] - number[b]))
     name = elements()[z]["name"]
-    near = sorted((p for p in numeric_country_pairs() if p[1] != code), key=lambda p: (abs(p[0] - z), p[0]))
     q = rng.choice(
         [
             f"Read the atomic number of {name} as an ISO 3166-1 numeric country code. Which country or territory does it identify?",
             f"Which country's ISO 3166-1 numeric code equals the atomic number of {name}?",
         ]
     )
-    return _country_item(q, code, [c for _, c in near[:5]], {"kind": "element_number_to_country", "atomic_number": z}, source=f"{SRC_ELEMENTS}; {SRC_ISO}")
+    return Item(
+        q,
+        country_name(code),
+        "short_text",
+        tuple(country_name(c) for c in wrong),
+        {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}", "kind": "element_number_to_country", "atomic_number": z, "alpha_2": code},
+        countries()[code]["aliases"],
+    )
 
 
 def _cross_country_number_to_element(rng: random.Random, difficulty: str) -> Item:
     """Two hops: country -> ISO numeric code -> element with that atomic number."""
-    z, code = rng.choice(numeric_country_pairs())
+    # Options: elements whose atomic numbers are ISO numeric codes too, the nearest numbers.
+    (z, code), wrong = _pair_options(rng, numeric_country_pairs(), 0, lambda a, b: abs(a - b))
     q = rng.choice(
         [
             f"Which element's atomic number equals the ISO 3166-1 numeric code of {in_text(code)}?",
             f"Take the ISO 3166-1 numeric code of {in_text(code)} as an atomic number. Which element is it?",
         ]
     )
-    return _element_item(q, z, _neighbour_zs(z), {"kind": "country_number_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
+    return _element_options_item(q, z, wrong, {"kind": "country_number_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
 
 
 def _cross_symbol_country_currency(rng: random.Random, difficulty: str) -> Item:

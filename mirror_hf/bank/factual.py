@@ -29,7 +29,6 @@ import math
 import random
 import re
 import sys
-import zlib
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -224,6 +223,16 @@ def _options_first(rng: random.Random, draw_options, hosts, tries: int = 200) ->
             i = rng.randrange(4)
             return options[i], rng.choice(found[i]), options[:i] + options[i + 1:]
     raise ValueError("no set of four options in which each can be the answer")
+
+
+def _alike(rng: random.Random, values: list, closeness, close: int = 3) -> list:
+    """Four values of a vocabulary that look alike: one drawn at random, the `close` others that
+    `closeness(anchor, value)` ranks nearest (ties in random order), the rest of the four at random."""
+    anchor = rng.choice(values)
+    order = {v: (closeness(anchor, v), rng.random()) for v in values if v != anchor}
+    near = sorted(order, key=order.__getitem__)
+    picked = near[:close]
+    return [anchor, *picked, *rng.sample(near[close:], 3 - close)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -718,25 +727,41 @@ def science(rng: random.Random, difficulty: str) -> Item:
 # ---------------------------------------------------------------------------------------------
 
 
-def stable_shuffle(items, salt: str) -> list:
-    """A fixed pseudo-random order (for last-resort distractors), independent of the draw."""
-    return sorted(items, key=lambda x: zlib.crc32(f"{salt}|{x}".encode()))
-
-
-def _country_item(question: str, code: str, confusions: list[str], params: dict, source: str = SRC_ISO, rng: random.Random | None = None) -> Item:
-    """With `rng`, three of the first confusions are chosen by `fair_pick` (so that the gold is no
-    more often the longest or the most typical name than a wrong one), else the first three."""
-    confusions = [c for c in confusions if c != code]
-    pool = countries_up_to(countries()[code]["tier"])
-    names = [country_name(c) for c in confusions] + [country_name(c) for c in stable_shuffle(pool, code)]
+def _country_options_item(question: str, code: str, wrong: list[str], params: dict, source: str = SRC_ISO) -> Item:
     return Item(
         question,
         country_name(code),
         "short_text",
-        fair_pick(rng, country_name(code), names, question) if rng else pick_distractors(country_name(code), names),
+        tuple(country_name(c) for c in wrong),
         {"source": f"{source}; names: {SRC_CLDR}", **params, "alpha_2": code},
         countries()[code]["aliases"],
     )
+
+
+def _code_alike(field: str):
+    """How confusable two entities are by a code: one's name begins with the other's code letters
+    ('CH' and Chile, China, Chad), then names or codes with the same first letter, then the same
+    IANA area, then any."""
+    def closeness(a: str, b: str) -> int:
+        ca, cb = countries()[a][field].lower(), countries()[b][field].lower()
+        na, nb = countries()[a]["compact"], countries()[b]["compact"]
+        if nb.startswith(ca[:2]) or na.startswith(cb[:2]):
+            return 0
+        if na[:1] == nb[:1] or ca[:1] == cb[:1]:
+            return 1
+        return 2 if country_area().get(a) == country_area().get(b) else 3
+    return closeness
+
+
+def _country_options(rng: random.Random, difficulty: str, vocabulary: list[str], closeness, hosts=None) -> tuple:
+    """Options first for a question whose answer is an entity of the tier: four of `vocabulary`
+    alike by `closeness` (on easy items one look-alike and two others from anywhere in the tier),
+    then the answer among them. `hosts(code, others)` lists what the question can then be about
+    (default: the entity itself). Drawn entity first, the widely known countries were offered in
+    every tier's items and the answer in one (Cuba the answer in 1 of 30 items that offered it)."""
+    close = 1 if difficulty == "easy" else 3
+    found = hosts or (lambda code, _others: [code])
+    return _options_first(rng, lambda: _alike(rng, vocabulary, closeness, close), found)
 
 
 def _lookalike_countries(rng: random.Random, code: str, letters: str, pool: list[str]) -> list[str]:
@@ -762,9 +787,7 @@ def _entity(difficulty: str) -> str:
 
 
 def _geo_country_from_alpha2(rng: random.Random, difficulty: str) -> Item:
-    code = rng.choice(countries_in(difficulty))
-    pool = countries_up_to(difficulty)
-    confusions = _lookalikes_for_code(rng, code, code, pool, difficulty)
+    code, _, wrong = _country_options(rng, difficulty, countries_in(difficulty), _code_alike("alpha_2"))
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -773,24 +796,12 @@ def _geo_country_from_alpha2(rng: random.Random, difficulty: str) -> Item:
             f"A parcel's address ends with the ISO country code '{code}'. Which {what} is that?",
         ]
     )
-    return _country_item(q, code, confusions, {"kind": "country_from_alpha2", "code": code})
-
-
-def _lookalikes_for_code(rng: random.Random, code: str, letters: str, pool: list[str], difficulty: str) -> list[str]:
-    confusions = _lookalike_countries(rng, code, letters, pool)
-    if difficulty == "easy":
-        # Easy: the first confusion is a look-alike, the others come from anywhere.
-        head, tail = confusions[:1], confusions[1:]
-        rng.shuffle(tail)
-        confusions = head + tail
-    return confusions
+    return _country_options_item(q, code, wrong, {"kind": "country_from_alpha2", "code": code})
 
 
 def _geo_country_from_alpha3(rng: random.Random, difficulty: str) -> Item:
-    code = rng.choice(countries_in(difficulty))
+    code, _, wrong = _country_options(rng, difficulty, countries_in(difficulty), _code_alike("alpha_3"))
     a3 = countries()[code]["alpha_3"]
-    pool = countries_up_to(difficulty)
-    confusions = _lookalikes_for_code(rng, code, a3, pool, difficulty)
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -799,7 +810,7 @@ def _geo_country_from_alpha3(rng: random.Random, difficulty: str) -> Item:
             f"On a results table, a team is listed under the ISO code {a3}. Which {what} is that?",
         ]
     )
-    return _country_item(q, code, confusions, {"kind": "country_from_alpha3", "code": a3})
+    return _country_options_item(q, code, wrong, {"kind": "country_from_alpha3", "code": a3})
 
 
 def _geo_alpha3_from_country(rng: random.Random, difficulty: str) -> Item:
@@ -828,11 +839,9 @@ def _geo_alpha3_from_country(rng: random.Random, difficulty: str) -> Item:
 
 
 def _geo_country_from_numeric(rng: random.Random, difficulty: str) -> Item:
-    code = rng.choice(countries_in(difficulty))
+    # Options: entries of the tier with the nearest numeric codes.
+    code, _, wrong = _country_options(rng, difficulty, countries_in(difficulty), lambda a, b: abs(int(countries()[a]["numeric"]) - int(countries()[b]["numeric"])))
     num = countries()[code]["numeric"]
-    pool = countries_up_to(difficulty)
-    # Confusable: the entries with the nearest numeric codes.
-    near = sorted((c for c in pool if c != code), key=lambda c: (abs(int(countries()[c]["numeric"]) - int(num)), c))
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -840,20 +849,23 @@ def _geo_country_from_numeric(rng: random.Random, difficulty: str) -> Item:
             f"In ISO 3166-1, the numeric code {num} identifies which {what}?",
         ]
     )
-    return _country_item(q, code, near[:6], {"kind": "country_from_numeric", "code": num})
+    return _country_options_item(q, code, wrong, {"kind": "country_from_numeric", "code": num})
 
 
 def _geo_country_from_subdivision(rng: random.Random, difficulty: str) -> Item:
-    rows = [s for s in subdivisions() if (s["country"] in WELL_KNOWN_COUNTRIES) == (difficulty == "medium")]
-    sub = rng.choice(rows)
-    code = sub["country"]
-    # Confusable: countries with subdivisions of the same type ("Land", "Voivodship"), then the
-    # same IANA area; medium items keep every choice among the widely known countries.
-    allowed = sorted(WELL_KNOWN_COUNTRIES) if difficulty == "medium" else countries_up_to("medium")
-    same_type = sorted({s["country"] for s in subdivisions() if s["type"] == sub["type"]} & set(allowed) - {code})
-    area_mates = [c for c in allowed if country_area().get(c) == country_area().get(code) and c != code]
-    rng.shuffle(same_type)
-    rng.shuffle(area_mates)
+    rows: dict[str, list[dict]] = {}
+    for sub in subdivisions():
+        if (sub["country"] in WELL_KNOWN_COUNTRIES) == (difficulty == "medium"):
+            rows.setdefault(sub["country"], []).append(sub)
+    types = {c: {r["type"] for r in rs} for c, rs in rows.items()}
+    # Options: countries with subdivisions of the same type ("Land", "Voivodship"), then of the
+    # same IANA area; medium items keep every choice among the widely known countries. The
+    # subdivision is drawn once the answer is: a country with many subdivisions is then no more
+    # often the answer than one with few.
+    def closeness(a: str, b: str) -> int:
+        return 0 if types[a] & types[b] else 1 if country_area().get(a) == country_area().get(b) else 2
+
+    code, sub, wrong = _options_first(rng, lambda: _alike(rng, sorted(rows), closeness), lambda c, _others: rows[c])
     kind_word = sub["type"].lower()
     q = rng.choice(
         [
@@ -862,7 +874,7 @@ def _geo_country_from_subdivision(rng: random.Random, difficulty: str) -> Item:
             f"In which country would you find the {kind_word} \"{sub['name']}\", as ISO 3166-2 lists it?",
         ]
     )
-    return _country_item(q, code, same_type[:2] + area_mates + same_type[2:], {"kind": "country_from_subdivision", "subdivision": sub["code"]})
+    return _country_options_item(q, code, wrong, {"kind": "country_from_subdivision", "subdivision": sub["code"]})
 
 
 def _zone_words(zone: str) -> set[str]:
@@ -893,22 +905,15 @@ def quiet_zones() -> dict[str, list[str]]:
 
 
 def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
-    # The country first, then one of its zones: a country with thirty zones is not the answer thirty
-    # times as often as one with a single zone (its name would then be the answer whenever offered).
-    code = rng.choice(sorted(c for c in quiet_zones() if countries()[c]["tier"] == difficulty))
-    zone = rng.choice(quiet_zones()[code])
-    area = zone.split("/")[0]
-    eligible = countries_up_to(difficulty)
-    mates = sorted({c for z, c in zone_table().items() if z.split("/")[0] == area and c != code} & set(eligible))
-    peers = [c for c in quiet_zones() if countries()[c]["tier"] == difficulty and c != code]
-    anywhere = list(eligible)
-    for group in (mates, peers, anywhere):
-        rng.shuffle(group)
-    # Entities of the zone's own tier in its area first, then of its tier anywhere (a territory is
-    # mistaken for another territory, and each is offered about as often as it is asked), then the
-    # rest of the area, then anywhere (areas like 'Australia' hold one country only).
-    same_tier = [c for c in mates if c in peers]
-    mates = same_tier + peers + mates + anywhere
+    # Options first: four entities of the zone's tier with zones whose identifiers do not spell them,
+    # those of one IANA area first; then the answer among them and one of its zones (so a country
+    # with thirty zones is not the answer thirty times as often as one with a single zone, and each
+    # entity is the answer a quarter of the times it is offered).
+    peers = sorted(c for c in quiet_zones() if countries()[c]["tier"] == difficulty)
+    areas = {c: {z.split("/")[0] for z in quiet_zones()[c]} for c in peers}
+    code, zone, wrong = _options_first(
+        rng, lambda: _alike(rng, peers, lambda a, b: not areas[a] & areas[b]), lambda c, _others: quiet_zones()[c]
+    )
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -917,7 +922,7 @@ def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
             f"A server's clock is set to the time zone '{zone}'. According to the IANA tz database, which {what} is that zone in?",
         ]
     )
-    return _country_item(q, code, mates, {"kind": "country_from_zone", "zone": zone}, source=SRC_TZ, rng=rng)
+    return _country_options_item(q, code, wrong, {"kind": "country_from_zone", "zone": zone}, source=SRC_TZ)
 
 
 _OFFSET_MOMENTS = ((2025, 1, 15), (2025, 7, 15), (2024, 1, 15), (2024, 7, 15))
@@ -971,17 +976,17 @@ def _geo_currency(rng: random.Random, difficulty: str) -> Item:
     currencies = sorted({current_currency(c) for c in tier})
 
     # Options first: four currencies in use in this tier's countries, alike: one country drawn at
-    # random, its currency, then currencies named like the country, of the same unit, of the same
-    # IANA area, any other. Then the answer among the four and a country using it where none of the
-    # other three was ever legal tender. Drawn country first, the euro and the US dollar were the
-    # answer about half the times they were offered.
+    # random, its currency, then currencies of the same unit, of the same IANA area, any other. Then
+    # the answer among the four and a country using it where none of the other three was ever legal
+    # tender (one whose name the currency's does not echo, where there is one: the Central African
+    # CFA franc is asked for Cameroon rather than the Central African Republic). Drawn country first,
+    # the euro and the US dollar were the answer about half the times they were offered.
     def draw() -> list[str]:
         c0 = rng.choice(tier)
         cur0 = current_currency(c0)
         unit = currency_name(cur0).split()[-1]
         area = country_area().get(c0)
         groups = [
-            [o for o in currencies if _echoes(in_text(c0), currency_name(o))],
             [o for o in currencies if currency_name(o).split()[-1] == unit],
             sorted({current_currency(c) for c in tier if country_area().get(c) == area}),
             list(currencies),
@@ -993,18 +998,31 @@ def _geo_currency(rng: random.Random, difficulty: str) -> Item:
         return out[:4]
 
     def hosts(cur: str, others: list[str]) -> list[str]:
-        return [c for c in tier if current_currency(c) == cur and not _ever_tender(c) & set(others)]
+        found = [c for c in tier if current_currency(c) == cur and not _ever_tender(c) & set(others)]
+        quiet = [c for c in found if not _echoes(in_text(c), currency_name(cur))]
+        return quiet or found
 
     cur, code, wrong = _options_first(rng, draw, hosts)
     answer = currency_name(cur)
-    name = in_text(code)
-    q = rng.choice(
-        [
-            f"According to CLDR, what is the currency in use in {name} today?",
-            f"Which currency does CLDR list as the current legal tender of {name}?",
-            f"A traveller is heading to {name}. Which currency does CLDR list as legal tender there?",
-        ]
-    )
+    if _echoes(in_text(code), answer):
+        # The currency is named after the country (Solomon Islands Dollar, South Korean Won): named in
+        # the stem, the country would give the answer away, so the stem gives its ISO 3166-1 code.
+        what = "country" if difficulty != "hard" else "territory"
+        q = rng.choice(
+            [
+                f"According to CLDR, what is the currency in use today in the {what} whose ISO 3166-1 alpha-2 code is '{code}'?",
+                f"Which currency does CLDR list as the current legal tender of the {what} with ISO 3166-1 code {code}?",
+            ]
+        )
+    else:
+        name = in_text(code)
+        q = rng.choice(
+            [
+                f"According to CLDR, what is the currency in use in {name} today?",
+                f"Which currency does CLDR list as the current legal tender of {name}?",
+                f"A traveller is heading to {name}. Which currency does CLDR list as legal tender there?",
+            ]
+        )
     return Item(
         q,
         answer,
@@ -1380,11 +1398,16 @@ def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
 
 def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
     """Two look-ups and a subtraction: how long a replaced currency was in use."""
-    s = rng.choice([x for x in currency_successions() if x["pred_end"] > x["pred_start"] and countries()[x["territory"]]["tier"] != "easy"])
+    by_span: dict[int, list[dict]] = {}
+    for x in currency_successions():
+        if x["pred_end"] > x["pred_start"] and countries()[x["territory"]]["tier"] != "easy":
+            by_span.setdefault(x["pred_end"] - x["pred_start"], []).append(x)
+    # Options first: four spans some replaced currency lasted, close to one another; then the span
+    # asked and a currency that lasted it (a decade slip or a fencepost count, the errors offered
+    # before, made spans that no currency lasted: never the answer).
+    span, s, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_span), 3), lambda v, _others: by_span[v])
     name = in_text(s["territory"])
     cur = currency_name(s["predecessor"])
-    span = s["pred_end"] - s["pred_start"]
-    wrong = [span + 10, span + 1]  # a decade slip, the fencepost count
     q = rng.choice(
         [
             f"According to CLDR's currency history, how many years passed between the year the {cur} became legal tender in {name} and the year it stopped being legal tender there?",
@@ -1395,7 +1418,7 @@ def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
         q,
         str(span),
         "exact_numeric",
-        numeric_distractors(rng, span, wrong, lo=1),
+        tuple(str(w) for w in wrong),
         {"source": SRC_CLDR, "kind": "currency_span", "alpha_2": s["territory"], "currency": s["predecessor"]},
     )
 
@@ -1495,14 +1518,16 @@ def _cult_autonym(rng: random.Random, difficulty: str) -> Item:
 
 
 def _cult_language_from_code(rng: random.Random, difficulty: str) -> Item:
-    lang = rng.choice(language_tier(difficulty))
+    # Options first: four languages of the tier whose codes look alike (same first letter, then same
+    # second letter), then the answer among them. Drawn language first, with look-alikes from every
+    # tier, well-known languages were the answer about half the times they were offered and rare
+    # ones (Esperanto, 0 of 45) never.
+    lang, _, wrong = _options_first(
+        rng,
+        lambda: _alike(rng, list(language_tier(difficulty)), lambda a, b: (a[0] != b[0], a[1] != b[1])),
+        lambda c, _others: [c],
+    )
     answer = language_name(lang)
-    pool = [c for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES + language_tier("hard") if c != lang]
-    # Confusions: names starting with the code's first letter, codes sharing a letter.
-    starts = [c for c in pool if language_name(c).lower().startswith(lang[0])]
-    shares = [c for c in pool if c[0] == lang[0] or c[1] == lang[1]]
-    rng.shuffle(starts)
-    rng.shuffle(shares)
     iso_name = iso639_1()[lang]
     q = rng.choice(
         [
@@ -1515,7 +1540,7 @@ def _cult_language_from_code(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [language_name(c) for c in starts[:2] + shares + pool]),
+        tuple(language_name(c) for c in wrong),
         {"source": f"{SRC_ISO}; names: {SRC_CLDR}", "kind": "language_from_code", "language": lang},
         (iso_name,) if normalise_text(iso_name) != normalise_text(answer) else (),
     )
@@ -1626,13 +1651,13 @@ def _cult_first_day(rng: random.Random, difficulty: str) -> Item:
     rng.shuffle(other_days)
     quota = Counter(other_days[i % len(other_days)] for i in range(3))
     wrong = [c for d, n in sorted(quota.items()) for c in rng.sample(by_day[d], n)]
-    what = "countries" if difficulty != "hard" else "countries or territories"
+    what = "countries"
     weekday = _WEEKDAYS[day]
     q = rng.choice(
         [
             f"According to CLDR, in which of these {what} does the calendar week start on {weekday}?",
             f"Wall calendars printed following CLDR's convention for the first day of the week start on {weekday} in which of these {what}?",
-            f"Which of these {what} does CLDR give {weekday} as the first day of the week?",
+            f"For which of these {what} does CLDR give {weekday} as the first day of the week?",
         ]
     )
     # four countries are the question: asked without them it has many right answers
@@ -1686,7 +1711,9 @@ def _cult_calendar_word(rng: random.Random, difficulty: str) -> Item:
 _CULTURE_KINDS = {
     "easy": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_first_day, _cult_calendar_word],
     "medium": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_first_day, _cult_calendar_word],
-    "hard": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_first_day, _cult_calendar_word],
+    # not the first day of the week: CLDR starts the week of every dependent territory on Monday or
+    # Sunday (Sunday: the US territories and China's SARs), too few days and places to ask fairly
+    "hard": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_calendar_word],
 }
 
 
@@ -1734,14 +1761,6 @@ def numeric_country_pairs() -> list[tuple[int, str]]:
 def _pair_tier(z: int, code: str, difficulty: str) -> bool:
     known = z <= 36 and countries()[code]["tier"] == "easy"
     return known if difficulty == "easy" else True
-
-
-def _alike(rng: random.Random, values: list, closeness) -> list:
-    """Four values of a vocabulary that look alike: one drawn at random and three others, those
-    `closeness(anchor, value)` ranks nearest first (ties in random order)."""
-    anchor = rng.choice(values)
-    order = {v: (closeness(anchor, v), rng.random()) for v in values if v != anchor}
-    return [anchor, *sorted(order, key=order.__getitem__)[:3]]
 
 
 def _symbol_alike(a: int, b: int) -> tuple:
@@ -1886,12 +1905,20 @@ def _cross_country_number_to_element(rng: random.Random, difficulty: str) -> Ite
 def _cross_symbol_country_currency(rng: random.Random, difficulty: str) -> Item:
     """Two hops: element -> symbol -> country code -> current currency."""
     pairs = [p for p in symbol_country_pairs() if current_currency(p[1])]
-    z, code = rng.choice(pairs)
-    cur = current_currency(code)
+
+    # Options first: four currencies of the join's countries, those of the countries whose symbols
+    # are nearest in atomic number first; then the answer among them and a pair whose country uses
+    # it and never had any of the other three as legal tender.
+    def draw() -> list[str]:
+        z0, _ = rng.choice(pairs)
+        near = sorted(pairs, key=lambda p: (abs(p[0] - z0), rng.random()))
+        return list(dict.fromkeys(current_currency(c) for _z, c in near))[:4]
+
+    def hosts(cur: str, others: list[str]) -> list[tuple[int, str]]:
+        return [(z, c) for z, c in pairs if current_currency(c) == cur and not _ever_tender(c) & set(others)]
+
+    cur, (z, code), wrong = _options_first(rng, draw, hosts)
     answer = currency_name(cur)
-    in_use = {c for c, _s, _e in currency_history().get(code, [])}
-    near = [current_currency(c) for zz, c in sorted(pairs, key=lambda p: abs(p[0] - z)) if c != code]
-    near = [c for c in dict.fromkeys(near) if c not in in_use]
     q = rng.choice(
         [
             f"The chemical symbol of {elements()[z]['name']}, read as an ISO 3166-1 alpha-2 code, names a country or territory. What currency does CLDR list as legal tender there today?",
@@ -1902,7 +1929,7 @@ def _cross_symbol_country_currency(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(c) for c in near]),
+        tuple(currency_name(c) for c in wrong),
         {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; {SRC_CLDR}", "kind": "symbol_country_currency", "atomic_number": z, "alpha_2": code, "currency": cur},
         (cur,),
     )

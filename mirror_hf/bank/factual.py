@@ -1061,11 +1061,15 @@ _GEOGRAPHY_KINDS = {
     difficulty={
         "easy": "a widely known country (stated list: the 19 G20 member states and 32 other large or "
         "often-discussed states): ISO 3166-1 codes, IANA zone (never one whose identifier spells the country, "
-        "as Asia/Singapore or Australia/Perth do), current currency; one distractor is a look-alike",
+        "as Asia/Singapore or Australia/Perth do), current currency (the country given by its ISO code when "
+        "the currency is named after it, as the South Korean won is); the four options, countries of the "
+        "list (one a look-alike) or currencies in use in them, are drawn first and the answer among them",
         "medium": "other UN member states; adds ISO 3166-2 subdivisions of well-known countries and UTC "
-        "offsets on a given date; distractors share the code's letters, the subdivision type or the IANA area",
+        "offsets on a given date; options are entities of the same tier sharing the code's letters, the "
+        "subdivision type or the IANA area, or offsets some zone shows that day, close to one another",
         "hard": "dependent territories and other non-UN-member entries, ISO numeric codes, subdivisions "
-        "of less-known countries; distractors are the nearest look-alikes (nearest numeric code, same letters)",
+        "of less-known countries; options are entries of the same tier, the nearest look-alikes (nearest "
+        "numeric code, same letters)",
     },
 )
 def geography(rng: random.Random, difficulty: str) -> Item:
@@ -1437,9 +1441,12 @@ _HISTORY_KINDS = {
         "Yugoslavia, Zaire, Burma, Serbia and Montenegro, East Timor, Southern Rhodesia, Netherlands "
         "Antilles); currency changes in well-known countries per CLDR (a new currency named like the one it "
         "replaced is given by its year only; the country's own older currencies can be distractors); "
-        "code distractors are codes formed from the name's letters",
-        "medium": "other withdrawn ISO 3166 codes and currency changes in other UN member states; year "
-        "distractors are the nearest other withdrawal years",
+        "code distractors are codes formed from the name's letters; year options are four years close "
+        "together in which entities of the tier lost their codes (or its currencies changed), the one "
+        "asked drawn among them",
+        "medium": "other withdrawn ISO 3166 codes and currency changes in other UN member states; the "
+        "currency replaced is offered among currencies replaced in the tier's territories (by the same "
+        "successor or of the same unit first)",
         "hard": "obscure withdrawn entries (stated list) and ordering four entries by withdrawal; "
         "the span between a currency's start and end year (two look-ups and a subtraction)",
     },
@@ -1592,22 +1599,28 @@ def _statused(territory: str) -> frozenset[str]:
     return frozenset(l for l, info in get_global("territory_languages").get(territory, {}).items() if info.get("official_status"))
 
 
-def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
-    tier = [c for c in countries_in(difficulty) if _official(c)]
-    # Options first: four languages official in the tier's countries of one IANA area (those of the
-    # whole tier where the area has too few), then the answer among them and a country where it is
-    # official and none of the other three has status of any kind. Drawn country first, English,
-    # French and Spanish were the answer in about half the items that offered them.
-    def draw() -> list[str]:
-        area = country_area().get(rng.choice(tier))
-        local = sorted({l for c in tier if country_area().get(c) == area for l in _official(c)})
-        wide = sorted({l for c in tier for l in _official(c)})
-        return rng.sample(local if len(local) >= 6 else wide, 4)
+# Options first: four languages official in the tier's countries of one IANA area (those of the whole
+# tier where the area has too few), then the answer among them and a country where it is official and
+# none of the other three has status of any kind. Drawn country first, English, French and Spanish
+# were the answer in about half the items that offered them.
 
-    def hosts(lang: str, others: list[str]) -> list[str]:
-        return [c for c in tier if lang in _official(c) and not _statused(c) & set(others)]
 
-    lang, code, wrong = _options_first(rng, draw, hosts)
+def _official_tier(difficulty: str) -> list[str]:
+    return [c for c in countries_in(difficulty) if _official(c)]
+
+
+def _official_options(rng: random.Random, tier: list[str]) -> list[str]:
+    area = country_area().get(rng.choice(tier))
+    local = sorted({l for c in tier if country_area().get(c) == area for l in _official(c)})
+    wide = sorted({l for c in tier for l in _official(c)})
+    return rng.sample(local if len(local) >= 6 else wide, 4)
+
+
+def _official_hosts(tier: list[str], lang: str, others: list[str]) -> list[str]:
+    return [c for c in tier if lang in _official(c) and not _statused(c) & set(others)]
+
+
+def _official_item(rng: random.Random, code: str, lang: str, wrong: list[str]) -> Item:
     statused = _statused(code)
     # worded so that it stands without its options; asked open, every language with official
     # status of any kind there is right (its aliases; the three wrong options have none there)
@@ -1626,6 +1639,24 @@ def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
         {"source": SRC_CLDR, "kind": "official_language", "alpha_2": code, "language": lang},
         aliases=others,
     )
+
+
+def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
+    tier = _official_tier(difficulty)
+    lang, code, wrong = _options_first(rng, lambda: _official_options(rng, tier), lambda l, others: _official_hosts(tier, l, others))
+    return _official_item(rng, code, lang, wrong)
+
+
+def official_language_item(rng: random.Random, code: str, lang: str) -> Item:
+    """The official-language item about `code` with `lang` as the answer, its wrong options drawn as
+    `_cult_official_language` draws them given that answer and country (for tests of one country)."""
+    tier = _official_tier(countries()[code]["tier"])
+    for _ in range(20000):
+        options = _official_options(rng, tier)
+        others = [o for o in options if o != lang]
+        if len(others) == 3 and code in _official_hosts(tier, lang, others):
+            return _official_item(rng, code, lang, others)
+    raise ValueError(f"no option set offers {lang!r} for {code}")
 
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -1721,13 +1752,16 @@ _CULTURE_KINDS = {
     "culture",
     difficulty={
         "easy": "major world languages (stated list of 29) and widely known countries: a language's own "
-        "name, its ISO 639-1 code, its script, official languages, first day of the week, month and "
-        "weekday names; distractors include the commonest scripts; a language whose script or own name is "
-        "named like it in English (Greek, Wolof) is given by its ISO 639-1 code, one look-up more",
+        "name, its ISO 639-1 code, its script, official languages, which of four countries starts its "
+        "week on a given day (Monday, Sunday or Saturday; the other three start on other days), month and "
+        "weekday names; script options are scripts of the tier's languages, the commoner ones likelier, "
+        "the answer drawn among them; a language whose script or own name is named like it in English "
+        "(Greek, Wolof) is given by its ISO 639-1 code, one look-up more",
         "medium": "a stated list of 40 less familiar languages and other UN member states",
         "hard": "every other ISO 639-1 language CLDR names (own names and month/weekday names only for "
-        "languages with a Latin-script CLDR locale), and dependent territories; distractors drawn "
-        "from the same script or region",
+        "languages with a Latin-script CLDR locale), and dependent territories (not asked for the first "
+        "day of the week: CLDR starts all their weeks on Monday or Sunday); options are languages, "
+        "scripts or codes of the same tier",
     },
 )
 def culture(rng: random.Random, difficulty: str) -> Item:
@@ -1946,10 +1980,12 @@ _CROSS_KINDS = {
     "cross_domain_trivia",
     difficulty={
         "easy": "one join between two sources with familiar entities: element symbols (Z <= 36) that are "
-        "also ISO 3166-1 alpha-2 codes of widely known countries, or ISO 639-1 codes of listed languages",
+        "also ISO 3166-1 alpha-2 codes of widely known countries, or ISO 639-1 codes of listed languages; "
+        "the options are four entities of the same join with look-alike symbols or codes",
         "medium": "the same single joins over every element, country, territory and ISO 639-1 language",
         "hard": "two joins chained: an atomic number read as an ISO 3166-1 numeric code (or back), or an "
-        "element symbol read as a country code and then that country's CLDR currency",
+        "element symbol read as a country code and then that country's CLDR currency; options are "
+        "entities of the same join with the nearest numbers",
     },
 )
 def cross_domain_trivia(rng: random.Random, difficulty: str) -> Item:

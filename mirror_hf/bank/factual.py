@@ -203,23 +203,31 @@ def _weighted_sample(rng: random.Random, values: list, weights: list[float], k: 
     return out
 
 
-def _near_values(rng: random.Random, values: list, spread: float) -> list:
-    """Four values of a numeric vocabulary close together: one drawn at random and the three nearest
-    it, each distance blurred by up to `spread` so the set is not always the same window."""
-    anchor = rng.choice(values)
-    blurred = {v: abs(v - anchor) + spread * rng.random() for v in values if v != anchor}
+def _near_values(rng: random.Random, values: list, spread: float, count: dict | None = None) -> list:
+    """Four values of a numeric vocabulary close together: one drawn at random and the three others
+    nearest it, each distance blurred by up to `spread` so the set is not always the same window.
+    With `count` (how many entities have each value), the first is drawn in proportion to it and the
+    distances are divided by it: a form asks each entity at most once, so a value that many entities
+    share can be the answer more often in a form than a value one entity has, and is offered more
+    often to match."""
+    n = count or {}
+    anchor = rng.choices(values, [n.get(v, 1) for v in values])[0]
+    blurred = {v: (abs(v - anchor) + spread * rng.random()) / n.get(v, 1) for v in values if v != anchor}
     return [anchor, *sorted(blurred, key=blurred.__getitem__)[:3]]
 
 
 def _options_first(rng: random.Random, draw_options, hosts, tries: int = 200) -> tuple:
-    """(answer, entity, the three wrong values): `draw_options()` gives four candidate values;
+    """(answer, entity, the three wrong values): `draw_options()` gives four candidate values (or
+    fewer, to refuse the draw);
     `hosts(value, others)` lists (in a fixed order) the entities for which `value` is the answer and
     each of `others` is wrong. A set is kept only when every value has an entity; the answer is then
     drawn uniformly from the set."""
     for _ in range(tries):
         options = list(draw_options())
+        if len(set(options)) != 4:  # the draw may refuse a set by returning fewer
+            continue
         found = [hosts(v, [o for o in options if o != v]) for v in options]
-        if len(set(options)) == 4 and all(found):
+        if all(found):
             i = rng.randrange(4)
             return options[i], rng.choice(found[i]), options[:i] + options[i + 1:]
     raise ValueError("no set of four options in which each can be the answer")
@@ -823,17 +831,26 @@ def _geo_alpha3_from_country(rng: random.Random, difficulty: str) -> Item:
     guesses = [g for g in guesses if len(g) == 3]
     rng.shuffle(guesses)
     similar = [countries()[c]["alpha_3"] for c in _lookalike_countries(rng, code, letters, countries_up_to(difficulty))]
+    # The gold mixes the two-letter code and the name's letters, so the guesses built from one or the
+    # other sat around it (the most typical choice was the gold in a third of the items): prefixes of
+    # the name, the two-letter code and the gold cross the name's further letters, and `fair_pick`
+    # keeps three whose set leaves the gold no more typical than a wrong code.
+    prefixes = list(dict.fromkeys([letters[:2], code, a3[:2]]))
+    endings = list(dict.fromkeys([letters[2:3], letters[-1:], a3[2], *letters[3:]]))[:6]
+    grid = [p + e for p in prefixes for e in endings]
+    rng.shuffle(grid)
     q = rng.choice(
         [
             f"What is the ISO 3166-1 alpha-3 code of {name}?",
             f"Which three-letter ISO 3166-1 code is assigned to {name}?",
         ]
     )
+    pool = [g for g in dict.fromkeys(guesses[:2] + similar[:2] + grid + similar[2:]) if len(g) == 3 and g != a3]
     return Item(
         q,
         a3,
         "short_text",
-        pick_distractors(a3, guesses[:2], similar),
+        fair_pick(rng, a3, pool, q),
         {"source": f"{SRC_ISO}; names: {SRC_CLDR}", "kind": "alpha3_from_country", "alpha_2": code},
     )
 
@@ -949,7 +966,12 @@ def _geo_utc_offset(rng: random.Random, difficulty: str) -> Item:
     # Options first: four offsets some zone shows that day, close to one another (an hour off, a
     # half-hour zone rounded, daylight saving forgotten), then the answer among them and a zone
     # showing it; a common offset is then no more often the answer when offered than a rare one.
-    minutes, zone, wrong = _options_first(rng, lambda: _near_values(rng, sorted(table), 60), lambda v, _others: table[v])
+    # (Never both UTC+01:00 and UTC-01:00: written without their signs they are one option.)
+    def draw() -> list[int]:
+        options = _near_values(rng, sorted(table), 60)
+        return options if len({abs(v) for v in options}) == 4 else []
+
+    minutes, zone, wrong = _options_first(rng, draw, lambda v, _others: table[v])
     answer = fmt_offset(minutes)
     date_text = moment.strftime("%d %B %Y").lstrip("0")
     q = rng.choice(
@@ -1150,11 +1172,14 @@ def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
     for k, h in sorted(historic().items()):
         if h["tier"] == difficulty:
             by_year.setdefault(h["year"], []).append(k)
-    # Options first: four years in which ISO 3166 withdrew codes of entities of this tier, close to
-    # one another; then the year asked and an entity withdrawn in it (1986, when four US Pacific
-    # islands went at once, would otherwise be the answer whenever offered, and a year next to it
-    # that no entity has would never be).
-    year, key, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_year), 4), lambda y, _others: by_year[y])
+    # Options first: four years in which ISO 3166 withdrew codes of entities of this tier (each tier
+    # has six to ten such years), each in proportion to how many entities it has, since a form asks
+    # most of a tier's ten entities once; then the year asked and an entity withdrawn in it. (Drawn
+    # entity first, 1986, when four US Pacific islands went at once, was the answer whenever offered,
+    # and a year next to a withdrawal year, that no entity has, never was.)
+    years = sorted(by_year)
+    count = [len(by_year[y]) for y in years]
+    year, key, wrong = _options_first(rng, lambda: _weighted_sample(rng, years, count, 4), lambda y, _others: by_year[y])
     h = historic()[key]
     q = rng.choice(
         [
@@ -1191,7 +1216,11 @@ def _hist_former_code(rng: random.Random, difficulty: str) -> Item:
     # The prefixes cross the endings, so a wrong code is as often like the others as the gold is.
     prefixes = list(dict.fromkeys([letters[:2], h["alpha_2"], a3[:2]]))
     endings = list(dict.fromkeys([letters[2:3], letters[-1:], a3[2], *letters[3:]]))[:6]
-    guesses = [countries()[successor]["alpha_3"]] if successor in countries() else []
+    # (The successor's code only where it succeeded this entity alone: UMI, which took over from
+    # four US Pacific islands at once, was offered in their items four times as often as any other
+    # successor's code, and is never the answer.)
+    sole = sum(x["alpha_4"][2:] == successor for x in historic().values()) == 1
+    guesses = [countries()[successor]["alpha_3"]] if successor in countries() and sole else []
     guesses += [letters[:3], h["alpha_2"] + letters[-1:], a3[:2] + letters[2:3]]
     grid = [p + e for p in prefixes for e in endings]
     rng.shuffle(grid)
@@ -1368,7 +1397,8 @@ def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
     # Options first: four years in which a currency of this tier's territories started (or stopped)
     # being legal tender, close to one another; then the year asked and a change made in it. (Drawn
     # change first, the euro's 1999 and 2002 were the answer whenever offered.)
-    year, s, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_year), 4), lambda y, _others: by_year[y])
+    count = {y: len(xs) for y, xs in by_year.items()}
+    year, s, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_year), 4, count), lambda y, _others: by_year[y])
     name = in_text(s["territory"])
     if ask_end:
         cur = currency_name(s["predecessor"])
@@ -1409,7 +1439,8 @@ def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
     # Options first: four spans some replaced currency lasted, close to one another; then the span
     # asked and a currency that lasted it (a decade slip or a fencepost count, the errors offered
     # before, made spans that no currency lasted: never the answer).
-    span, s, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_span), 3), lambda v, _others: by_span[v])
+    count = {v: len(xs) for v, xs in by_span.items()}
+    span, s, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_span), 3, count), lambda v, _others: by_span[v])
     name = in_text(s["territory"])
     cur = currency_name(s["predecessor"])
     q = rng.choice(

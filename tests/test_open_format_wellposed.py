@@ -99,30 +99,15 @@ OFFICIAL_LANGUAGES = {
 NOT_OFFICIAL_THERE = ("Japanese", "Icelandic")
 
 
-class _Pick(random.Random):
-    """A generator's rng whose first choices are fixed (the country, then its gold language)."""
-
-    def __init__(self, *first):
-        super().__init__(0)
-        self.first = list(first)
-
-    def choice(self, seq):
-        if self.first:
-            want = self.first.pop(0)
-            assert want in seq, (want, seq)
-            return want
-        return super().choice(seq)
-
-
 def _official_items(code: str) -> list:
     """The culture bank's official-language item of `code`, once with each language it can key as gold."""
-    from mirror_hf.bank.factual import _cult_official_language, _official, countries
+    from mirror_hf.bank.factual import _official, countries, official_language_item
     from mirror_hf.records import Question
 
     tier = countries()[code]["tier"]
     out = []
     for lang in _official(code):
-        item = _cult_official_language(_Pick(code, lang), tier)
+        item = official_language_item(random.Random(f"{code}/{lang}"), code, lang)
         out.append(Question(id=f"t.{code}.{lang}", domain="factual", subcategory="culture", difficulty=tier,
                             question=item.question, choices=(item.answer, *item.distractors), answer=item.answer,
                             answer_type=item.answer_type, aliases=item.aliases, generator="t", seed=0))

@@ -29,7 +29,6 @@ import math
 import random
 import re
 import sys
-import zlib
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -177,6 +176,71 @@ def _article(word: str) -> str:
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+# ---------------------------------------------------------------------------------------------
+# Options first, answer second (answers drawn from a small vocabulary)
+# ---------------------------------------------------------------------------------------------
+#
+# Where the answers come from a small vocabulary that the facts themselves skew (most languages are
+# written in Latin script, the euro replaced a dozen currencies in 1999-2002, most zones sit at a
+# few offsets), drawing the entity first makes the common value the answer whenever it is offered and
+# leaves a rare or merely nearby value never the answer. These kinds draw the four options first,
+# as values close to one another, keep the set only if each of the four is the answer for some entity
+# of the tier while the other three are wrong for it, and only then draw which one is the answer and
+# an entity with that answer. Within every offered set each option is then the answer a quarter of the
+# time, so no option can be picked or struck off for what it says.
+
+
+def _weighted_sample(rng: random.Random, values: list, weights: list[float], k: int) -> list:
+    """k distinct values, each drawn in proportion to its weight among those not yet drawn."""
+    values, weights = list(values), list(weights)
+    out = []
+    for _ in range(k):
+        i = rng.choices(range(len(values)), weights)[0]
+        out.append(values.pop(i))
+        weights.pop(i)
+    return out
+
+
+def _near_values(rng: random.Random, values: list, spread: float, count: dict | None = None) -> list:
+    """Four values of a numeric vocabulary close together: one drawn at random and the three others
+    nearest it, each distance blurred by up to `spread` so the set is not always the same window.
+    With `count` (how many entities have each value), the first is drawn in proportion to it and the
+    distances are divided by it: a form asks each entity at most once, so a value that many entities
+    share can be the answer more often in a form than a value one entity has, and is offered more
+    often to match."""
+    n = count or {}
+    anchor = rng.choices(values, [n.get(v, 1) for v in values])[0]
+    blurred = {v: (abs(v - anchor) + spread * rng.random()) / n.get(v, 1) for v in values if v != anchor}
+    return [anchor, *sorted(blurred, key=blurred.__getitem__)[:3]]
+
+
+def _options_first(rng: random.Random, draw_options, hosts, tries: int = 200) -> tuple:
+    """(answer, entity, the three wrong values): `draw_options()` gives four candidate values (or
+    fewer, to refuse the draw);
+    `hosts(value, others)` lists (in a fixed order) the entities for which `value` is the answer and
+    each of `others` is wrong. A set is kept only when every value has an entity; the answer is then
+    drawn uniformly from the set."""
+    for _ in range(tries):
+        options = list(draw_options())
+        if len(set(options)) != 4:  # the draw may refuse a set by returning fewer
+            continue
+        found = [hosts(v, [o for o in options if o != v]) for v in options]
+        if all(found):
+            i = rng.randrange(4)
+            return options[i], rng.choice(found[i]), options[:i] + options[i + 1:]
+    raise ValueError("no set of four options in which each can be the answer")
+
+
+def _alike(rng: random.Random, values: list, closeness, close: int = 3) -> list:
+    """Four values of a vocabulary that look alike: one drawn at random, the `close` others that
+    `closeness(anchor, value)` ranks nearest (ties in random order), the rest of the four at random."""
+    anchor = rng.choice(values)
+    order = {v: (closeness(anchor, v), rng.random()) for v in values if v != anchor}
+    near = sorted(order, key=order.__getitem__)
+    picked = near[:close]
+    return [anchor, *picked, *rng.sample(near[close:], 3 - close)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -671,25 +735,41 @@ def science(rng: random.Random, difficulty: str) -> Item:
 # ---------------------------------------------------------------------------------------------
 
 
-def stable_shuffle(items, salt: str) -> list:
-    """A fixed pseudo-random order (for last-resort distractors), independent of the draw."""
-    return sorted(items, key=lambda x: zlib.crc32(f"{salt}|{x}".encode()))
-
-
-def _country_item(question: str, code: str, confusions: list[str], params: dict, source: str = SRC_ISO, rng: random.Random | None = None) -> Item:
-    """With `rng`, three of the first confusions are chosen by `fair_pick` (so that the gold is no
-    more often the longest or the most typical name than a wrong one), else the first three."""
-    confusions = [c for c in confusions if c != code]
-    pool = countries_up_to(countries()[code]["tier"])
-    names = [country_name(c) for c in confusions] + [country_name(c) for c in stable_shuffle(pool, code)]
+def _country_options_item(question: str, code: str, wrong: list[str], params: dict, source: str = SRC_ISO) -> Item:
     return Item(
         question,
         country_name(code),
         "short_text",
-        fair_pick(rng, country_name(code), names, question) if rng else pick_distractors(country_name(code), names),
+        tuple(country_name(c) for c in wrong),
         {"source": f"{source}; names: {SRC_CLDR}", **params, "alpha_2": code},
         countries()[code]["aliases"],
     )
+
+
+def _code_alike(field: str):
+    """How confusable two entities are by a code: one's name begins with the other's code letters
+    ('CH' and Chile, China, Chad), then names or codes with the same first letter, then the same
+    IANA area, then any."""
+    def closeness(a: str, b: str) -> int:
+        ca, cb = countries()[a][field].lower(), countries()[b][field].lower()
+        na, nb = countries()[a]["compact"], countries()[b]["compact"]
+        if nb.startswith(ca[:2]) or na.startswith(cb[:2]):
+            return 0
+        if na[:1] == nb[:1] or ca[:1] == cb[:1]:
+            return 1
+        return 2 if country_area().get(a) == country_area().get(b) else 3
+    return closeness
+
+
+def _country_options(rng: random.Random, difficulty: str, vocabulary: list[str], closeness, hosts=None) -> tuple:
+    """Options first for a question whose answer is an entity of the tier: four of `vocabulary`
+    alike by `closeness` (on easy items one look-alike and two others from anywhere in the tier),
+    then the answer among them. `hosts(code, others)` lists what the question can then be about
+    (default: the entity itself). Drawn entity first, the widely known countries were offered in
+    every tier's items and the answer in one (Cuba the answer in 1 of 30 items that offered it)."""
+    close = 1 if difficulty == "easy" else 3
+    found = hosts or (lambda code, _others: [code])
+    return _options_first(rng, lambda: _alike(rng, vocabulary, closeness, close), found)
 
 
 def _lookalike_countries(rng: random.Random, code: str, letters: str, pool: list[str]) -> list[str]:
@@ -715,9 +795,7 @@ def _entity(difficulty: str) -> str:
 
 
 def _geo_country_from_alpha2(rng: random.Random, difficulty: str) -> Item:
-    code = rng.choice(countries_in(difficulty))
-    pool = countries_up_to(difficulty)
-    confusions = _lookalikes_for_code(rng, code, code, pool, difficulty)
+    code, _, wrong = _country_options(rng, difficulty, countries_in(difficulty), _code_alike("alpha_2"))
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -726,24 +804,12 @@ def _geo_country_from_alpha2(rng: random.Random, difficulty: str) -> Item:
             f"A parcel's address ends with the ISO country code '{code}'. Which {what} is that?",
         ]
     )
-    return _country_item(q, code, confusions, {"kind": "country_from_alpha2", "code": code})
-
-
-def _lookalikes_for_code(rng: random.Random, code: str, letters: str, pool: list[str], difficulty: str) -> list[str]:
-    confusions = _lookalike_countries(rng, code, letters, pool)
-    if difficulty == "easy":
-        # Easy: the first confusion is a look-alike, the others come from anywhere.
-        head, tail = confusions[:1], confusions[1:]
-        rng.shuffle(tail)
-        confusions = head + tail
-    return confusions
+    return _country_options_item(q, code, wrong, {"kind": "country_from_alpha2", "code": code})
 
 
 def _geo_country_from_alpha3(rng: random.Random, difficulty: str) -> Item:
-    code = rng.choice(countries_in(difficulty))
+    code, _, wrong = _country_options(rng, difficulty, countries_in(difficulty), _code_alike("alpha_3"))
     a3 = countries()[code]["alpha_3"]
-    pool = countries_up_to(difficulty)
-    confusions = _lookalikes_for_code(rng, code, a3, pool, difficulty)
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -752,7 +818,7 @@ def _geo_country_from_alpha3(rng: random.Random, difficulty: str) -> Item:
             f"On a results table, a team is listed under the ISO code {a3}. Which {what} is that?",
         ]
     )
-    return _country_item(q, code, confusions, {"kind": "country_from_alpha3", "code": a3})
+    return _country_options_item(q, code, wrong, {"kind": "country_from_alpha3", "code": a3})
 
 
 def _geo_alpha3_from_country(rng: random.Random, difficulty: str) -> Item:
@@ -765,27 +831,34 @@ def _geo_alpha3_from_country(rng: random.Random, difficulty: str) -> Item:
     guesses = [g for g in guesses if len(g) == 3]
     rng.shuffle(guesses)
     similar = [countries()[c]["alpha_3"] for c in _lookalike_countries(rng, code, letters, countries_up_to(difficulty))]
+    # The gold mixes the two-letter code and the name's letters, so the guesses built from one or the
+    # other sat around it (the most typical choice was the gold in a third of the items): prefixes of
+    # the name, the two-letter code and the gold cross the name's further letters, and `fair_pick`
+    # keeps three whose set leaves the gold no more typical than a wrong code.
+    prefixes = list(dict.fromkeys([letters[:2], code, a3[:2]]))
+    endings = list(dict.fromkeys([letters[2:3], letters[-1:], a3[2], *letters[3:]]))[:6]
+    grid = [p + e for p in prefixes for e in endings]
+    rng.shuffle(grid)
     q = rng.choice(
         [
             f"What is the ISO 3166-1 alpha-3 code of {name}?",
             f"Which three-letter ISO 3166-1 code is assigned to {name}?",
         ]
     )
+    pool = [g for g in dict.fromkeys(guesses[:2] + similar[:2] + grid + similar[2:]) if len(g) == 3 and g != a3]
     return Item(
         q,
         a3,
         "short_text",
-        pick_distractors(a3, guesses[:2], similar),
+        fair_pick(rng, a3, pool, q),
         {"source": f"{SRC_ISO}; names: {SRC_CLDR}", "kind": "alpha3_from_country", "alpha_2": code},
     )
 
 
 def _geo_country_from_numeric(rng: random.Random, difficulty: str) -> Item:
-    code = rng.choice(countries_in(difficulty))
+    # Options: entries of the tier with the nearest numeric codes.
+    code, _, wrong = _country_options(rng, difficulty, countries_in(difficulty), lambda a, b: abs(int(countries()[a]["numeric"]) - int(countries()[b]["numeric"])))
     num = countries()[code]["numeric"]
-    pool = countries_up_to(difficulty)
-    # Confusable: the entries with the nearest numeric codes.
-    near = sorted((c for c in pool if c != code), key=lambda c: (abs(int(countries()[c]["numeric"]) - int(num)), c))
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -793,20 +866,23 @@ def _geo_country_from_numeric(rng: random.Random, difficulty: str) -> Item:
             f"In ISO 3166-1, the numeric code {num} identifies which {what}?",
         ]
     )
-    return _country_item(q, code, near[:6], {"kind": "country_from_numeric", "code": num})
+    return _country_options_item(q, code, wrong, {"kind": "country_from_numeric", "code": num})
 
 
 def _geo_country_from_subdivision(rng: random.Random, difficulty: str) -> Item:
-    rows = [s for s in subdivisions() if (s["country"] in WELL_KNOWN_COUNTRIES) == (difficulty == "medium")]
-    sub = rng.choice(rows)
-    code = sub["country"]
-    # Confusable: countries with subdivisions of the same type ("Land", "Voivodship"), then the
-    # same IANA area; medium items keep every choice among the widely known countries.
-    allowed = sorted(WELL_KNOWN_COUNTRIES) if difficulty == "medium" else countries_up_to("medium")
-    same_type = sorted({s["country"] for s in subdivisions() if s["type"] == sub["type"]} & set(allowed) - {code})
-    area_mates = [c for c in allowed if country_area().get(c) == country_area().get(code) and c != code]
-    rng.shuffle(same_type)
-    rng.shuffle(area_mates)
+    rows: dict[str, list[dict]] = {}
+    for sub in subdivisions():
+        if (sub["country"] in WELL_KNOWN_COUNTRIES) == (difficulty == "medium"):
+            rows.setdefault(sub["country"], []).append(sub)
+    types = {c: {r["type"] for r in rs} for c, rs in rows.items()}
+    # Options: countries with subdivisions of the same type ("Land", "Voivodship"), then of the
+    # same IANA area; medium items keep every choice among the widely known countries. The
+    # subdivision is drawn once the answer is: a country with many subdivisions is then no more
+    # often the answer than one with few.
+    def closeness(a: str, b: str) -> int:
+        return 0 if types[a] & types[b] else 1 if country_area().get(a) == country_area().get(b) else 2
+
+    code, sub, wrong = _options_first(rng, lambda: _alike(rng, sorted(rows), closeness), lambda c, _others: rows[c])
     kind_word = sub["type"].lower()
     q = rng.choice(
         [
@@ -815,7 +891,7 @@ def _geo_country_from_subdivision(rng: random.Random, difficulty: str) -> Item:
             f"In which country would you find the {kind_word} \"{sub['name']}\", as ISO 3166-2 lists it?",
         ]
     )
-    return _country_item(q, code, same_type[:2] + area_mates + same_type[2:], {"kind": "country_from_subdivision", "subdivision": sub["code"]})
+    return _country_options_item(q, code, wrong, {"kind": "country_from_subdivision", "subdivision": sub["code"]})
 
 
 def _zone_words(zone: str) -> set[str]:
@@ -846,22 +922,15 @@ def quiet_zones() -> dict[str, list[str]]:
 
 
 def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
-    # The country first, then one of its zones: a country with thirty zones is not the answer thirty
-    # times as often as one with a single zone (its name would then be the answer whenever offered).
-    code = rng.choice(sorted(c for c in quiet_zones() if countries()[c]["tier"] == difficulty))
-    zone = rng.choice(quiet_zones()[code])
-    area = zone.split("/")[0]
-    eligible = countries_up_to(difficulty)
-    mates = sorted({c for z, c in zone_table().items() if z.split("/")[0] == area and c != code} & set(eligible))
-    peers = [c for c in quiet_zones() if countries()[c]["tier"] == difficulty and c != code]
-    anywhere = list(eligible)
-    for group in (mates, peers, anywhere):
-        rng.shuffle(group)
-    # Entities of the zone's own tier in its area first, then of its tier anywhere (a territory is
-    # mistaken for another territory, and each is offered about as often as it is asked), then the
-    # rest of the area, then anywhere (areas like 'Australia' hold one country only).
-    same_tier = [c for c in mates if c in peers]
-    mates = same_tier + peers + mates + anywhere
+    # Options first: four entities of the zone's tier with zones whose identifiers do not spell them,
+    # those of one IANA area first; then the answer among them and one of its zones (so a country
+    # with thirty zones is not the answer thirty times as often as one with a single zone, and each
+    # entity is the answer a quarter of the times it is offered).
+    peers = sorted(c for c in quiet_zones() if countries()[c]["tier"] == difficulty)
+    areas = {c: {z.split("/")[0] for z in quiet_zones()[c]} for c in peers}
+    code, zone, wrong = _options_first(
+        rng, lambda: _alike(rng, peers, lambda a, b: not areas[a] & areas[b]), lambda c, _others: quiet_zones()[c]
+    )
     what = _entity(difficulty)
     q = rng.choice(
         [
@@ -870,26 +939,40 @@ def _geo_country_from_zone(rng: random.Random, difficulty: str) -> Item:
             f"A server's clock is set to the time zone '{zone}'. According to the IANA tz database, which {what} is that zone in?",
         ]
     )
-    return _country_item(q, code, mates, {"kind": "country_from_zone", "zone": zone}, source=SRC_TZ, rng=rng)
+    return _country_options_item(q, code, wrong, {"kind": "country_from_zone", "zone": zone}, source=SRC_TZ)
 
 
 _OFFSET_MOMENTS = ((2025, 1, 15), (2025, 7, 15), (2024, 1, 15), (2024, 7, 15))
 
 
+@functools.cache
+def _offsets_at(pool: str, moment: tuple[int, int, int]) -> dict[int, tuple[str, ...]]:
+    """UTC offset in minutes at noon UTC of `moment` -> the zones of the pool showing it ('medium':
+    every zone; 'hard': zones of countries outside the widely known list)."""
+    when = datetime(*moment, 12, tzinfo=UTC)
+    out: dict[int, list[str]] = {}
+    for zone, code in sorted(zone_table().items()):
+        if pool == "medium" or countries()[code]["tier"] != "easy":
+            minutes = int(when.astimezone(tz_file(zone)).utcoffset().total_seconds() // 60)
+            out.setdefault(minutes, []).append(zone)
+    return {m: tuple(z) for m, z in out.items()}
+
+
 def _geo_utc_offset(rng: random.Random, difficulty: str) -> Item:
     pool = "medium" if difficulty == "medium" else "hard"
-    zones = sorted(z for z, c in zone_table().items() if countries()[c]["tier"] != "easy" or pool == "medium")
-    zone = rng.choice(zones)
     y, m, d = rng.choice(_OFFSET_MOMENTS)
     moment = datetime(y, m, d, 12, tzinfo=UTC)
-    offset = moment.astimezone(tz_file(zone)).utcoffset()
-    minutes = int(offset.total_seconds() // 60)
+    table = _offsets_at(pool, (y, m, d))
+    # Options first: four offsets some zone shows that day, close to one another (an hour off, a
+    # half-hour zone rounded, daylight saving forgotten), then the answer among them and a zone
+    # showing it; a common offset is then no more often the answer when offered than a rare one.
+    # (Never both UTC+01:00 and UTC-01:00: written without their signs they are one option.)
+    def draw() -> list[int]:
+        options = _near_values(rng, sorted(table), 60)
+        return options if len({abs(v) for v in options}) == 4 else []
+
+    minutes, zone, wrong = _options_first(rng, draw, lambda v, _others: table[v])
     answer = fmt_offset(minutes)
-    # Slips: forgetting daylight saving, rounding a half/quarter-hour zone, off by an hour.
-    step = 30 if minutes % 60 == 0 else 15
-    wrong = [minutes + 60, minutes - 60, minutes + step, minutes - step, minutes + 120]
-    wrong = [w for w in wrong if (w >= 0) == (minutes >= 0) or w == 0]
-    rng.shuffle(wrong)
     date_text = moment.strftime("%d %B %Y").lstrip("0")
     q = rng.choice(
         [
@@ -901,40 +984,72 @@ def _geo_utc_offset(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [fmt_offset(w) for w in wrong]),
+        tuple(fmt_offset(w) for w in wrong),
         {"source": SRC_TZ, "kind": "utc_offset", "zone": zone, "moment_utc": moment.isoformat()},
     )
 
 
+def _ever_tender(territory: str) -> set[str]:
+    return {c for c, _s, _e in currency_history().get(territory, [])}
+
+
 def _geo_currency(rng: random.Random, difficulty: str) -> Item:
-    codes = [c for c in countries_in(difficulty) if current_currency(c)]
-    code = rng.choice(codes)
-    cur = current_currency(code)
-    in_use = {cc for cc, _s, _e in currency_history().get(code, [])}
-    answer = currency_name(cur)
-    last_word = answer.split()[-1]
-    others = sorted({current_currency(c) for c in countries() if current_currency(c) and current_currency(c) not in in_use})
-    same_unit = [o for o in others if currency_name(o).split()[-1] == last_word]
-    area_mates = [current_currency(c) for c in countries() if country_area().get(c) == country_area().get(code) and current_currency(c)]
-    area_mates = [o for o in area_mates if o not in in_use]
-    name = in_text(code)
-    # Currencies named like the place (South African Rand for South Sudan, Cayman Islands Dollar for
-    # the Solomon Islands): the answer is often named after the country, so a wrong one is too.
-    namesakes = [o for o in others if _echoes(name, currency_name(o))]
-    for group in (same_unit, area_mates, namesakes):
-        rng.shuffle(group)
-    q = rng.choice(
-        [
-            f"According to CLDR, what is the currency in use in {name} today?",
-            f"Which currency does CLDR list as the current legal tender of {name}?",
-            f"A traveller is heading to {name}. Which currency does CLDR list as legal tender there?",
+    tier = [c for c in countries_in(difficulty) if current_currency(c)]
+    currencies = sorted({current_currency(c) for c in tier})
+
+    # Options first: four currencies in use in this tier's countries, alike: one country drawn at
+    # random, its currency, then currencies of the same unit, of the same IANA area, any other. Then
+    # the answer among the four and a country using it where none of the other three was ever legal
+    # tender (one whose name the currency's does not echo, where there is one: the Central African
+    # CFA franc is asked for Cameroon rather than the Central African Republic). Drawn country first,
+    # the euro and the US dollar were the answer about half the times they were offered.
+    def draw() -> list[str]:
+        c0 = rng.choice(tier)
+        cur0 = current_currency(c0)
+        unit = currency_name(cur0).split()[-1]
+        area = country_area().get(c0)
+        groups = [
+            [o for o in currencies if currency_name(o).split()[-1] == unit],
+            sorted({current_currency(c) for c in tier if country_area().get(c) == area}),
+            list(currencies),
         ]
-    )
+        out = [cur0]
+        for group in groups:
+            rng.shuffle(group)
+            out += [o for o in group[:2] if o not in out]
+        return out[:4]
+
+    def hosts(cur: str, others: list[str]) -> list[str]:
+        found = [c for c in tier if current_currency(c) == cur and not _ever_tender(c) & set(others)]
+        quiet = [c for c in found if not _echoes(in_text(c), currency_name(cur))]
+        return quiet or found
+
+    cur, code, wrong = _options_first(rng, draw, hosts)
+    answer = currency_name(cur)
+    if _echoes(in_text(code), answer):
+        # The currency is named after the country (Solomon Islands Dollar, South Korean Won): named in
+        # the stem, the country would give the answer away, so the stem gives its ISO 3166-1 code.
+        what = "country" if difficulty != "hard" else "territory"
+        q = rng.choice(
+            [
+                f"According to CLDR, what is the currency in use today in the {what} whose ISO 3166-1 alpha-2 code is '{code}'?",
+                f"Which currency does CLDR list as the current legal tender of the {what} with ISO 3166-1 code {code}?",
+            ]
+        )
+    else:
+        name = in_text(code)
+        q = rng.choice(
+            [
+                f"According to CLDR, what is the currency in use in {name} today?",
+                f"Which currency does CLDR list as the current legal tender of {name}?",
+                f"A traveller is heading to {name}. Which currency does CLDR list as legal tender there?",
+            ]
+        )
     return Item(
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(o) for o in namesakes[:2] + same_unit[:2] + area_mates + others]),
+        tuple(currency_name(o) for o in wrong),
         {"source": SRC_CLDR, "kind": "current_currency", "alpha_2": code, "currency": cur},
         (cur,),
     )
@@ -968,11 +1083,15 @@ _GEOGRAPHY_KINDS = {
     difficulty={
         "easy": "a widely known country (stated list: the 19 G20 member states and 32 other large or "
         "often-discussed states): ISO 3166-1 codes, IANA zone (never one whose identifier spells the country, "
-        "as Asia/Singapore or Australia/Perth do), current currency; one distractor is a look-alike",
+        "as Asia/Singapore or Australia/Perth do), current currency (the country given by its ISO code when "
+        "the currency is named after it, as the South Korean won is); the four options, countries of the "
+        "list (one a look-alike) or currencies in use in them, are drawn first and the answer among them",
         "medium": "other UN member states; adds ISO 3166-2 subdivisions of well-known countries and UTC "
-        "offsets on a given date; distractors share the code's letters, the subdivision type or the IANA area",
+        "offsets on a given date; options are entities of the same tier sharing the code's letters, the "
+        "subdivision type or the IANA area, or offsets some zone shows that day, close to one another",
         "hard": "dependent territories and other non-UN-member entries, ISO numeric codes, subdivisions "
-        "of less-known countries; distractors are the nearest look-alikes (nearest numeric code, same letters)",
+        "of less-known countries; options are entries of the same tier, the nearest look-alikes (nearest "
+        "numeric code, same letters)",
     },
 )
 def geography(rng: random.Random, difficulty: str) -> Item:
@@ -1049,13 +1168,19 @@ def _bare(name: str) -> str:
 
 
 def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
-    keys = sorted(k for k, h in historic().items() if h["tier"] == difficulty)
-    h = historic()[rng.choice(keys)]
-    year = h["year"]
-    other_years = sorted({x["year"] for x in historic().values() if x["year"] != year}, key=lambda y: (abs(y - year), y))
-    near = [year + 1, year - 1, year + 2, year - 3]
-    rng.shuffle(near)
-    groups = (other_years[:2] + near) if difficulty != "easy" else (near[:1] + other_years[:1] + near[1:])
+    by_year: dict[int, list[str]] = {}
+    for k, h in sorted(historic().items()):
+        if h["tier"] == difficulty:
+            by_year.setdefault(h["year"], []).append(k)
+    # Options first: four years in which ISO 3166 withdrew codes of entities of this tier (each tier
+    # has six to ten such years), each in proportion to how many entities it has, since a form asks
+    # most of a tier's ten entities once; then the year asked and an entity withdrawn in it. (Drawn
+    # entity first, 1986, when four US Pacific islands went at once, was the answer whenever offered,
+    # and a year next to a withdrawal year, that no entity has, never was.)
+    years = sorted(by_year)
+    count = [len(by_year[y]) for y in years]
+    year, key, wrong = _options_first(rng, lambda: _weighted_sample(rng, years, count, 4), lambda y, _others: by_year[y])
+    h = historic()[key]
     q = rng.choice(
         [
             f"In which year was the ISO 3166 country code of {h['name']} withdrawn?",
@@ -1067,7 +1192,7 @@ def _hist_withdrawal_year(rng: random.Random, difficulty: str) -> Item:
         q,
         str(year),
         "exact_numeric",
-        numeric_distractors(rng, year, groups, lo=1900, hi=_LAST_YEAR),
+        tuple(str(w) for w in wrong),
         {"source": SRC_ISO, "kind": "withdrawal_year", "alpha_4": h["alpha_4"]},
     )
 
@@ -1091,7 +1216,11 @@ def _hist_former_code(rng: random.Random, difficulty: str) -> Item:
     # The prefixes cross the endings, so a wrong code is as often like the others as the gold is.
     prefixes = list(dict.fromkeys([letters[:2], h["alpha_2"], a3[:2]]))
     endings = list(dict.fromkeys([letters[2:3], letters[-1:], a3[2], *letters[3:]]))[:6]
-    guesses = [countries()[successor]["alpha_3"]] if successor in countries() else []
+    # (The successor's code only where it succeeded this entity alone: UMI, which took over from
+    # four US Pacific islands at once, was offered in their items four times as often as any other
+    # successor's code, and is never the answer.)
+    sole = sum(x["alpha_4"][2:] == successor for x in historic().values()) == 1
+    guesses = [countries()[successor]["alpha_3"]] if successor in countries() and sole else []
     guesses += [letters[:3], h["alpha_2"] + letters[-1:], a3[:2] + letters[2:3]]
     grid = [p + e for p in prefixes for e in endings]
     rng.shuffle(grid)
@@ -1190,22 +1319,48 @@ def _successions(difficulty: str) -> list[dict]:
     return [s for s in currency_successions() if countries()[s["territory"]]["tier"] == difficulty or (difficulty == "hard" and countries()[s["territory"]]["tier"] == "medium")]
 
 
+def _older_than(territory: str, start: int) -> set[str]:
+    """The territory's own currencies given up more than a year before `start` (a change then made
+    cannot have replaced them), whose names carry no years."""
+    return {c for c, _st, e in currency_history()[territory] if e is not None and e[0] < start - 1 and _clean_currency(c)}
+
+
 def _hist_predecessor(rng: random.Random, difficulty: str) -> Item:
-    s = rng.choice(_successions(difficulty))
+    changes = _successions(difficulty)
+    replaced = sorted({x["predecessor"] for x in changes})
+
+    # Options first: four currencies replaced in this tier's territories, alike: one change drawn at
+    # random, its currency, and (in this order) an older currency of the same territory, currencies the
+    # same successor replaced elsewhere, currencies of the same unit, any other. Then the answer among
+    # the four and a change that replaced it, in a territory where none of the other three was in use
+    # (unless given up more than a year before the change). Drawn change first, the euro's many
+    # predecessors were the answer about half the times they were offered and the currencies of a
+    # single small change (Cypriot pound, Slovak koruna) almost never.
+    def draw() -> list[str]:
+        s0 = rng.choice(changes)
+        unit = currency_name(s0["predecessor"]).split()[-1]
+        groups = [
+            sorted(_older_than(s0["territory"], s0["start"]) & set(replaced)),
+            sorted({x["predecessor"] for x in changes if x["currency"] == s0["currency"]}),
+            [c for c in replaced if currency_name(c).split()[-1] == unit],
+            list(replaced),
+        ]
+        out = [s0["predecessor"]]
+        for group in groups:
+            rng.shuffle(group)
+            out += [c for c in group if c not in out]
+        return out[:4]
+
+    def hosts(pred: str, others: list[str]) -> list[dict]:
+        return [
+            x for x in changes
+            if x["predecessor"] == pred
+            and all(o not in {c for c, _s, _e in currency_history()[x["territory"]]} or o in _older_than(x["territory"], x["start"]) for o in others)
+        ]
+
+    pred, s, wrong = _options_first(rng, draw, hosts)
     name = in_text(s["territory"])
-    answer = currency_name(s["predecessor"])
-    rows = currency_history()[s["territory"]]
-    used_there = {c for c, _s, _e in rows}
-    # Most plausible: the territory's own older currencies, given up more than a year before the change
-    # (so they cannot be the one replaced), then other currencies that the same successor replaced
-    # elsewhere, then the same unit word, then any other replaced currency.
-    older = sorted({c for c, _st, e in rows if e is not None and e[0] < s["start"] - 1 and _clean_currency(c)} - {s["predecessor"]})
-    same_successor = sorted({x["predecessor"] for x in currency_successions() if x["currency"] == s["currency"]} - used_there)
-    unit = answer.split()[-1]
-    same_unit = sorted({x["predecessor"] for x in currency_successions() if currency_name(x["predecessor"]).split()[-1] == unit} - used_there)
-    rest = sorted({x["predecessor"] for x in currency_successions()} - used_there)
-    for group in (older, same_successor, same_unit, rest):
-        rng.shuffle(group)
+    answer = currency_name(pred)
     cur = currency_name(s["currency"])
     if _echoes(cur, answer):
         # The new currency's name would echo the answer's (Chilean Peso / Chilean Escudo, Pakistani
@@ -1227,18 +1382,26 @@ def _hist_predecessor(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(c) for c in older[:2] + same_successor[:2] + same_unit + rest]),
-        {"source": SRC_CLDR, "kind": "predecessor_currency", "alpha_2": s["territory"], "currency": s["currency"], "predecessor": s["predecessor"]},
-        (s["predecessor"],),
+        tuple(currency_name(c) for c in wrong),
+        {"source": SRC_CLDR, "kind": "predecessor_currency", "alpha_2": s["territory"], "currency": s["currency"], "predecessor": pred},
+        (pred,),
     )
 
 
 def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
-    s = rng.choice(_successions(difficulty))
-    name = in_text(s["territory"])
     ask_end = rng.random() < 0.5
+    field = "pred_end" if ask_end else "start"
+    by_year: dict[int, list[dict]] = {}
+    for x in _successions(difficulty):
+        by_year.setdefault(x[field], []).append(x)
+    # Options first: four years in which a currency of this tier's territories started (or stopped)
+    # being legal tender, close to one another; then the year asked and a change made in it. (Drawn
+    # change first, the euro's 1999 and 2002 were the answer whenever offered.)
+    count = {y: len(xs) for y, xs in by_year.items()}
+    year, s, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_year), 4, count), lambda y, _others: by_year[y])
+    name = in_text(s["territory"])
     if ask_end:
-        year, cur = s["pred_end"], currency_name(s["predecessor"])
+        cur = currency_name(s["predecessor"])
         q = rng.choice(
             [
                 f"According to CLDR's currency history, in which year did the {cur} stop being legal tender in {name}?",
@@ -1246,20 +1409,18 @@ def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
             ]
         )
     else:
-        year, cur = s["start"], currency_name(s["currency"])
+        cur = currency_name(s["currency"])
         q = rng.choice(
             [
                 f"According to CLDR's currency history, in which year did the {cur} become legal tender in {name}?",
                 f"In what year did {name} start using the {cur}, according to CLDR?",
             ]
         )
-    other = s["start"] if ask_end else s["pred_end"]
-    wrong = [other, year + 1, year - 1, year + 2, year - 2]
     return Item(
         q,
         str(year),
         "exact_numeric",
-        numeric_distractors(rng, year, wrong, lo=1000, hi=_LAST_YEAR),
+        tuple(str(w) for w in wrong),
         {
             "source": SRC_CLDR,
             "kind": "currency_end_year" if ask_end else "currency_start_year",
@@ -1271,11 +1432,17 @@ def _hist_currency_year(rng: random.Random, difficulty: str) -> Item:
 
 def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
     """Two look-ups and a subtraction: how long a replaced currency was in use."""
-    s = rng.choice([x for x in currency_successions() if x["pred_end"] > x["pred_start"] and countries()[x["territory"]]["tier"] != "easy"])
+    by_span: dict[int, list[dict]] = {}
+    for x in currency_successions():
+        if x["pred_end"] > x["pred_start"] and countries()[x["territory"]]["tier"] != "easy":
+            by_span.setdefault(x["pred_end"] - x["pred_start"], []).append(x)
+    # Options first: four spans some replaced currency lasted, close to one another; then the span
+    # asked and a currency that lasted it (a decade slip or a fencepost count, the errors offered
+    # before, made spans that no currency lasted: never the answer).
+    count = {v: len(xs) for v, xs in by_span.items()}
+    span, s, wrong = _options_first(rng, lambda: _near_values(rng, sorted(by_span), 3, count), lambda v, _others: by_span[v])
     name = in_text(s["territory"])
     cur = currency_name(s["predecessor"])
-    span = s["pred_end"] - s["pred_start"]
-    wrong = [span + 10, span + 1]  # a decade slip, the fencepost count
     q = rng.choice(
         [
             f"According to CLDR's currency history, how many years passed between the year the {cur} became legal tender in {name} and the year it stopped being legal tender there?",
@@ -1286,7 +1453,7 @@ def _hist_currency_span(rng: random.Random, difficulty: str) -> Item:
         q,
         str(span),
         "exact_numeric",
-        numeric_distractors(rng, span, wrong, lo=1),
+        tuple(str(w) for w in wrong),
         {"source": SRC_CLDR, "kind": "currency_span", "alpha_2": s["territory"], "currency": s["predecessor"]},
     )
 
@@ -1305,9 +1472,12 @@ _HISTORY_KINDS = {
         "Yugoslavia, Zaire, Burma, Serbia and Montenegro, East Timor, Southern Rhodesia, Netherlands "
         "Antilles); currency changes in well-known countries per CLDR (a new currency named like the one it "
         "replaced is given by its year only; the country's own older currencies can be distractors); "
-        "code distractors are codes formed from the name's letters",
-        "medium": "other withdrawn ISO 3166 codes and currency changes in other UN member states; year "
-        "distractors are the nearest other withdrawal years",
+        "code distractors are codes formed from the name's letters; year options are four years close "
+        "together in which entities of the tier lost their codes (or its currencies changed), the one "
+        "asked drawn among them",
+        "medium": "other withdrawn ISO 3166 codes and currency changes in other UN member states; the "
+        "currency replaced is offered among currencies replaced in the tier's territories (by the same "
+        "successor or of the same unit first)",
         "hard": "obscure withdrawn entries (stated list) and ordering four entries by withdrawal; "
         "the span between a currency's start and end year (two look-ups and a subtraction)",
     },
@@ -1386,14 +1556,16 @@ def _cult_autonym(rng: random.Random, difficulty: str) -> Item:
 
 
 def _cult_language_from_code(rng: random.Random, difficulty: str) -> Item:
-    lang = rng.choice(language_tier(difficulty))
+    # Options first: four languages of the tier whose codes look alike (same first letter, then same
+    # second letter), then the answer among them. Drawn language first, with look-alikes from every
+    # tier, well-known languages were the answer about half the times they were offered and rare
+    # ones (Esperanto, 0 of 45) never.
+    lang, _, wrong = _options_first(
+        rng,
+        lambda: _alike(rng, list(language_tier(difficulty)), lambda a, b: (a[0] != b[0], a[1] != b[1])),
+        lambda c, _others: [c],
+    )
     answer = language_name(lang)
-    pool = [c for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES + language_tier("hard") if c != lang]
-    # Confusions: names starting with the code's first letter, codes sharing a letter.
-    starts = [c for c in pool if language_name(c).lower().startswith(lang[0])]
-    shares = [c for c in pool if c[0] == lang[0] or c[1] == lang[1]]
-    rng.shuffle(starts)
-    rng.shuffle(shares)
     iso_name = iso639_1()[lang]
     q = rng.choice(
         [
@@ -1406,20 +1578,23 @@ def _cult_language_from_code(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [language_name(c) for c in starts[:2] + shares + pool]),
+        tuple(language_name(c) for c in wrong),
         {"source": f"{SRC_ISO}; names: {SRC_CLDR}", "kind": "language_from_code", "language": lang},
         (iso_name,) if normalise_text(iso_name) != normalise_text(answer) else (),
     )
 
 
 def _cult_script(rng: random.Random, difficulty: str) -> Item:
-    lang = rng.choice(language_tier(difficulty))
-    script = likely_script(lang)
+    by_script: dict[str, list[str]] = {}
+    for c in language_tier(difficulty):
+        by_script.setdefault(likely_script(c), []).append(c)
+    scripts = sorted(by_script)
+    # Options first: four scripts of this tier's languages, the commoner ones likelier (the square
+    # root of how many of the tier's languages use them), then the answer among them and a language
+    # written in it. Drawn language first, Latin was the answer in 30 of the 43 items that offered it.
+    weights = [math.sqrt(len(by_script[sc])) for sc in scripts]
+    script, lang, wrong = _options_first(rng, lambda: _weighted_sample(rng, scripts, weights, 4), lambda sc, _others: by_script[sc])
     answer = _EN.scripts[script]
-    all_scripts = sorted({likely_script(c) for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES + language_tier("hard")} - {script, None})
-    common = [sc for sc in ("Latn", "Cyrl", "Arab", "Grek", "Deva", "Hebr") if sc != script]
-    rng.shuffle(common)
-    rng.shuffle(all_scripts)
     if _echoes(language_name(lang), answer):
         # A script named after the language (Greek, Khmer): the stem names the language by its code.
         q = rng.choice(
@@ -1435,12 +1610,11 @@ def _cult_script(rng: random.Random, difficulty: str) -> Item:
                 f"Which writing system does CLDR give as the default script for {language_name(lang)}?",
             ]
         )
-    first = common[:2] if difficulty != "hard" else []
     return Item(
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [_EN.scripts[sc] for sc in first + all_scripts]),
+        tuple(_EN.scripts[sc] for sc in wrong),
         {"source": SRC_CLDR, "kind": "likely_script", "language": lang, "script": script},
     )
 
@@ -1450,19 +1624,37 @@ def _official(territory: str) -> list[str]:
     return sorted(lang for lang, info in langs.items() if info.get("official_status") == "official" and lang in _EN.languages)
 
 
-def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
-    code = rng.choice([c for c in countries_in(difficulty) if _official(c)])
-    lang = rng.choice(_official(code))
-    # Distractors: languages official in countries of the same IANA area that CLDR lists with no
-    # official status of any kind here.
-    statused = {l for l, info in get_global("territory_languages").get(code, {}).items() if info.get("official_status")}
-    mates = [c for c in countries() if c != code and country_area().get(c) == country_area().get(code)]
-    nearby = sorted({l for c in mates for l in _official(c)} - statused)
-    wide = sorted({l for c in countries() for l in _official(c)} - statused)
-    rng.shuffle(nearby)
-    rng.shuffle(wide)
+@functools.cache
+def _statused(territory: str) -> frozenset[str]:
+    """Languages CLDR lists with an official status of any kind (official, regional, de facto) here."""
+    return frozenset(l for l, info in get_global("territory_languages").get(territory, {}).items() if info.get("official_status"))
+
+
+# Options first: four languages official in the tier's countries of one IANA area (those of the whole
+# tier where the area has too few), then the answer among them and a country where it is official and
+# none of the other three has status of any kind. Drawn country first, English, French and Spanish
+# were the answer in about half the items that offered them.
+
+
+def _official_tier(difficulty: str) -> list[str]:
+    return [c for c in countries_in(difficulty) if _official(c)]
+
+
+def _official_options(rng: random.Random, tier: list[str]) -> list[str]:
+    area = country_area().get(rng.choice(tier))
+    local = sorted({l for c in tier if country_area().get(c) == area for l in _official(c)})
+    wide = sorted({l for c in tier for l in _official(c)})
+    return rng.sample(local if len(local) >= 6 else wide, 4)
+
+
+def _official_hosts(tier: list[str], lang: str, others: list[str]) -> list[str]:
+    return [c for c in tier if lang in _official(c) and not _statused(c) & set(others)]
+
+
+def _official_item(rng: random.Random, code: str, lang: str, wrong: list[str]) -> Item:
+    statused = _statused(code)
     # worded so that it stands without its options; asked open, every language with official
-    # status of any kind there is right (its aliases; `statused` keeps them all out of the distractors)
+    # status of any kind there is right (its aliases; the three wrong options have none there)
     q = rng.choice(
         [
             f"Name a language that has official status in {in_text(code)}, according to CLDR.",
@@ -1474,28 +1666,71 @@ def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
         q,
         language_name(lang),
         "short_text",
-        pick_distractors(language_name(lang), [language_name(l) for l in nearby + wide]),
+        tuple(language_name(l) for l in wrong),
         {"source": SRC_CLDR, "kind": "official_language", "alpha_2": code, "language": lang},
         aliases=others,
     )
+
+
+def _cult_official_language(rng: random.Random, difficulty: str) -> Item:
+    tier = _official_tier(difficulty)
+    lang, code, wrong = _options_first(rng, lambda: _official_options(rng, tier), lambda l, others: _official_hosts(tier, l, others))
+    return _official_item(rng, code, lang, wrong)
+
+
+def official_language_item(rng: random.Random, code: str, lang: str) -> Item:
+    """The official-language item about `code` with `lang` as the answer, its wrong options drawn as
+    `_cult_official_language` draws them given that answer and country (for tests of one country)."""
+    tier = _official_tier(countries()[code]["tier"])
+    for _ in range(20000):
+        options = _official_options(rng, tier)
+        others = [o for o in options if o != lang]
+        if len(others) == 3 and code in _official_hosts(tier, lang, others):
+            return _official_item(rng, code, lang, others)
+    raise ValueError(f"no option set offers {lang!r} for {code}")
 
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def _cult_first_day(rng: random.Random, difficulty: str) -> Item:
+    """Which of four countries starts its week on a given day. Asked the other way round (which day
+    for this country) the options were always Monday, Sunday, Saturday and Friday, and the facts
+    make Monday or Sunday the answer almost every time (Friday only for the Maldives)."""
     table = cldr_locales()["first_week_day"]
-    code = rng.choice([c for c in countries_in(difficulty) if c in table])
-    answer = _WEEKDAYS[table[code]]
-    others = tuple(d for d in ("Monday", "Sunday", "Saturday", "Friday") if d != answer)
+    by_day: dict[int, list[str]] = {}
+    for c in countries_in(difficulty):
+        if c in table:
+            by_day.setdefault(table[c], []).append(c)
+    # Days at least three of the tier's countries start on are asked (the Maldives' Friday is not).
+    days = sorted(d for d, cs in by_day.items() if len(cs) >= 3)
+    day = rng.choice(days)
+    code = rng.choice(by_day[day])
+    # Wrong options: countries starting on the other asked days, spread evenly over those days (a
+    # country of a rare day is offered as often, for its count, as one of a common day; so each
+    # country is the answer about a quarter of the times it is offered).
+    other_days = [d for d in days if d != day]
+    rng.shuffle(other_days)
+    quota = Counter(other_days[i % len(other_days)] for i in range(3))
+    wrong = [c for d, n in sorted(quota.items()) for c in rng.sample(by_day[d], n)]
+    what = "countries"
+    weekday = _WEEKDAYS[day]
     q = rng.choice(
         [
-            f"According to CLDR, on which day does the calendar week start in {in_text(code)}?",
-            f"Wall calendars printed for {in_text(code)} follow CLDR's convention for the first day of the week. Which day is it?",
-            f"Which weekday does CLDR give as the first day of the week in {in_text(code)}?",
+            f"According to CLDR, in which of these {what} does the calendar week start on {weekday}?",
+            f"Wall calendars printed following CLDR's convention for the first day of the week start on {weekday} in which of these {what}?",
+            f"For which of these {what} does CLDR give {weekday} as the first day of the week?",
         ]
     )
-    return Item(q, answer, "short_text", others, {"source": SRC_CLDR, "kind": "first_week_day", "alpha_2": code})
+    # four countries are the question: asked without them it has many right answers
+    return Item(
+        q,
+        country_name(code),
+        "multiple_choice",
+        tuple(country_name(c) for c in wrong),
+        {"source": SRC_CLDR, "kind": "first_week_day", "alpha_2": code, "weekday": day},
+        countries()[code]["aliases"],
+    )
 
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December")
@@ -1538,7 +1773,9 @@ def _cult_calendar_word(rng: random.Random, difficulty: str) -> Item:
 _CULTURE_KINDS = {
     "easy": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_first_day, _cult_calendar_word],
     "medium": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_first_day, _cult_calendar_word],
-    "hard": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_first_day, _cult_calendar_word],
+    # not the first day of the week: CLDR starts the week of every dependent territory on Monday or
+    # Sunday (Sunday: the US territories and China's SARs), too few days and places to ask fairly
+    "hard": [_cult_autonym, _cult_language_from_code, _cult_script, _cult_official_language, _cult_calendar_word],
 }
 
 
@@ -1546,13 +1783,16 @@ _CULTURE_KINDS = {
     "culture",
     difficulty={
         "easy": "major world languages (stated list of 29) and widely known countries: a language's own "
-        "name, its ISO 639-1 code, its script, official languages, first day of the week, month and "
-        "weekday names; distractors include the commonest scripts; a language whose script or own name is "
-        "named like it in English (Greek, Wolof) is given by its ISO 639-1 code, one look-up more",
+        "name, its ISO 639-1 code, its script, official languages, which of four countries starts its "
+        "week on a given day (Monday, Sunday or Saturday; the other three start on other days), month and "
+        "weekday names; script options are scripts of the tier's languages, the commoner ones likelier, "
+        "the answer drawn among them; a language whose script or own name is named like it in English "
+        "(Greek, Wolof) is given by its ISO 639-1 code, one look-up more",
         "medium": "a stated list of 40 less familiar languages and other UN member states",
         "hard": "every other ISO 639-1 language CLDR names (own names and month/weekday names only for "
-        "languages with a Latin-script CLDR locale), and dependent territories; distractors drawn "
-        "from the same script or region",
+        "languages with a Latin-script CLDR locale), and dependent territories (not asked for the first "
+        "day of the week: CLDR starts all their weeks on Monday or Sunday); options are languages, "
+        "scripts or codes of the same tier",
     },
 )
 def culture(rng: random.Random, difficulty: str) -> Item:
@@ -1588,62 +1828,90 @@ def _pair_tier(z: int, code: str, difficulty: str) -> bool:
     return known if difficulty == "easy" else True
 
 
+def _symbol_alike(a: int, b: int) -> tuple:
+    """Elements whose symbols begin with the same letter first, then the nearer atomic number."""
+    return (elements()[a]["symbol"][0] != elements()[b]["symbol"][0], abs(a - b))
+
+
+def _pair_options(rng: random.Random, pairs: list[tuple[int, str]], side: int, closeness) -> tuple:
+    """Options first for a join: four values of one side of the pairs (the answers every item of the
+    kind and tier can have), alike by `closeness`, then the answer among them and its pair. Drawn pair
+    first, the distractors were look-alikes outside the join (carbon, berkelium, English: never the
+    answer) around answers the join repeats (beryllium is both Belgium's and Belarusian's code)."""
+    by_value: dict = {}
+    for pair in pairs:
+        by_value.setdefault(pair[side], []).append(pair)
+    value, pair, wrong = _options_first(rng, lambda: _alike(rng, sorted(by_value), closeness), lambda v, _others: by_value[v])
+    return pair, wrong
+
+
 def _cross_symbol_to_country(rng: random.Random, difficulty: str) -> Item:
-    z, code = rng.choice([p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)])
+    # Options: countries whose codes are symbols too, alike in their codes' letters.
+    pairs = [p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)]
+    (z, code), wrong = _pair_options(rng, pairs, 1, lambda a, b: (a[0] != b[0], a[1] != b[1]))
     name = elements()[z]["name"]
-    sym = elements()[z]["symbol"]
-    # Confusions: countries whose codes are the symbols of neighbouring elements, then look-alikes.
-    near = [c for zz, c in symbol_country_pairs() if abs(zz - z) <= 6 and c != code]
-    rng.shuffle(near)
-    looks = _lookalike_countries(rng, code, sym.upper(), countries_up_to("hard" if difficulty == "hard" else "medium"))
     q = rng.choice(
         [
             f"Which country's ISO 3166-1 alpha-2 code is the same two letters as the chemical symbol of {name}?",
             f"Take the chemical symbol of {name} and read it as a two-letter ISO country code. Which country or territory is it?",
         ]
     )
-    return _country_item(q, code, near[:1] + looks, {"kind": "symbol_to_country", "atomic_number": z}, source=f"{SRC_ELEMENTS}; {SRC_ISO}")
+    return Item(
+        q,
+        country_name(code),
+        "short_text",
+        tuple(country_name(c) for c in wrong),
+        {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}", "kind": "symbol_to_country", "atomic_number": z, "alpha_2": code},
+        countries()[code]["aliases"],
+    )
+
+
+def _element_options_item(question: str, z: int, wrong: list[int], params: dict) -> Item:
+    return Item(
+        question,
+        element_name(z),
+        "short_text",
+        tuple(element_name(c) for c in wrong),
+        {"source": SRC_ELEMENTS, **params, "atomic_number": z},
+        element_aliases(z),
+    )
 
 
 def _cross_country_to_element(rng: random.Random, difficulty: str) -> Item:
-    z, code = rng.choice([p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)])
-    first = elements()[z]["symbol"][0]
-    same_letter = [zz for zz, e in elements().items() if e["symbol"][0] == first and zz != z]
-    rng.shuffle(same_letter)
+    # Options: elements whose symbols are country codes too, first letters alike.
+    pairs = [p for p in symbol_country_pairs() if _pair_tier(*p, difficulty)]
+    (z, code), wrong = _pair_options(rng, pairs, 0, _symbol_alike)
     q = rng.choice(
         [
             f"Which chemical element has a symbol that matches the ISO 3166-1 alpha-2 code of {in_text(code)}?",
             f"The two-letter ISO code of {in_text(code)} is also the symbol of a chemical element. Which element?",
         ]
     )
-    return _element_item(q, z, same_letter + _neighbour_zs(z), {"kind": "country_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
+    return _element_options_item(q, z, wrong, {"kind": "country_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
+
+
+def _language_pairs(difficulty: str) -> list[tuple[int, str]]:
+    return [p for p in symbol_language_pairs() if difficulty != "easy" or lang_in_major(p[1])]
 
 
 def _cross_language_to_element(rng: random.Random, difficulty: str) -> Item:
-    z, lang = rng.choice([p for p in symbol_language_pairs() if difficulty != "easy" or lang_in_major(p[1])])
-    first = elements()[z]["symbol"][0]
-    same_letter = [zz for zz, e in elements().items() if e["symbol"][0] == first and zz != z]
-    rng.shuffle(same_letter)
+    # Options: elements whose symbols are language codes too, first letters alike.
+    (z, lang), wrong = _pair_options(rng, _language_pairs(difficulty), 0, _symbol_alike)
     q = rng.choice(
         [
             f"Which chemical element's symbol is the same as the ISO 639-1 code of the {language_name(lang)} language?",
             f"The ISO 639-1 code for {language_name(lang)} happens to be an element symbol. Which element?",
         ]
     )
-    return _element_item(q, z, same_letter + _neighbour_zs(z), {"kind": "language_to_element", "language": lang, "source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}"})
+    return _element_options_item(q, z, wrong, {"kind": "language_to_element", "language": lang, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
 
 
 def _cross_element_to_language(rng: random.Random, difficulty: str) -> Item:
     """The language join the other way round: an element's symbol read as an ISO 639-1 code."""
-    z, lang = rng.choice([p for p in symbol_language_pairs() if difficulty != "easy" or lang_in_major(p[1])])
+    # Options: languages whose codes are symbols too, codes alike (same first letter, then second).
+    (z, lang), wrong = _pair_options(rng, _language_pairs(difficulty), 1, lambda a, b: (a[0] != b[0], a[1] != b[1]))
     name = elements()[z]["name"]
     answer = language_name(lang)
-    pool = [c for c in MAJOR_LANGUAGES + MEDIUM_LANGUAGES if c != lang and c in iso639_1()]
-    # Confusions: languages whose codes share the symbol's first letter, then names starting with it.
-    shares = [c for c in pool if c[0] == lang[0]]
-    starts = [c for c in pool if language_name(c).lower().startswith(lang[0])]
-    rng.shuffle(shares)
-    rng.shuffle(starts)
     q = rng.choice(
         [
             f"Read the chemical symbol of {name} as a two-letter ISO 639-1 language code. Which language is it?",
@@ -1654,8 +1922,7 @@ def _cross_element_to_language(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [language_name(c) for c in shares], [language_name(c) for c in starts],
-                         [language_name(c) for c in pool]),
+        tuple(language_name(c) for c in wrong),
         {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}", "kind": "element_to_language", "atomic_number": z,
          "language": lang},
     )
@@ -1667,39 +1934,56 @@ def lang_in_major(code: str) -> bool:
 
 def _cross_element_number_to_country(rng: random.Random, difficulty: str) -> Item:
     """Two hops: element -> atomic number -> ISO 3166-1 numeric code -> country."""
-    z, code = rng.choice(numeric_country_pairs())
+    # Options: countries whose numeric codes are atomic numbers too, the nearest codes.
+    number = {c: z for z, c in numeric_country_pairs()}
+    (z, code), wrong = _pair_options(rng, numeric_country_pairs(), 1, lambda a, b: abs(number[a] - number[b]))
     name = elements()[z]["name"]
-    near = sorted((p for p in numeric_country_pairs() if p[1] != code), key=lambda p: (abs(p[0] - z), p[0]))
     q = rng.choice(
         [
             f"Read the atomic number of {name} as an ISO 3166-1 numeric country code. Which country or territory does it identify?",
             f"Which country's ISO 3166-1 numeric code equals the atomic number of {name}?",
         ]
     )
-    return _country_item(q, code, [c for _, c in near[:5]], {"kind": "element_number_to_country", "atomic_number": z}, source=f"{SRC_ELEMENTS}; {SRC_ISO}")
+    return Item(
+        q,
+        country_name(code),
+        "short_text",
+        tuple(country_name(c) for c in wrong),
+        {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; names: {SRC_CLDR}", "kind": "element_number_to_country", "atomic_number": z, "alpha_2": code},
+        countries()[code]["aliases"],
+    )
 
 
 def _cross_country_number_to_element(rng: random.Random, difficulty: str) -> Item:
     """Two hops: country -> ISO numeric code -> element with that atomic number."""
-    z, code = rng.choice(numeric_country_pairs())
+    # Options: elements whose atomic numbers are ISO numeric codes too, the nearest numbers.
+    (z, code), wrong = _pair_options(rng, numeric_country_pairs(), 0, lambda a, b: abs(a - b))
     q = rng.choice(
         [
             f"Which element's atomic number equals the ISO 3166-1 numeric code of {in_text(code)}?",
             f"Take the ISO 3166-1 numeric code of {in_text(code)} as an atomic number. Which element is it?",
         ]
     )
-    return _element_item(q, z, _neighbour_zs(z), {"kind": "country_number_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
+    return _element_options_item(q, z, wrong, {"kind": "country_number_to_element", "alpha_2": code, "source": f"{SRC_ELEMENTS}; {SRC_ISO}"})
 
 
 def _cross_symbol_country_currency(rng: random.Random, difficulty: str) -> Item:
     """Two hops: element -> symbol -> country code -> current currency."""
     pairs = [p for p in symbol_country_pairs() if current_currency(p[1])]
-    z, code = rng.choice(pairs)
-    cur = current_currency(code)
+
+    # Options first: four currencies of the join's countries, those of the countries whose symbols
+    # are nearest in atomic number first; then the answer among them and a pair whose country uses
+    # it and never had any of the other three as legal tender.
+    def draw() -> list[str]:
+        z0, _ = rng.choice(pairs)
+        near = sorted(pairs, key=lambda p: (abs(p[0] - z0), rng.random()))
+        return list(dict.fromkeys(current_currency(c) for _z, c in near))[:4]
+
+    def hosts(cur: str, others: list[str]) -> list[tuple[int, str]]:
+        return [(z, c) for z, c in pairs if current_currency(c) == cur and not _ever_tender(c) & set(others)]
+
+    cur, (z, code), wrong = _options_first(rng, draw, hosts)
     answer = currency_name(cur)
-    in_use = {c for c, _s, _e in currency_history().get(code, [])}
-    near = [current_currency(c) for zz, c in sorted(pairs, key=lambda p: abs(p[0] - z)) if c != code]
-    near = [c for c in dict.fromkeys(near) if c not in in_use]
     q = rng.choice(
         [
             f"The chemical symbol of {elements()[z]['name']}, read as an ISO 3166-1 alpha-2 code, names a country or territory. What currency does CLDR list as legal tender there today?",
@@ -1710,7 +1994,7 @@ def _cross_symbol_country_currency(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "short_text",
-        pick_distractors(answer, [currency_name(c) for c in near]),
+        tuple(currency_name(c) for c in wrong),
         {"source": f"{SRC_ELEMENTS}; {SRC_ISO}; {SRC_CLDR}", "kind": "symbol_country_currency", "atomic_number": z, "alpha_2": code, "currency": cur},
         (cur,),
     )
@@ -1727,10 +2011,12 @@ _CROSS_KINDS = {
     "cross_domain_trivia",
     difficulty={
         "easy": "one join between two sources with familiar entities: element symbols (Z <= 36) that are "
-        "also ISO 3166-1 alpha-2 codes of widely known countries, or ISO 639-1 codes of listed languages",
+        "also ISO 3166-1 alpha-2 codes of widely known countries, or ISO 639-1 codes of listed languages; "
+        "the options are four entities of the same join with look-alike symbols or codes",
         "medium": "the same single joins over every element, country, territory and ISO 639-1 language",
         "hard": "two joins chained: an atomic number read as an ISO 3166-1 numeric code (or back), or an "
-        "element symbol read as a country code and then that country's CLDR currency",
+        "element symbol read as a country code and then that country's CLDR currency; options are "
+        "entities of the same join with the nearest numbers",
     },
 )
 def cross_domain_trivia(rng: random.Random, difficulty: str) -> Item:

@@ -1292,6 +1292,8 @@ def morphology(rng: random.Random, difficulty: str) -> Item:
 
 _WINOGRAD_OBJECTS = (
     {"id": "fit", "frame": "the {a} would not fit in the {b} because it was {t}",
+     "b_openers": ("{c} had already packed the {x}, but ", "According to {c}, who had just emptied the {x}, ",
+                   "{c} had given up on the {x}, and now "),
      "pairs": (("trophy", "suitcase"), ("guitar", "car boot"), ("painting", "drawer"), ("cake", "tin"),
                ("blanket", "basket"), ("lamp", "box"), ("telescope", "cupboard"), ("rug", "bag")),
      "triggers": (("too big", "a", "not small enough"), ("too small", "b", "not big enough"),
@@ -1299,11 +1301,15 @@ _WINOGRAD_OBJECTS = (
                   ("too wide", "a", "not narrow enough"), ("too narrow", "b", "not wide enough"),
                   ("the wrong size", "?", "not the right size"), ("an awkward shape", "?", "not the right shape"))},
     {"id": "crush", "frame": "the {a} crushed the {b} because it was {t}",
+     "b_openers": ("{c} had already dealt with the {x}, but ", "According to {c}, who had just moved the {x}, ",
+                   "{c} put the {x} aside and noticed that "),
      "pairs": (("dictionary", "biscuit"), ("watermelon", "egg"), ("suitcase", "paper lantern"),
                ("brick", "strawberry"), ("cast-iron pan", "wine glass"), ("toolbox", "cupcake")),
      "triggers": (("so heavy", "a", "anything but light"), ("so fragile", "b", "not sturdy enough"),
                   ("so delicate", "b", "not tough enough"), ("in the wrong place", "?", "not where it belonged"))},
     {"id": "through", "frame": "the {a} would not go through the {b} because it was {t}",
+     "b_openers": ("{c} had already measured the {x}, but ", "According to {c}, who had just measured the {x}, ",
+                   "{c} had given up on the {x}, and now "),
      "pairs": (("sofa", "doorway"), ("wardrobe", "gate"), ("piano", "hallway"), ("boat", "tunnel"),
                ("truck", "archway"), ("bookcase", "staircase")),
      "triggers": (("too wide", "a", "not narrow enough"), ("too narrow", "b", "not wide enough"),
@@ -1345,7 +1351,9 @@ _WINOGRAD_PEOPLE = (
 )
 _SCENE_OPENERS_PEOPLE = ("While {c} watched, ", "At the party, with {c} nearby, ", "As {c} looked on, ",
                          "Earlier, in front of {c}, ", "{c} later said that ")
-# the opener names a third object of the same kind, a candidate the pronoun could grammatically pick up
+# the opener names a third object of the same kind, a candidate the pronoun could grammatically pick up:
+# a thing like the first participant in these openers, a thing like the second in the schema's own
+# `b_openers` (a container is packed, a doorway measured)
 _SCENE_OPENERS_OBJECTS = ("{c} had already dealt with the {x}, but ", "Unlike the {x}, ",
                           "According to {c}, who had just moved the {x}, ", "{c} put the {x} aside and noticed that ")
 _OPEN_SHARE = 0.25  # how often the pronoun is left genuinely open (the gold is then "cannot be determined")
@@ -1447,10 +1455,10 @@ def _winograd(rng: random.Random, difficulty: str) -> tuple[str, str, list[str],
         # the third object comes from either side of the schema's other pairs (a load or a container,
         # a crusher or a crushed thing), so every object is offered about as often as a bystander as
         # it is offered as a participant, and is the referent in a quarter of the items that offer it
-        x = _choice(rng, [o for p in schema["pairs"] if a not in p and b not in p for o in p])
+        x, side = _choice(rng, [(o, i) for p in schema["pairs"] if a not in p and b not in p for i, o in enumerate(p)])
         text = paraphrase if negated else trigger
         core = schema["frame"].format(a=a, b=b, t=text)
-        opener = _choice(rng, _SCENE_OPENERS_OBJECTS).format(c=c, x=x)
+        opener = _choice(rng, schema["b_openers"] if side else _SCENE_OPENERS_OBJECTS).format(c=c, x=x)
         sentence = _cap(opener + core) + "."
         gold = {"a": f"the {a}", "b": f"the {b}"}.get(role)
         others = [f"the {a}", f"the {b}", f"the {x}"]

@@ -106,11 +106,16 @@ def _choice(rng: random.Random, seq):
 # grammar_correction: two independent grammatical choices per sentence
 # ============================================================================================
 # Every item is a sentence frame with two slots, each a binary choice with exactly one correct
-# option (subject-verb agreement, a/an, fewer/less, I/me case, simple past vs a wrong form). The
-# four choices are the four combinations, so exactly one is fully grammatical and each distractor
-# carries one or two real errors. Difficulty adds "traps": an attractor noun of the other number
-# between subject and verb, article words whose spelling misleads, irregular verbs whose participle
-# looks like a past tense, object pronouns in positions where "I" sounds polite.
+# option (subject-verb agreement, a/an, fewer/less, than/then, I/me case, simple past vs a wrong
+# form). The four choices are the four combinations, so exactly one is fully grammatical and each
+# distractor carries one or two real errors. Where either word of a slot can be the right one (is or
+# are, a or an, fewer or less, than or then, I or me), the sentence makes it the one or the other as
+# often as not, whatever else the choices print next to it (the verb, the order of the two words):
+# no pair of words is right in every sentence that offers it, and only a pair with a wrong verb form
+# (buyed, have walked after "yesterday") is wrong in all of them. Difficulty adds "traps": an
+# attractor noun of the other number between subject and verb, article words whose spelling
+# misleads, irregular verbs whose participle looks like a past tense, object pronouns in positions
+# where "I" sounds polite, subject pronouns where "me" does ("... before Maya and I did").
 
 _THINGS = ("key", "letter", "photograph", "receipt", "ticket", "coin", "medal", "map", "passport",
            "glove", "knife", "scarf", "watch", "brush", "diary", "certificate", "candle", "invoice",
@@ -174,19 +179,30 @@ _TRICKY_MASS_SCENES = (("furniture", "in the staff room"), ("equipment", "in the
                        ("homework", "for the first-years"), ("advice", "in the new leaflet"),
                        ("cutlery", "in the drawer"), ("jewellery", "in the shop window"))
 # {q} is the fewer/less slot, {t} the than/then slot (which spell the same length, so neither
-# slot's correct form is systematically the longer)
-_TIME_FRAMES = (("These days, there {be} {q} {n} {place} {t} there used to be.", "present"),
+# slot's correct form is systematically the longer). In half the frames the second slot completes the
+# comparison ("fewer cars than last year"), in the other half it opens the next clause ("..., and then
+# things went back to normal"): were it always "than", every choice with "then" could be struck off
+# unread and only the first slot would be tested.
+_THAN_FRAMES = (("These days, there {be} {q} {n} {place} {t} there used to be.", "present"),
                 ("This year there {be} {q} {n} {place} {t} last year.", "present"),
                 ("Since the new rules came in, there {be} {q} {n} {place} {t} before.", "present"),
                 ("Last spring there {be} {q} {n} {place} {t} the spring before.", "past"),
                 ("According to the survey, there {be} now {q} {n} {place} {t} in 2015.", "present"))
+_THEN_FRAMES = (("For a few weeks there {be} {q} {n} {place}, and {t} things went back to normal.", "past"),
+                ("At first there {be} {q} {n} {place}, but {t} the old pattern returned.", "past"),
+                ("If there {be} still {q} {n} {place} next year, {t} we can call it a trend.", "present"),
+                ("For most of last year there {be} {q} {n} {place}, but {t} the trend reversed.", "past"),
+                ("When the new rules came in, there {be} {q} {n} {place} for a while; {t} it all changed again.",
+                 "past"))
 
 _LEADERS = ("coach", "manager", "teacher", "organiser", "director", "nurse", "editor", "captain",
             "librarian", "chef", "producer", "supervisor")
 _LEADER_ATTRACTORS = ("of the {x}", "at the {x}", "from the {x}")
 _LEADER_PLACES = ("team", "clinic", "office", "choir", "bakery", "studio", "club", "school")
-_CAUSATIVE_VERBS = ("want", "expect", "need", "ask", "invite", "encourage", "allow", "remind")
-_THAT_VERBS = ("say", "suggest", "think", "agree", "insist", "propose")
+# verbs that take both an object and a to-infinitive ("asks Maya and me to ...") and a that-clause
+# ("asks that Maya and I should ..."): the pronoun's case is decided by what follows it in the
+# sentence, never by the verb that the choices print next to it
+_REQUEST_VERBS = ("ask", "urge", "advise", "require", "request", "prefer")
 _TASKS = ("to lead the next session", "to check the final list", "to arrive early on Friday",
           "to help with the stall", "to write the summary", "to open the hall on Sunday",
           "to collect the tickets", "to welcome the visitors", "to count the votes",
@@ -251,45 +267,62 @@ def _frame_agreement_article(rng: random.Random, difficulty: str) -> dict:
 
 
 def _frame_tense_pronoun(rng: random.Random, difficulty: str) -> dict:
-    # the wrong past is a shorter or a longer error as often as not: the base form after a
-    # past-time adverb ("Yesterday ... walk"), the present perfect with it ("have walked"), the
-    # regularised -ed (buyed) or the participle (seen)
+    # the wrong past is a shorter or a longer error as often as not: the bare verb after a past-time
+    # adverb ("Yesterday ... walk"), the present perfect with it ("have walked"), the regularised
+    # -ed (buyed) or the participle (seen)
     if difficulty == "easy":
         lemma, comp = _choice(rng, _REGULAR_VPS)
-        wrong = _choice(rng, (lemma, "have " + _form(lemma, "VBN")))
-        pronoun, position = "I", "subject"
+        wrong_kind = _choice(rng, ("bare", "perfect"))
+        pronoun = "I"
     elif difficulty == "medium":
         lemma, comp = _choice(rng, _SAME_PARTICIPLE_VPS)
-        wrong = _choice(rng, (_overregularise(lemma), lemma))
-        pronoun, position = "I", _choice(rng, ("subject", "object"))
+        wrong_kind = _choice(rng, ("regularised", "bare"))
+        pronoun = "I"
     else:
         lemma, comp = _choice(rng, _OWN_PARTICIPLE_VPS)
-        wrong = _choice(rng, (_form(lemma, "VBN"), lemma))
-        position = _choice(rng, ("subject", "object"))
-        # "Maya and we" is stilted even when correct: plural pronouns only as objects ("with Maya and us")
-        pronoun = _choice(rng, ("I", "he", "she") if position == "subject" else ("I", "he", "she", "we", "they"))
+        wrong_kind = _choice(rng, ("participle", "bare"))
+        # "Maya and we" is stilted even when correct: no plural pronouns, so that a pronoun pair
+        # never tells its case by being possible in one position only
+        pronoun = _choice(rng, ("I", "he", "she"))
+    # The pronoun is a subject or an object, and stands before or after the verb blank, in all four
+    # combinations alike ("Maya and I walked", "walked ... with Maya and me", "Like Maya and me, Omar
+    # walked", "walked ... before Maya and I did"): the order of the two words in a choice says
+    # nothing about which case is right.
+    position = _choice(rng, ("subject", "object"))
+    pronoun_first = rng.random() < 0.5
+    plural_subject = position == "subject" and pronoun_first  # "Maya and I" is the verb's subject
     past = _form(lemma, "VBD")
+    # the bare verb (the past ending dropped: "Yesterday, Omar take ...", as long as the past in
+    # most irregulars, where a third-person -s would make the past the shortest choice)
+    wrong = {"bare": lemma,
+             "perfect": ("have " if plural_subject else "has ") + _form(lemma, "VBN"),
+             "regularised": _overregularise(lemma), "participle": _form(lemma, "VBN")}[wrong_kind]
     adverb = _choice(rng, _PAST_ADVERBS)
     name, name2 = rng.sample(_WOMEN + _MEN, 2)
     subject_form, object_form = pronoun, _PRONOUN_PAIRS[pronoun]
     tense_slot = {"kind": "past_tense", "options": [past, wrong], "correct": past, "lemma": lemma, "adverb": adverb}
-    opts = [subject_form, object_form]
+    pronoun_slot = {"kind": "pronoun_case", "options": [subject_form, object_form],
+                    "correct": subject_form if position == "subject" else object_form, "position": position}
     # slots are listed in the order their blanks stand in the sentence ({0} first): the two-word
     # answers of the blank format are read in that order ("first blank, then second blank")
-    if position == "subject":
+    if pronoun_first and position == "subject":
         template = f"{adverb}, {name} and {{0}} {{1}} {comp}."
-        pronoun_slot = {"kind": "pronoun_case", "options": opts, "correct": subject_form, "position": position}
-        slots = [pronoun_slot, tense_slot]
-    else:
+    elif pronoun_first:
+        template = f"{adverb}, {_choice(rng, ('like', 'unlike'))} {name} and {{0}}, {name2} {{1}} {comp}."
+    elif position == "object":
         prep = _choice(rng, ("with", "for")) if difficulty != "hard" else _choice(rng, ("with", "for", "alongside"))
-        template = f"{adverb}, {name} {{0}} {comp} {prep} {name2} and {{1}}."
-        pronoun_slot = {"kind": "pronoun_case", "options": opts, "correct": object_form, "position": position}
-        slots = [tense_slot, pronoun_slot]
+        template = f"{adverb}, {name2} {{0}} {comp} {prep} {name} and {{1}}."
+    else:
+        template = f"{adverb}, {name2} {{0}} {comp} {_choice(rng, ('before', 'after', 'just as'))} {name} and {{1}} did."
+    slots = [pronoun_slot, tense_slot] if pronoun_first else [tense_slot, pronoun_slot]
+    # a trap: the case the pronoun's place suggests is the wrong one (an object before the verb, a
+    # subject after it), or a pronoun other than I
+    unexpected = int(pronoun_first != (position == "subject"))
     return {
         "frame": "tense_pronoun",
         "template": template,
         "slots": slots,
-        "traps": {"easy": 0, "medium": 1 + (position == "object"), "hard": 2 + (pronoun != "I") + (position == "object")}[difficulty],
+        "traps": {"easy": unexpected, "medium": 1 + unexpected, "hard": 2 + (pronoun != "I") + unexpected}[difficulty],
     }
 
 
@@ -312,7 +345,8 @@ def _frame_quantity(rng: random.Random, difficulty: str) -> dict:
         noun, place = _choice(rng, _IRREGULAR_COUNT_SCENES if count else _MASS_SCENES)
     else:
         noun, place = _choice(rng, _IRREGULAR_COUNT_SCENES + _COUNT_SCENES if count else _TRICKY_MASS_SCENES)
-    frame, tense = _choice(rng, _TIME_FRAMES)
+    conjunction = _choice(rng, ("than", "then"))
+    frame, tense = _choice(rng, _THAN_FRAMES if conjunction == "than" else _THEN_FRAMES)
     be_sing, be_plur = ("is", "are") if tense == "present" else ("was", "were")
     # the verb agrees with the noun as printed: with two agreement-linked slots (are + fewer, is +
     # less) the correct version would always be the longest or the shortest
@@ -322,7 +356,7 @@ def _frame_quantity(rng: random.Random, difficulty: str) -> dict:
         "template": template,
         "slots": [
             {"kind": "fewer_less", "options": ["fewer", "less"], "correct": "fewer" if count else "less", "noun": noun},
-            {"kind": "than_then", "options": ["than", "then"], "correct": "than"},
+            {"kind": "than_then", "options": ["than", "then"], "correct": conjunction},
         ],
         "traps": {"easy": 0, "medium": 1, "hard": 2}[difficulty],
     }
@@ -333,13 +367,13 @@ def _frame_agreement_pronoun(rng: random.Random, difficulty: str) -> dict:
     head = _choice(rng, _LEADERS)
     trap = {"easy": "none", "medium": "pp", "hard": "rc"}[difficulty]
     subject, attractor = _subject_with_attractor(rng, head, plural, trap, _LEADER_PLACES)
-    # the pronoun is the object of a causative verb ("wants Maya and me to ...") or the subject of a
-    # that-clause ("says that Maya and I should ..."): the correct case is then the shorter or the
-    # longer form as often as not
+    # the pronoun is the object of the verb before a to-infinitive ("asks Maya and me to ...") or the
+    # subject of a that-clause ("asks that Maya and I should ..."), with the same verbs both ways: the
+    # correct case is the shorter or the longer form as often as not, whichever verb the choices show
     position = _choice(rng, ("object", "subject"))
-    verb = _choice(rng, _CAUSATIVE_VERBS if position == "object" else _THAT_VERBS)
+    verb = _choice(rng, _REQUEST_VERBS)
     v_sing, v_plur = _form(verb, "VBZ"), _form(verb, "VBP")
-    pronoun = "I" if difficulty != "hard" else _choice(rng, ("I", "he", "she", "we"))
+    pronoun = "I" if difficulty != "hard" else _choice(rng, ("I", "he", "she"))  # "Maya and we" is stilted
     name = _choice(rng, _WOMEN + _MEN)
     task = _choice(rng, _TASKS)
     if position == "object":
@@ -370,10 +404,12 @@ def _fill(template: str, first: str, second: str) -> str:
     "grammar_correction",
     difficulty={
         "easy": "two grammatical choices with no trap: subject next to its verb, regular verbs after a "
-                "past-time adverb, plain a/an words, common count and mass nouns, 'I' as a subject",
+                "past-time adverb, plain a/an words, common count and mass nouns, than after a comparison "
+                "and then for what came next, 'I' or 'me' after 'Maya and' (one trap when the pronoun's "
+                "place misleads: 'Like Maya and me, ...', '... before Maya and I did')",
         "medium": "one trap: a prepositional phrase with a noun of the other number between subject and "
                   "verb, irregular verbs against their regularised -ed form, irregular plurals with "
-                  "fewer/less, 'me' after a preposition",
+                  "fewer/less, 'me' after a preposition (two when the pronoun's place misleads)",
         "hard": "two or more traps: a relative clause whose own subject has the other number, a/an before "
                 "words whose spelling misleads (unique, European, eight-sided), participle vs past tense "
                 "(seen/saw), he/him and she/her in coordinations, mass nouns like furniture and luggage",
@@ -1256,6 +1292,8 @@ def morphology(rng: random.Random, difficulty: str) -> Item:
 
 _WINOGRAD_OBJECTS = (
     {"id": "fit", "frame": "the {a} would not fit in the {b} because it was {t}",
+     "b_openers": ("{c} had already packed the {x}, but ", "According to {c}, who had just emptied the {x}, ",
+                   "{c} had given up on the {x}, and now "),
      "pairs": (("trophy", "suitcase"), ("guitar", "car boot"), ("painting", "drawer"), ("cake", "tin"),
                ("blanket", "basket"), ("lamp", "box"), ("telescope", "cupboard"), ("rug", "bag")),
      "triggers": (("too big", "a", "not small enough"), ("too small", "b", "not big enough"),
@@ -1263,11 +1301,15 @@ _WINOGRAD_OBJECTS = (
                   ("too wide", "a", "not narrow enough"), ("too narrow", "b", "not wide enough"),
                   ("the wrong size", "?", "not the right size"), ("an awkward shape", "?", "not the right shape"))},
     {"id": "crush", "frame": "the {a} crushed the {b} because it was {t}",
+     "b_openers": ("{c} had already dealt with the {x}, but ", "According to {c}, who had just moved the {x}, ",
+                   "{c} put the {x} aside and noticed that "),
      "pairs": (("dictionary", "biscuit"), ("watermelon", "egg"), ("suitcase", "paper lantern"),
                ("brick", "strawberry"), ("cast-iron pan", "wine glass"), ("toolbox", "cupcake")),
      "triggers": (("so heavy", "a", "anything but light"), ("so fragile", "b", "not sturdy enough"),
                   ("so delicate", "b", "not tough enough"), ("in the wrong place", "?", "not where it belonged"))},
     {"id": "through", "frame": "the {a} would not go through the {b} because it was {t}",
+     "b_openers": ("{c} had already measured the {x}, but ", "According to {c}, who had just measured the {x}, ",
+                   "{c} had given up on the {x}, and now "),
      "pairs": (("sofa", "doorway"), ("wardrobe", "gate"), ("piano", "hallway"), ("boat", "tunnel"),
                ("truck", "archway"), ("bookcase", "staircase")),
      "triggers": (("too wide", "a", "not narrow enough"), ("too narrow", "b", "not wide enough"),
@@ -1309,7 +1351,9 @@ _WINOGRAD_PEOPLE = (
 )
 _SCENE_OPENERS_PEOPLE = ("While {c} watched, ", "At the party, with {c} nearby, ", "As {c} looked on, ",
                          "Earlier, in front of {c}, ", "{c} later said that ")
-# the opener names a third object of the same kind, a candidate the pronoun could grammatically pick up
+# the opener names a third object of the same kind, a candidate the pronoun could grammatically pick up:
+# a thing like the first participant in these openers, a thing like the second in the schema's own
+# `b_openers` (a container is packed, a doorway measured)
 _SCENE_OPENERS_OBJECTS = ("{c} had already dealt with the {x}, but ", "Unlike the {x}, ",
                           "According to {c}, who had just moved the {x}, ", "{c} put the {x} aside and noticed that ")
 _OPEN_SHARE = 0.25  # how often the pronoun is left genuinely open (the gold is then "cannot be determined")
@@ -1387,13 +1431,15 @@ _SCOPE_STEMS = ("\"{s}\"\n\nGoing by the text, did {pl} all {vq} the same {o}, o
 def _winograd(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], dict]:
     negated = difficulty == "hard"
     people = difficulty == "medium" or (difficulty == "hard" and rng.random() < 0.6)
+    # open or not is decided first, for people and objects alike: the "cannot be determined" choice
+    # (offered in every item) is then right in a quarter of the items, and so is each name or object
+    open_ = rng.random() < _OPEN_SHARE
     if people:
-        pool = [sc for sc in _WINOGRAD_PEOPLE if any(t[1] != "?" for t in sc["triggers"])]
-        schema = _choice(rng, pool if rng.random() >= _OPEN_SHARE else _WINOGRAD_PEOPLE)
+        schema = _choice(rng, [sc for sc in _WINOGRAD_PEOPLE if any((t[1] == "?") == open_ for t in sc["triggers"])])
         women = rng.random() < 0.5
         a, b, c = rng.sample(_WOMEN if women else _MEN, 3)
         pro, poss = ("she", "her") if women else ("he", "his")
-        trigger, role, paraphrase = _trigger(rng, schema)
+        trigger, role, paraphrase = _trigger(rng, schema, open_)
         text = (paraphrase if negated else trigger).format(poss=poss).replace("herself", "herself" if women else "himself")
         core = schema["frame"].format(a=a, b=b, p=pro, t=text)
         opener = _choice(rng, _SCENE_OPENERS_PEOPLE).format(c=c)
@@ -1402,14 +1448,17 @@ def _winograd(rng: random.Random, difficulty: str) -> tuple[str, str, list[str],
         others = [a, b, c]
         pronoun = pro
     else:
-        schema = _choice(rng, _WINOGRAD_OBJECTS)
+        schema = _choice(rng, [sc for sc in _WINOGRAD_OBJECTS if any((t[1] == "?") == open_ for t in sc["triggers"])])
         a, b = _choice(rng, schema["pairs"])
-        trigger, role, paraphrase = _trigger(rng, schema)
+        trigger, role, paraphrase = _trigger(rng, schema, open_)
         c = _choice(rng, _WOMEN + _MEN)
-        x = _choice(rng, [p[0] for p in schema["pairs"] if a not in p and b not in p])
+        # the third object comes from either side of the schema's other pairs (a load or a container,
+        # a crusher or a crushed thing), so every object is offered about as often as a bystander as
+        # it is offered as a participant, and is the referent in a quarter of the items that offer it
+        x, side = _choice(rng, [(o, i) for p in schema["pairs"] if a not in p and b not in p for i, o in enumerate(p)])
         text = paraphrase if negated else trigger
         core = schema["frame"].format(a=a, b=b, t=text)
-        opener = _choice(rng, _SCENE_OPENERS_OBJECTS).format(c=c, x=x)
+        opener = _choice(rng, schema["b_openers"] if side else _SCENE_OPENERS_OBJECTS).format(c=c, x=x)
         sentence = _cap(opener + core) + "."
         gold = {"a": f"the {a}", "b": f"the {b}"}.get(role)
         others = [f"the {a}", f"the {b}", f"the {x}"]
@@ -1424,15 +1473,17 @@ def _winograd(rng: random.Random, difficulty: str) -> tuple[str, str, list[str],
     return question, gold, [*others, cannot], params
 
 
-def _trigger(rng: random.Random, schema: dict) -> tuple[str, str, str]:
-    """A trigger of the schema: one that leaves the pronoun open for a fair share of the items
-    (role "?"), otherwise one that fixes it."""
+def _trigger(rng: random.Random, schema: dict, open_: bool) -> tuple[str, str, str]:
+    """A trigger of the schema that leaves the pronoun open (role "?"), or else one that fixes it."""
     triggers = schema["triggers"]
+    if open_:
+        return _choice(rng, [t for t in triggers if t[1] == "?"])
     fixed = [t for t in triggers if t[1] != "?"]
-    open_ = [t for t in triggers if t[1] == "?"]
-    if open_ and (not fixed or rng.random() < _OPEN_SHARE):
-        return _choice(rng, open_)
-    return _choice(rng, fixed)
+    # the referent first, each participant as often as the other, then a trigger for it: a schema
+    # with more triggers for one side ("so fragile", "so delicate" against "so heavy") would otherwise
+    # make that side's noun the answer in most of the items that name it
+    role = _choice(rng, sorted({t[1] for t in fixed}))
+    return _choice(rng, [t for t in fixed if t[1] == role])
 
 
 def _attachment(rng: random.Random, difficulty: str) -> tuple[str, str, list[str], dict]:

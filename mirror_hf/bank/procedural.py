@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from fractions import Fraction
+from math import gcd
 
 from mirror_hf.bank._core import Domain, Item
 from mirror_hf.bank._fair import fair_pick
@@ -503,14 +504,6 @@ def algorithm_execution(rng: random.Random, difficulty: str) -> Item:
 # recipe_following
 # ---------------------------------------------------------------------------------------------
 
-def _step_like(value) -> int:
-    """The fill-in step for a recipe amount's wrong values: as round as the amount itself. Kitchen
-    amounts are mostly multiples of 10, so filling with steps of 5 (60 -> 55, 65) left the gold the
-    one round number among the choices, a prior a test-wise respondent reads off the form."""
-    value = Fraction(value)
-    return 10 if value.denominator == 1 and value % 10 == 0 else 5
-
-
 DISHES = (
     ("pancakes", [("flour", "g", 50), ("milk", "ml", 60), ("sugar", "g", 10), ("butter", "g", 15)]),
     ("bread", [("flour", "g", 100), ("water", "ml", 65), ("salt", "g", 2), ("yeast", "g", 1)]),
@@ -525,44 +518,52 @@ DISHES = (
 )
 
 
+def _serving_pairs(counts: tuple[int, ...], whole: bool) -> list[tuple[int, int]]:
+    """Unordered pairs of serving counts whose ratio is a whole number (whole=True) or is not."""
+    pairs = [(a, b) for i, a in enumerate(counts) for b in counts[i + 1:] if (b % a == 0) == whole]
+    return [(a, b) for a, b in pairs if a * b // gcd(a, b) ** 2 <= 30]  # reduced factor u/v with u * v <= 30
+
+
+# A recipe is scaled between two serving counts of a pair, in either direction (up or down).
+_SERVING_PAIRS = {
+    "easy": [(a, b) for a, b in _serving_pairs((2, 3, 4, 5, 6, 8, 9, 10, 12), True) if b // a in (2, 3)],
+    "medium": _serving_pairs((2, 3, 4, 5, 6, 8, 9, 10, 12), False),
+    "hard": _serving_pairs((3, 4, 5, 6, 8, 9, 10, 12, 15, 16, 18, 20), False),
+}
+_BATCHES = (2, 3, 4, 6)  # a written recipe's amounts: one dish's proportions at one of these sizes
+
+
 def _recipe_scale(rng: random.Random, difficulty: str) -> Item:
-    dish, per_serving = rng.choice(DISHES)
-    base = rng.choice([2, 4, 6, 8] if difficulty != "easy" else [2, 4])
-    if difficulty == "easy":
-        target = base * rng.choice([2, 3])
-    elif difficulty == "medium":
-        target = rng.choice([t for t in (3, 5, 6, 9, 10, 12, 15) if t != base])
+    """Scale one ingredient of a written recipe from its serving count to another.
+
+    The four amounts offered are a 2 x 2 family of two slips: the factor turned upside down
+    (multiplying by base / target instead of target / base) and the amount read off a neighbouring
+    line of the recipe (another ingredient). The two serving counts are drawn as an unordered pair
+    and put in either order, and the written amounts do not depend on which of the two the recipe
+    is for, so the upside-down factor is exactly the right one for the same recipe read the other
+    way; and the other ingredient is drawn like the asked one. Each of the four amounts is then the
+    right one for an equally likely item, so no amount (a round one, a large one, the smallest) is
+    the gold more or less often than a quarter of the times it is offered."""
+    for _ in range(1000):
+        dish, proportions = rng.choice(DISHES)
+        batch = rng.choice(_BATCHES)
+        pair = rng.choice(_SERVING_PAIRS[difficulty])
+        base, target = pair if rng.random() < 0.5 else pair[::-1]
+        asked, other = rng.sample(range(len(proportions)), 2)
+        recipe_amounts = {n: a * batch for n, _u, a in proportions}
+        have = rng.choice([10, 20, 25, 30, 40, 50]) if difficulty == "hard" else 0
+        amounts = [recipe_amounts[proportions[k][0]] for k in (asked, other)]
+        family = [Fraction(a * f0, f1) - have for f0, f1 in ((target, base), (base, target)) for a in amounts]
+        if all(v.denominator == 1 and v > 0 for v in family) and len(set(family)) == 4:
+            break
     else:
-        target = rng.choice([t for t in (3, 5, 7, 9, 10, 14, 15, 18) if t != base])
-    ing, unit, _per_serving = rng.choice(per_serving)
-    recipe_amounts = {n: a * base for n, u, a in per_serving}
-    listed = ", ".join(f"{recipe_amounts[n]} {u} of {n}" for n, u, _ in per_serving)
-    answer_value = Fraction(recipe_amounts[ing] * target, base)
-    if answer_value.denominator != 1 and difficulty != "hard":
-        return _recipe_scale(rng, difficulty)
-    if fmt_num(answer_value).count(".") and len(fmt_num(answer_value).split(".")[1]) > 2:
-        return _recipe_scale(rng, difficulty)
-    extra = ""
-    steps = 1
-    if difficulty == "hard":
-        # A second step: part of the scaled amount is already in the cupboard / used elsewhere.
-        have = rng.choice([10, 20, 25, 30, 40, 50])
-        if answer_value <= have:
-            return _recipe_scale(rng, difficulty)
-        extra = f" You already measured out {have} {unit} of {ing} earlier."
-        answer_value -= have
-        steps = 2
-    base_amount = recipe_amounts[ing]
-    slips = [
-        Fraction(base_amount) + (target - base),  # adding the difference in servings
-        Fraction(base_amount * base, target),  # inverted scale factor
-        Fraction(base_amount * target),  # forgot to divide by the base servings
-        Fraction(base_amount) * (target // base if target >= base else 1),
-    ]
-    if steps == 2:
-        slips = [answer_value + have, *slips[:2], answer_value + 2 * have]
+        raise ValueError("no scaling item found")  # pragma: no cover
+    ing, unit, _ = proportions[asked]
+    answer_value = family[0]
+    listed = ", ".join(f"{recipe_amounts[n]} {u} of {n}" for n, u, _ in proportions)
+    extra = f" You already measured out {have} {unit} of {ing} earlier." if have else ""
     unit_word = {"g": "grams", "ml": "millilitres"}[unit]
-    ask = f"How many more {unit_word} of {ing} do you need to measure out?" if steps == 2 else f"How many {unit_word} of {ing} do you need?"
+    ask = f"How many more {unit_word} of {ing} do you need to measure out?" if have else f"How many {unit_word} of {ing} do you need?"
     cook = rng.choice(NAMES)
     q = rng.choice(
         [
@@ -570,21 +571,14 @@ def _recipe_scale(rng: random.Random, difficulty: str) -> Item:
             f"{cook} has a {dish} recipe written for {base} people: {listed}. {cook} scales it proportionally to feed {target} people.{extra.replace('You', cook)} {ask.replace('do you', f'does {cook}')}",
         ]
     )
-    answer = fmt_num(answer_value)
-    cands = []
-    for s in slips:
-        try:
-            if s > 0:
-                cands.append(fmt_num(s))
-        except ValueError:
-            continue
+    wrong = [fmt_num(v) for v in family[1:]]
+    rng.shuffle(wrong)
     return Item(
         q,
-        answer,
+        fmt_num(answer_value),
         "exact_numeric",
-        numeric_distractors(rng, answer_value, [s for s in slips if s > 0 and fmt_ok(s)], step=_step_like(answer_value),
-                            allow=lambda v: v > 0 and fmt_ok(v)),
-        {"kind": "scale", "base_servings": base, "target_servings": target, "ingredient": ing, "recipe": recipe_amounts, "already_have": have if steps == 2 else 0},
+        (wrong[0], wrong[1], wrong[2]),
+        {"kind": "scale", "base_servings": base, "target_servings": target, "ingredient": ing, "recipe": recipe_amounts, "already_have": have},
     )
 
 
@@ -623,9 +617,27 @@ def _bowl_text(step: list, ingredient: str) -> str:
     return f"tip everything in bowl {step[1]} into bowl {step[2]}"
 
 
+def _bowls_swapped(step: list) -> list:
+    """The step done with its bowls the other way round (added to or taken from the other bowl,
+    poured from B into A instead of from A into B)."""
+    other = {"A": "B", "B": "A"}
+    if step[0] in ("add", "remove"):
+        return [step[0], other[step[1]], step[2]]
+    return [step[0], step[2], step[1]]
+
+
 def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
+    """Follow weighing steps across two bowls; how much is in one bowl at the end?
+
+    The four weights offered are a 2 x 2 family of two slips: the other bowl read at the end, and
+    one step (not the first) done with its bowls the other way round. Every step's bowl is drawn
+    A or B evenly and the asked bowl too, and a sequence is kept only when both runs are valid
+    (no bowl ever below zero, whole grams in both bowls at the end, four different weights), so the
+    swapped run is as likely a question as the real one: each weight offered is the answer to an
+    equally likely item, and none is the gold more or less often than a quarter of the times it is
+    offered, nor the smallest or the largest more often than chance."""
     n_steps = {"easy": 3, "medium": 5, "hard": 7}[difficulty]
-    for _ in range(100):
+    for _ in range(1000):
         steps: list[list] = [["add", "A", rng.choice([100, 120, 200, 240, 300, 400])]]
         while len(steps) < n_steps:
             op = rng.choice(["add", "add", "half", "all", "remove"] if difficulty != "easy" else ["add", "half", "remove"])
@@ -637,23 +649,24 @@ def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
                 steps.append(["remove", src, rng.choice([10, 20, 30, 50])])
             else:
                 steps.append([op, src, dst])
-        bowls_path = [run_bowl(steps[: k + 1]) for k in range(len(steps))]
-        if any(v < 0 for b in bowls_path for v in b.values()):
+        if not any(s[0] in ("half", "all") for s in steps):
             continue
-        final = bowls_path[-1]
-        ask = rng.choice("AB")
-        if final[ask] <= 0 or final[ask].denominator != 1 or not any(s[0] in ("half", "all") for s in steps):
+        k = rng.randrange(1, n_steps)
+        runs = (steps, [*steps[:k], _bowls_swapped(steps[k]), *steps[k + 1:]])
+        paths = [[run_bowl(r[: i + 1]) for i in range(n_steps)] for r in runs]
+        if any(v < 0 for path in paths for b in path for v in b.values()):
             continue
-        break
+        family = [path[-1][bowl] for path in paths for bowl in "AB"]
+        if all(v > 0 and v.denominator == 1 for v in family) and len(set(family)) == 4:
+            break
     else:
         raise ValueError("no bowl sequence found")  # pragma: no cover
+    ask = rng.choice("AB")
+    answer = paths[0][-1][ask]
+    wrong = [fmt_num(v) for v in family if v != answer]
+    rng.shuffle(wrong)
     ingredients = rng.sample(BOWL_INGREDIENTS, len(steps))
     texts = [_bowl_text(s, ing) for s, ing in zip(steps, ingredients)]
-    other = "B" if ask == "A" else "A"
-    answer = final[ask]
-    # Slips: reading the other bowl, skipping the last step, treating 'half' as moving everything.
-    no_half = run_bowl([["all", s[1], s[2]] if s[0] == "half" else s for s in steps])[ask]
-    slips = [final[other], run_bowl(steps[:-1])[ask], no_half, sum(s[2] for s in steps if s[0] == "add")]
     numbered = " ".join(f"({i}) {t}." for i, t in enumerate(texts, 1))
     q = rng.choice(
         [
@@ -661,35 +674,42 @@ def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
             f"In a test kitchen, {rng.choice(NAMES)} works with two empty bowls, A and B: {numbered} What is the weight of the contents of bowl {ask} afterwards, in grams?",
         ]
     )
-    cands = []
-    for s in slips:
-        if s > 0 and Fraction(s).denominator in (1, 2, 4):
-            cands.append(fmt_num(Fraction(s)))
     return Item(
         q,
         fmt_num(answer),
         "exact_numeric",
-        numeric_distractors(rng, answer, [Fraction(s) for s in slips if s > 0 and Fraction(s).denominator in (1, 2, 4)],
-                            step=_step_like(answer), allow=lambda v: v > 0 and v.denominator in (1, 2, 4)),
+        (wrong[0], wrong[1], wrong[2]),
         {"kind": "bowls", "steps": steps, "ask": ask},
     )
 
 
 def _recipe_timeline(rng: random.Random, difficulty: str) -> Item:
-    """Batches through an oven of fixed capacity: when does the last batch come out?"""
-    trays = {"easy": rng.randint(3, 5), "medium": rng.randint(5, 9), "hard": rng.randint(8, 14)}[difficulty]
+    """Batches through an oven of fixed capacity: when does the last batch come out?
+
+    The slips are in the batch count (the partial last batch dropped, a batch too many when the
+    trays are divided by the capacity, one more counted for the reloads), so the four times offered
+    are those of four consecutive batch counts, P + b * bake + (b - 1) * gap for b = y .. y + 3: the
+    run is drawn first and the answer's place in it uniformly, and the number of trays is then drawn
+    to fill that many batches. Every time offered is the answer in a quarter of the items that offer
+    it, and the smallest or the largest no more often than chance."""
     capacity = 1 if difficulty == "easy" else rng.choice([2, 3])
     bake = rng.choice([8, 10, 12, 15, 20])
     gap = 0 if difficulty == "easy" else rng.choice([2, 3, 5])
     preheat = rng.choice([10, 15]) if difficulty == "hard" else 0
-    batches = -(-trays // capacity)
-    answer = preheat + batches * bake + (batches - 1) * gap
-    slips = [
-        preheat + trays * bake + (trays - 1) * gap,  # ignoring capacity
-        preheat + batches * bake + batches * gap,  # a gap after the last batch too
-        preheat + (trays // capacity) * bake + max(trays // capacity - 1, 0) * gap,  # dropping the partial batch
-        batches * bake + (batches - 1) * gap,  # forgetting the preheat
-    ]
+    first = rng.choice({"easy": [2, 3, 4], "medium": [2, 3], "hard": [3, 4, 5]}[difficulty])
+    place = rng.randrange(4)
+    batches = first + place
+    # trays that fill exactly that many batches; hard items always leave a partial last batch
+    fits = [t for t in range(capacity * (batches - 1) + 1, capacity * batches + 1) if difficulty != "hard" or t % capacity]
+    trays = rng.choice(fits)
+    assert -(-trays // capacity) == batches
+
+    def minutes(b: int) -> int:
+        return preheat + b * bake + (b - 1) * gap
+
+    answer = minutes(batches)
+    wrong = [str(minutes(first + k)) for k in range(4) if k != place]
+    distractors = (wrong[0], wrong[1], wrong[2])
     food = rng.choice(["cookies", "bread rolls", "scones", "flapjacks", "croissants", "muffins"])
     cap_text = "one tray at a time" if capacity == 1 else f"{capacity} trays at a time"
     gap_text = f" Between batches it takes {gap} minutes to unload and reload." if gap else ""
@@ -704,7 +724,7 @@ def _recipe_timeline(rng: random.Random, difficulty: str) -> Item:
         q,
         str(answer),
         "exact_numeric",
-        numeric_distractors(rng, answer, slips, step=_step_like(answer), lo=1),
+        distractors,
         {"kind": "oven", "trays": trays, "capacity": capacity, "bake": bake, "gap": gap, "preheat": preheat},
     )
 
@@ -1242,25 +1262,83 @@ def _fmt_steps(steps: list[int]) -> str:
     return ", ".join(str(s) for s in steps)
 
 
+def _redo_set(deps: dict[int, list[int]], faulty: int, done: int) -> list[int] | None:
+    """The steps to redo, or None when redoing the whole run from the fault would be right too
+    (the item would not test the rule)."""
+    redo = downstream(deps, faulty, done)
+    return None if redo == list(range(faulty, done + 1)) else redo
+
+
+def _transitive_chain(deps: dict[int, list[int]], faulty: int, redo: list[int]) -> list[int]:
+    """Steps of a chain by which a step to redo uses the faulty step's output only through other
+    steps (that step and the steps it goes through), or [] when every step to redo uses it directly."""
+    for step in redo[1:]:
+        if faulty not in deps.get(step, []):
+            chain, current = [step], step
+            while faulty not in deps.get(current, []):
+                current = max(d for d in deps[current] if d in redo)
+                chain.append(current)
+            return chain
+    return []
+
+
 def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
+    """Which completed steps must be redone after a fault (or how many)?
+
+    Asked for the list, the four lists offered are the answers for a 2 x 2 family of misread
+    dependencies: two completed steps after the fault each have their "uses the output of" read as
+    another, equally likely dependency, alone and together. The misreadings are drawn as the real
+    dependencies are, and a plan is kept only when all four readings make a fair item (the run from
+    the fault on, or the direct users alone, is not the answer) with four different lists, so each
+    list offered is the answer to an equally likely plan: none (a contiguous run, a long list, a
+    list missing a step) is the gold more or less often than a quarter of the times it is offered."""
     n = {"easy": 5, "medium": 7, "hard": 9}[difficulty]
     label, names = rng.choice(PROCESSES)
     names = names[:n]
-    for _ in range(200):
-        deps = {}
-        for step in range(2, n + 1):
-            k = rng.choice([1, 1, 2]) if difficulty != "easy" else 1
-            deps[step] = sorted(rng.sample(range(1, step), min(k, step - 1)))
+    # hard plans (9 steps) may ask for the count: the count is drawn first (3 to 7 steps, as a hard
+    # plan allows) with its three neighbours offered, then a plan with that count is searched for
+    ask_count = difficulty == "hard" and rng.random() < 0.4
+    if ask_count:
+        count, count_distractors = _step_window(rng, 3, 7)
+
+    def dep_list(step: int) -> list[int]:
+        k = rng.choice([1, 1, 2]) if difficulty != "easy" else 1
+        return sorted(rng.sample(range(1, step), min(k, step - 1)))
+
+    family: list[list[int]] = []
+    for _ in range(2000):
+        deps = {step: dep_list(step) for step in range(2, n + 1)}
         faulty = rng.randint(1, n - 3)
         done = rng.randint(faulty + 2, n)
-        redo = downstream(deps, faulty, done)
-        naive = list(range(faulty, done + 1))
-        direct = sorted({faulty} | {s for s in range(faulty + 1, done + 1) if faulty in deps.get(s, [])})
-        if redo != naive and (difficulty == "easy" or direct != redo):
-            break
+        redo = _redo_set(deps, faulty, done)
+        chain = _transitive_chain(deps, faulty, redo) if redo else []
+        if redo is None or (difficulty != "easy" and not chain):
+            continue
+        if ask_count:
+            if len(redo) == count:
+                break
+            continue
+        # two completed steps after the fault (medium and hard: off the chain that makes a step hit
+        # only transitively) whose dependencies are each drawn twice more: four exchangeable plans,
+        # the real one drawn from them once all four make fair items
+        free = [s for s in range(faulty + 1, done + 1) if difficulty == "easy" or s not in chain]
+        if len(free) < 2:
+            continue
+        s1, s2 = rng.sample(free, 2)
+        for _ in range(40):
+            firsts, seconds = (dep_list(s1), dep_list(s1)), (dep_list(s2), dep_list(s2))
+            plans = [{**deps, s1: a, s2: b} for a in firsts for b in seconds]
+            family = [_redo_set(p, faulty, done) for p in plans]
+            if all(family) and len({tuple(f) for f in family}) == 4:
+                break
+        else:
+            continue
+        real = rng.randrange(4)
+        deps, redo = plans[real], family[real]
+        family = [family[real]] + [f for k, f in enumerate(family) if k != real]
+        break
     else:
         raise ValueError("no dependency graph found")  # pragma: no cover
-    ask_count = rng.random() < 0.4
     plan = " ".join(
         f"Step {s}: {names[s - 1]}" + (f" (uses the output of step{'s' if len(deps[s]) > 1 else ''} {' and '.join(map(str, deps[s]))})." if s in deps else ".")
         for s in range(1, n + 1)
@@ -1272,18 +1350,12 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
     situation = f"Steps 1 to {done} are finished when you discover that step {faulty} ({names[faulty - 1]}) was done wrong."
     if ask_count:
         answer = str(len(redo))
-        slips = [len(naive), len(direct), n - faulty + 1]
         ask = "How many steps must be redone?"
         answer_type = "exact_numeric"
     else:
         answer = _fmt_steps(redo)
-        # the naive run from the fault on, direct users only, the faulty step itself forgotten, every
-        # step to the end of the plan, the last or the first affected step missed, one kept step added
-        kept = [s for s in range(faulty + 1, done + 1) if s not in redo]
-        slips = [_fmt_steps(naive), _fmt_steps(direct), _fmt_steps(redo[1:] or [faulty + 1]), _fmt_steps(list(range(faulty, n + 1))),
-                 _fmt_steps(redo[:-1]) if len(redo) > 1 else "", _fmt_steps([faulty]),
-                 *(_fmt_steps(sorted(redo + [k])) for k in kept[:2]),
-                 _fmt_steps(sorted(set(redo) | set(range(done + 1, n + 1)))) if done < n else ""]
+        wrong = [_fmt_steps(f) for f in family[1:]]
+        rng.shuffle(wrong)
         ask = "Which steps must be redone?"
         answer_type = "short_text"
     q = rng.choice(
@@ -1296,39 +1368,45 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         answer_type,
-        (numeric_distractors(rng, len(redo), slips, lo=1, hi=n) if ask_count
-         else fair_pick(rng, answer, [s for s in slips if s] + [_fmt_steps(list(range(faulty, faulty + k))) for k in (2, 3, 4)], q)),
+        count_distractors if ask_count else (wrong[0], wrong[1], wrong[2]),
         {"kind": "redo", "deps": {str(k): v for k, v in deps.items()}, "faulty": faulty, "done": done, "ask": "count" if ask_count else "steps"},
     )
+
+
+def _step_window(rng: random.Random, lo: int, hi: int) -> tuple[int, tuple[str, str, str]]:
+    """A step number (or count) an item will have as its answer, and the three others it offers:
+    four consecutive numbers y .. y + 3 with y drawn from lo .. hi - 3 and the answer's place among
+    them drawn uniformly, before the item is searched for. Every number offered is then the answer
+    in a quarter of the items that offer it, and the smallest or the largest no more often than
+    chance; the other three are the off-by-one and off-by-two slips of counting steps."""
+    y = rng.randint(lo, hi - 3)
+    place = rng.randrange(4)
+    others = [str(y + k) for k in range(4) if k != place]
+    return y + place, (others[0], others[1], others[2])
 
 
 def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
     n = {"easy": 6, "medium": 9, "hard": 12}[difficulty]
     label, _steps = rng.choice(PROCESSES)
-    for _ in range(200):
+    # the restart step is drawn first (from 1, no usable checkpoint, to n - 1) with its three
+    # neighbours offered, then a job restarting there (and not at the failing step itself)
+    resume, distractors = _step_window(rng, 1, n - 1)
+    for _ in range(5000):
         checkpoints = sorted(rng.sample(range(1, n), {"easy": 2, "medium": 3, "hard": 4}[difficulty]))
         failed = rng.randint(2, n)
         before = [c for c in checkpoints if c < failed]
         if difficulty == "hard":
             # Hard: the most recent checkpoint is reported corrupted; fall back one further.
-            if len(before) < 2:
-                continue
-            resume = before[-2] + 1
-        else:
             if not before:
                 continue
-            resume = before[-1] + 1
-        if resume != failed:
+            usable = before[:-1]
+        else:
+            usable = before
+        if (usable[-1] + 1 if usable else 1) == resume and failed != resume:
             break
     else:
         raise ValueError("no checkpoint case found")  # pragma: no cover
     corrupted = before[-1] if difficulty == "hard" else None
-    after = [c for c in checkpoints if c >= failed]
-    slips = [failed, before[-1] + 1 if corrupted else before[-1], 1, failed - 1]
-    if after:
-        slips.append(after[0] + 1)
-    if corrupted:
-        slips.insert(0, before[-1] + 1)
     cp_text = ", ".join(str(c) for c in checkpoints)
     extra = f" The checkpoint saved after step {corrupted} turns out to be corrupted and cannot be used." if corrupted else ""
     q = rng.choice(
@@ -1337,12 +1415,11 @@ def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
             f"{_cap_first(label)} has {n} steps, with checkpoints written after steps {cp_text}. Recovery rule: on a failure, resume from the step immediately after the latest usable checkpoint taken before the failing step (step 1 if none). Step {failed} has just failed.{extra} Which step do you resume from?",
         ]
     )
-    answer = str(resume)
     return Item(
         q,
-        answer,
+        str(resume),
         "exact_numeric",
-        numeric_distractors(rng, resume, slips, lo=1, hi=n),
+        distractors,
         {"kind": "checkpoint", "steps": n, "checkpoints": checkpoints, "failed": failed, "corrupted": corrupted},
     )
 

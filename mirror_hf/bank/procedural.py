@@ -6,23 +6,29 @@ gold answer. Distractors are the results of the slips people make: one pass too 
 a stack read as a queue, rules applied out of order, a boundary misread, a plan a move or two off
 the shortest, restarting from the wrong step. Where every slip is one edit of the gold (a traced
 list, a probe sequence), two slips are shown alone and together (a 2 x 2 family), so the gold is not
-the choice the others have most in common with; where the answer is a small count (moves, probes),
-the four counts offered are a run with the gold's place in it drawn first, so no count is learnt to
-be "often right". `params` holds the procedure as data, so the tests can run it again with their
-own implementation.
+the choice the others have most in common with. Where the answer is a count or a step number (moves,
+probes, loop repetitions, oven batches, a restart step), the four offered are a run with the gold's
+place in it drawn first, so no value is learnt to be "often right". Where the answer comes from a
+small vocabulary of values (a scaled amount, bowl weights, steps to redo, a retry action), the four
+offered are answers to equally likely items (two slips each exchanging the item for another one
+drawn alike: the scale factor read upside down and another ingredient's line, the other bowl and a
+step done the other way round, two dependencies misread), or are drawn before the answer among
+them, so each is the gold in a quarter of the items that offer it. `params` holds the procedure as
+data, so the tests can run it again with their own implementation.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from collections import deque
 from fractions import Fraction
 from math import gcd
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._fair import fair_pick
 from mirror_hf.bank._leaks import STRATEGIES
-from mirror_hf.bank._wording import NAMES, answer_ranks, fmt_num, numeric_distractors, pick_distractors, plural
+from mirror_hf.bank._wording import NAMES, answer_ranks, fmt_num, pick_distractors, plural
 
 DOMAIN = Domain(
     "procedural",
@@ -297,20 +303,33 @@ def _loop_text(rule: list, x: str) -> str:
 
 
 def _algo_loop(rng: random.Random, difficulty: str) -> Item:
-    steps = {"easy": rng.randint(3, 4), "medium": rng.randint(5, 7), "hard": rng.randint(8, 11)}[difficulty]
-    kind = rng.choice(["collatz", "add_mod", "double_cap", "digit_sum_add", "alt"])
-    rule: list = {
-        "collatz": ["collatz"],
-        "add_mod": ["add_mod", rng.randint(5, 19), rng.choice([7, 9, 11, 12, 13])],
-        "double_cap": ["double_cap", rng.choice([50, 60, 75, 90, 100])],
-        "digit_sum_add": ["digit_sum_add"],
-        "alt": ["alt", rng.randint(5, 15), rng.randint(2, 9)],
-    }[kind]
-    start = rng.randint(3, 40) if kind != "double_cap" else rng.randint(3, rule[1] - 1)
-    answer = run_loop(rule, start, steps)
-    slips = [run_loop(rule, start, steps - 1), run_loop(rule, start, steps + 1), run_loop(rule, start, steps - 2), run_loop(rule, start, steps + 2)]
-    if kind == "alt":
-        slips.insert(1, start + (steps // 2) * rule[1] - ((steps + 1) // 2) * rule[2])  # parity swapped
+    """Run a short loop body a given number of times; what value does the variable end with?
+
+    The slip in tracing a loop is losing count of the repetitions, so the four values offered are
+    the variable after four consecutive repetition counts w .. w + 3, with the answer's place among
+    them drawn first (the repetitions asked for are w + place) and a loop kept only when the four
+    values differ. Each value offered is then the answer in a quarter of the items that offer it,
+    and no value the loop cannot reach (below zero, above a cap or a modulus) is ever offered."""
+    first = {"easy": 2, "medium": 5, "hard": 8}[difficulty]
+    place = rng.randrange(4)
+    steps = first + place
+    for _ in range(200):
+        kind = rng.choice(["collatz", "add_mod", "double_cap", "digit_sum_add", "alt"])
+        rule: list = {
+            "collatz": ["collatz"],
+            "add_mod": ["add_mod", rng.randint(5, 19), rng.choice([7, 9, 11, 12, 13])],
+            "double_cap": ["double_cap", rng.choice([50, 60, 75, 90, 100])],
+            "digit_sum_add": ["digit_sum_add"],
+            "alt": ["alt", rng.randint(5, 15), rng.randint(2, 9)],
+        }[kind]
+        start = rng.randint(3, 40) if kind != "double_cap" else rng.randint(3, rule[1] - 1)
+        run = [run_loop(rule, start, first + k) for k in range(4)]
+        if len(set(run)) == 4:
+            break
+    else:
+        raise ValueError("no loop with four different values found")  # pragma: no cover
+    answer = run[place]
+    wrong = [str(v) for k, v in enumerate(run) if k != place]
     var = rng.choice(["x", "n", "v", "total"])
     body = _loop_text(rule, var)
     q = rng.choice(
@@ -325,7 +344,7 @@ def _algo_loop(rng: random.Random, difficulty: str) -> Item:
         q,
         answer_s,
         "exact_numeric",
-        numeric_distractors(rng, answer, slips, lo=None),
+        (wrong[0], wrong[1], wrong[2]),
         {"kind": "loop", "rule": rule, "start": start, "steps": steps},
     )
 
@@ -489,9 +508,9 @@ _ALGO_KINDS = [_algo_sort_passes, _algo_stack_queue, _algo_loop, _algo_binary_se
 @DOMAIN.subcategory(
     "algorithm_execution",
     difficulty={
-        "easy": "1 pass of bubble/selection sort on 5 values; 6 stack/queue operations; 3-4 loop "
+        "easy": "1 pass of bubble/selection sort on 5 values; 6 stack/queue operations; 2-5 loop "
         "repetitions; binary search on 8-9 values (count of probes)",
-        "medium": "2 passes (bubble, selection or insertion) on 6 values; 9 operations; 5-7 repetitions; "
+        "medium": "2 passes (bubble, selection or insertion) on 6 values; 9 operations; 5-8 repetitions; "
         "11-15 values, count or sequence of probes; from medium on the target may be absent",
         "hard": "3 passes on 8 values; 13 operations; 8-11 repetitions; 18-31 values (count or sequence of probes)",
     },
@@ -735,11 +754,12 @@ _RECIPE_KINDS = [_recipe_scale, _recipe_bowls, _recipe_timeline]
 @DOMAIN.subcategory(
     "recipe_following",
     difficulty={
-        "easy": "scaling by a whole factor; 3 bowl steps (no full transfers); one oven tray at a time",
-        "medium": "scaling by a fractional factor; 5 bowl steps with transfers; 2-3 trays per batch with "
-        "reload gaps",
-        "hard": "scaling plus subtracting an amount already measured; 7 bowl steps; preheating, gaps and a "
-        "partial last batch",
+        "easy": "scaling up or down by a whole factor (x2, x3, /2, /3); 3 bowl steps (no full transfers); "
+        "one oven tray at a time, 2-7 trays",
+        "medium": "scaling up or down by a fractional factor (e.g. 4 to 6 servings); 5 bowl steps with "
+        "transfers; 2-3 trays per batch with reload gaps, 2-6 batches",
+        "hard": "fractional scaling plus subtracting an amount already measured; 7 bowl steps; preheating, "
+        "gaps and a partial last batch, 3-8 batches",
     },
 )
 def recipe_following(rng: random.Random, difficulty: str) -> Item:
@@ -1283,15 +1303,17 @@ def _transitive_chain(deps: dict[int, list[int]], faulty: int, redo: list[int]) 
 
 
 def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
-    """Which completed steps must be redone after a fault (or how many)?
+    """Which completed steps must be redone after a fault (or, in hard items, how many)?
 
     Asked for the list, the four lists offered are the answers for a 2 x 2 family of misread
     dependencies: two completed steps after the fault each have their "uses the output of" read as
     another, equally likely dependency, alone and together. The misreadings are drawn as the real
-    dependencies are, and a plan is kept only when all four readings make a fair item (the run from
-    the fault on, or the direct users alone, is not the answer) with four different lists, so each
-    list offered is the answer to an equally likely plan: none (a contiguous run, a long list, a
-    list missing a step) is the gold more or less often than a quarter of the times it is offered."""
+    dependencies are, the real plan is drawn from the four, and a family is kept only when all four
+    make a fair item (redoing the whole run from the fault is not the answer; medium and hard: some
+    step is hit only through another, the misread steps lying off that chain) with four different
+    lists. Each list offered is then the answer to an equally likely plan: none (a contiguous run, a
+    long list, a list missing a step) is the gold more or less often than a quarter of the times it
+    is offered. A count is drawn first with its three neighbours offered (`_step_window`)."""
     n = {"easy": 5, "medium": 7, "hard": 9}[difficulty]
     label, names = rng.choice(PROCESSES)
     names = names[:n]
@@ -1308,7 +1330,7 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
     family: list[list[int]] = []
     for _ in range(2000):
         deps = {step: dep_list(step) for step in range(2, n + 1)}
-        faulty = rng.randint(1, n - 3)
+        faulty = rng.randint(2, n - 3)  # every step after step 1 uses it, directly or not: a fault there taints the run
         done = rng.randint(faulty + 2, n)
         redo = _redo_set(deps, faulty, done)
         chain = _transitive_chain(deps, faulty, redo) if redo else []
@@ -1325,10 +1347,16 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
         if len(free) < 2:
             continue
         s1, s2 = rng.sample(free, 2)
-        for _ in range(40):
+        sets: dict = {}
+        for _ in range(8):
             firsts, seconds = (dep_list(s1), dep_list(s1)), (dep_list(s2), dep_list(s2))
+            if firsts[0] == firsts[1] or seconds[0] == seconds[1]:
+                continue
             plans = [{**deps, s1: a, s2: b} for a in firsts for b in seconds]
-            family = [_redo_set(p, faulty, done) for p in plans]
+            for a, b in itertools.product(firsts, seconds):
+                if (key := (tuple(a), tuple(b))) not in sets:
+                    sets[key] = _redo_set({**deps, s1: a, s2: b}, faulty, done)
+            family = [sets[(tuple(a), tuple(b))] for a, b in itertools.product(firsts, seconds)]
             if all(family) and len({tuple(f) for f in family}) == 4:
                 break
         else:
@@ -1475,36 +1503,49 @@ _EVENT_TEXT = {
 }
 
 
-def _recovery_retry(rng: random.Random, difficulty: str) -> Item:
+_RETRY_WEIGHTS = {"timeout": 2, "auth_expired": 1, "rate_limited": 2, "not_found": 1}  # how often each error is logged
+
+
+def _retry_logs(difficulty: str, max_timeouts: int, wait: int) -> dict[str, list[tuple[list[str], int]]]:
+    """Every log a retry item of this difficulty may show, by the action it calls for, each with its
+    weight (how often the errors in it come up): a log never goes on after the policy has stopped
+    (a 'not found', an abort, an escalation), and a hard log ends with an error it has met before."""
     length = {"easy": 1, "medium": 3, "hard": 5}[difficulty]
-    max_timeouts = rng.choice([2, 3])
-    wait = rng.choice([5, 10, 15, 30])
-    for _ in range(200):
-        pool = ["timeout", "timeout", "auth_expired", "rate_limited", "rate_limited"] + (["not_found"] if difficulty == "easy" else [])
-        log = [rng.choice(pool) for _ in range(length)]
-        if "not_found" in log[:-1]:
+    errors = ["timeout", "auth_expired", "rate_limited"] + (["not_found"] if difficulty == "easy" else [])
+    logs: dict[str, list[tuple[list[str], int]]] = {}
+    for combo in itertools.product(errors, repeat=length):
+        log = list(combo)
+        if any(retry_next_action(log[: i + 1], max_timeouts, wait) in ("abort", "escalate") for i in range(length - 1)):
             continue  # the job would already have stopped
-        stop_at = [i for i, e in enumerate(log) if retry_next_action(log[: i + 1], max_timeouts, wait) in ("abort", "escalate")]
-        if stop_at and stop_at[0] < len(log) - 1:
-            continue
-        answer_code = retry_next_action(log, max_timeouts, wait)
         if difficulty == "hard" and log.count(log[-1]) < 2:
             continue  # hard: the last error has happened before, so the counts matter
-        break
-    else:
-        raise ValueError("no retry log found")  # pragma: no cover
+        weight = math.prod(_RETRY_WEIGHTS[e] for e in log)
+        logs.setdefault(retry_next_action(log, max_timeouts, wait), []).append((log, weight))
+    return logs
+
+
+def _recovery_retry(rng: random.Random, difficulty: str) -> Item:
+    """What does the retry policy call for next, after the logged failures?
+
+    The four actions offered are drawn first, from those a log of this difficulty can call for:
+    one or two waits (two of consecutive doublings, the slip of counting the rate limits one off)
+    and actions of the other kinds (retrying, refreshing the token, aborting, escalating: the slip
+    of misreading which error came last or how often it came); the answer is drawn uniformly among
+    the four, and then a log that calls for it. Every action offered is then the answer in a
+    quarter of the items that offer it, whatever else is offered."""
+    max_timeouts = rng.choice([2, 3])
+    wait = rng.choice([5, 10, 15, 30])
+    logs = _retry_logs(difficulty, max_timeouts, wait)
+    waits = sorted((c for c in logs if c.startswith("wait:")), key=lambda c: int(c.split(":")[1]))
+    others = sorted(c for c in logs if not c.startswith("wait:"))
+    n_waits = 1 if len(waits) == 1 else rng.choice([1, 2, 2])
+    start = rng.randrange(len(waits) - n_waits + 1)
+    offered = waits[start : start + n_waits] + rng.sample(others, 4 - n_waits)
+    answer_code = rng.choice(offered)
+    log = rng.choices([entry[0] for entry in logs[answer_code]], weights=[entry[1] for entry in logs[answer_code]])[0]
     answer = _action_text(answer_code)
-    slips = []
-    last = log[-1]
-    if last == "timeout":
-        slips += [_action_text("escalate" if answer_code == "retry" else "retry"), _action_text(f"wait:{wait}")]
-    elif last == "rate_limited":
-        n = log.count("rate_limited")
-        slips += [_action_text(f"wait:{wait}") if n > 1 else _action_text(f"wait:{wait * 2}"), _action_text(f"wait:{wait * n}"), _action_text("retry")]
-    elif last == "auth_expired":
-        slips += [_action_text("abort" if answer_code == "refresh" else "refresh"), _action_text("retry")]
-    slips += [_action_text(a) for a in ("retry", "abort", "escalate", "refresh")]
-    slips += [_action_text(f"wait:{w}") for w in (wait, wait * 2, wait * 4)]
+    wrong = [_action_text(c) for c in offered if c != answer_code]
+    rng.shuffle(wrong)
     policy = (
         f"Policy: after a timeout, retry immediately, but once the request has timed out more than {max_timeouts} "
         "times in total, stop retrying and escalate to the on-call engineer. If the access token has expired, refresh it "
@@ -1522,7 +1563,7 @@ def _recovery_retry(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "multiple_choice",
-        fair_pick(rng, answer, slips, q),
+        (wrong[0], wrong[1], wrong[2]),
         {"kind": "retry", "log": log, "max_timeouts": max_timeouts, "wait": wait},
     )
 
@@ -1533,11 +1574,11 @@ _RECOVERY_KINDS = [_recovery_redo, _recovery_checkpoint, _recovery_retry]
 @DOMAIN.subcategory(
     "error_recovery",
     difficulty={
-        "easy": "5-step plans with single dependencies; 6 steps and 2 checkpoints; the first failure of a "
-        "retry log",
+        "easy": "5-step plans with single dependencies (which steps to redo); 6 steps and 2 checkpoints; the "
+        "first failure of a retry log",
         "medium": "7-step plans with one or two dependencies per step (transitive effects matter); 9 steps, "
         "3 checkpoints; 3 logged failures",
-        "hard": "9-step plans; 12 steps, 4 checkpoints, the latest one corrupted; 5 logged failures where "
+        "hard": "9-step plans (which steps, or how many); 12 steps, 4 checkpoints, the latest one corrupted; 5 logged failures where "
         "the last error has occurred before (counts and doubling waits matter)",
     },
 )

@@ -68,7 +68,8 @@ def lopsided_strings(questions, min_offers: int = MIN_OFFERS, q_level: float = Q
 
 def _report(tested: int, flagged: list[tuple]) -> str:
     rows = [f"  {sub:36s} {key[:40]!r:42s} gold {g:3d} of {n:3d} offers ({g / n:.0%}), q={qv:.1g}" for qv, sub, key, g, n in flagged]
-    return f"{len(flagged)} of {tested} option strings are the gold far from a quarter of the time they are offered:\n" + "\n".join(rows[:40])
+    head = f"{len(flagged)} of {tested} option strings are the gold far from a quarter of the time they are offered:"
+    return "\n".join([head, *rows[:40]])
 
 
 def test_counting_on_hand_cases():

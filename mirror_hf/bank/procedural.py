@@ -6,23 +6,29 @@ gold answer. Distractors are the results of the slips people make: one pass too 
 a stack read as a queue, rules applied out of order, a boundary misread, a plan a move or two off
 the shortest, restarting from the wrong step. Where every slip is one edit of the gold (a traced
 list, a probe sequence), two slips are shown alone and together (a 2 x 2 family), so the gold is not
-the choice the others have most in common with; where the answer is a small count (moves, probes),
-the four counts offered are a run with the gold's place in it drawn first, so no count is learnt to
-be "often right". `params` holds the procedure as data, so the tests can run it again with their
-own implementation.
+the choice the others have most in common with. Where the answer is a count or a step number (moves,
+probes, loop repetitions, oven batches, a restart step), the four offered are a run with the gold's
+place in it drawn first, so no value is learnt to be "often right". Where the answer comes from a
+small vocabulary of values (a scaled amount, bowl weights, steps to redo, a retry action), the four
+offered are answers to equally likely items (two slips each exchanging the item for another one
+drawn alike: the scale factor read upside down and another ingredient's line, the other bowl and a
+step done the other way round, two dependencies misread), or are drawn before the answer among
+them, so each is the gold in a quarter of the items that offer it. `params` holds the procedure as
+data, so the tests can run it again with their own implementation.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import deque
 from fractions import Fraction
+from math import gcd
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._fair import fair_pick
 from mirror_hf.bank._leaks import STRATEGIES
-from mirror_hf.bank._wording import NAMES, answer_ranks, fmt_num, numeric_distractors, pick_distractors, plural
+from mirror_hf.bank._wording import NAMES, answer_ranks, fmt_num, pick_distractors, plural
 
 DOMAIN = Domain(
     "procedural",
@@ -297,20 +303,33 @@ def _loop_text(rule: list, x: str) -> str:
 
 
 def _algo_loop(rng: random.Random, difficulty: str) -> Item:
-    steps = {"easy": rng.randint(3, 4), "medium": rng.randint(5, 7), "hard": rng.randint(8, 11)}[difficulty]
-    kind = rng.choice(["collatz", "add_mod", "double_cap", "digit_sum_add", "alt"])
-    rule: list = {
-        "collatz": ["collatz"],
-        "add_mod": ["add_mod", rng.randint(5, 19), rng.choice([7, 9, 11, 12, 13])],
-        "double_cap": ["double_cap", rng.choice([50, 60, 75, 90, 100])],
-        "digit_sum_add": ["digit_sum_add"],
-        "alt": ["alt", rng.randint(5, 15), rng.randint(2, 9)],
-    }[kind]
-    start = rng.randint(3, 40) if kind != "double_cap" else rng.randint(3, rule[1] - 1)
-    answer = run_loop(rule, start, steps)
-    slips = [run_loop(rule, start, steps - 1), run_loop(rule, start, steps + 1), run_loop(rule, start, steps - 2), run_loop(rule, start, steps + 2)]
-    if kind == "alt":
-        slips.insert(1, start + (steps // 2) * rule[1] - ((steps + 1) // 2) * rule[2])  # parity swapped
+    """Run a short loop body a given number of times; what value does the variable end with?
+
+    The slip in tracing a loop is losing count of the repetitions, so the four values offered are
+    the variable after four consecutive repetition counts w .. w + 3, with the answer's place among
+    them drawn first (the repetitions asked for are w + place) and a loop kept only when the four
+    values differ. Each value offered is then the answer in a quarter of the items that offer it,
+    and no value the loop cannot reach (below zero, above a cap or a modulus) is ever offered."""
+    first = {"easy": 2, "medium": 5, "hard": 8}[difficulty]
+    place = rng.randrange(4)
+    steps = first + place
+    for _ in range(200):
+        kind = rng.choice(["collatz", "add_mod", "double_cap", "digit_sum_add", "alt"])
+        rule: list = {
+            "collatz": ["collatz"],
+            "add_mod": ["add_mod", rng.randint(5, 19), rng.choice([7, 9, 11, 12, 13])],
+            "double_cap": ["double_cap", rng.choice([50, 60, 75, 90, 100])],
+            "digit_sum_add": ["digit_sum_add"],
+            "alt": ["alt", rng.randint(5, 15), rng.randint(2, 9)],
+        }[kind]
+        start = rng.randint(3, 40) if kind != "double_cap" else rng.randint(3, rule[1] - 1)
+        run = [run_loop(rule, start, first + k) for k in range(4)]
+        if len(set(run)) == 4:
+            break
+    else:
+        raise ValueError("no loop with four different values found")  # pragma: no cover
+    answer = run[place]
+    wrong = [str(v) for k, v in enumerate(run) if k != place]
     var = rng.choice(["x", "n", "v", "total"])
     body = _loop_text(rule, var)
     q = rng.choice(
@@ -325,7 +344,7 @@ def _algo_loop(rng: random.Random, difficulty: str) -> Item:
         q,
         answer_s,
         "exact_numeric",
-        numeric_distractors(rng, answer, slips, lo=None),
+        (wrong[0], wrong[1], wrong[2]),
         {"kind": "loop", "rule": rule, "start": start, "steps": steps},
     )
 
@@ -489,9 +508,9 @@ _ALGO_KINDS = [_algo_sort_passes, _algo_stack_queue, _algo_loop, _algo_binary_se
 @DOMAIN.subcategory(
     "algorithm_execution",
     difficulty={
-        "easy": "1 pass of bubble/selection sort on 5 values; 6 stack/queue operations; 3-4 loop "
+        "easy": "1 pass of bubble/selection sort on 5 values; 6 stack/queue operations; 2-5 loop "
         "repetitions; binary search on 8-9 values (count of probes)",
-        "medium": "2 passes (bubble, selection or insertion) on 6 values; 9 operations; 5-7 repetitions; "
+        "medium": "2 passes (bubble, selection or insertion) on 6 values; 9 operations; 5-8 repetitions; "
         "11-15 values, count or sequence of probes; from medium on the target may be absent",
         "hard": "3 passes on 8 values; 13 operations; 8-11 repetitions; 18-31 values (count or sequence of probes)",
     },
@@ -503,14 +522,6 @@ def algorithm_execution(rng: random.Random, difficulty: str) -> Item:
 # ---------------------------------------------------------------------------------------------
 # recipe_following
 # ---------------------------------------------------------------------------------------------
-
-def _step_like(value) -> int:
-    """The fill-in step for a recipe amount's wrong values: as round as the amount itself. Kitchen
-    amounts are mostly multiples of 10, so filling with steps of 5 (60 -> 55, 65) left the gold the
-    one round number among the choices, a prior a test-wise respondent reads off the form."""
-    value = Fraction(value)
-    return 10 if value.denominator == 1 and value % 10 == 0 else 5
-
 
 DISHES = (
     ("pancakes", [("flour", "g", 50), ("milk", "ml", 60), ("sugar", "g", 10), ("butter", "g", 15)]),
@@ -526,44 +537,52 @@ DISHES = (
 )
 
 
+def _serving_pairs(counts: tuple[int, ...], whole: bool) -> list[tuple[int, int]]:
+    """Unordered pairs of serving counts whose ratio is a whole number (whole=True) or is not."""
+    pairs = [(a, b) for i, a in enumerate(counts) for b in counts[i + 1:] if (b % a == 0) == whole]
+    return [(a, b) for a, b in pairs if a * b // gcd(a, b) ** 2 <= 30]  # reduced factor u/v with u * v <= 30
+
+
+# A recipe is scaled between two serving counts of a pair, in either direction (up or down).
+_SERVING_PAIRS = {
+    "easy": [(a, b) for a, b in _serving_pairs((2, 3, 4, 5, 6, 8, 9, 10, 12), True) if b // a in (2, 3)],
+    "medium": _serving_pairs((2, 3, 4, 5, 6, 8, 9, 10, 12), False),
+    "hard": _serving_pairs((3, 4, 5, 6, 8, 9, 10, 12, 15, 16, 18, 20), False),
+}
+_BATCHES = (2, 3, 4, 6)  # a written recipe's amounts: one dish's proportions at one of these sizes
+
+
 def _recipe_scale(rng: random.Random, difficulty: str) -> Item:
-    dish, per_serving = rng.choice(DISHES)
-    base = rng.choice([2, 4, 6, 8] if difficulty != "easy" else [2, 4])
-    if difficulty == "easy":
-        target = base * rng.choice([2, 3])
-    elif difficulty == "medium":
-        target = rng.choice([t for t in (3, 5, 6, 9, 10, 12, 15) if t != base])
+    """Scale one ingredient of a written recipe from its serving count to another.
+
+    The four amounts offered are a 2 x 2 family of two slips: the factor turned upside down
+    (multiplying by base / target instead of target / base) and the amount read off a neighbouring
+    line of the recipe (another ingredient). The two serving counts are drawn as an unordered pair
+    and put in either order, and the written amounts do not depend on which of the two the recipe
+    is for, so the upside-down factor is exactly the right one for the same recipe read the other
+    way; and the other ingredient is drawn like the asked one. Each of the four amounts is then the
+    right one for an equally likely item, so no amount (a round one, a large one, the smallest) is
+    the gold more or less often than a quarter of the times it is offered."""
+    for _ in range(1000):
+        dish, proportions = rng.choice(DISHES)
+        batch = rng.choice(_BATCHES)
+        pair = rng.choice(_SERVING_PAIRS[difficulty])
+        base, target = pair if rng.random() < 0.5 else pair[::-1]
+        asked, other = rng.sample(range(len(proportions)), 2)
+        recipe_amounts = {n: a * batch for n, _u, a in proportions}
+        have = rng.choice([10, 20, 25, 30, 40, 50]) if difficulty == "hard" else 0
+        amounts = [recipe_amounts[proportions[k][0]] for k in (asked, other)]
+        family = [Fraction(a * f0, f1) - have for f0, f1 in ((target, base), (base, target)) for a in amounts]
+        if all(v.denominator == 1 and v > 0 for v in family) and len(set(family)) == 4:
+            break
     else:
-        target = rng.choice([t for t in (3, 5, 7, 9, 10, 14, 15, 18) if t != base])
-    ing, unit, _per_serving = rng.choice(per_serving)
-    recipe_amounts = {n: a * base for n, u, a in per_serving}
-    listed = ", ".join(f"{recipe_amounts[n]} {u} of {n}" for n, u, _ in per_serving)
-    answer_value = Fraction(recipe_amounts[ing] * target, base)
-    if answer_value.denominator != 1 and difficulty != "hard":
-        return _recipe_scale(rng, difficulty)
-    if fmt_num(answer_value).count(".") and len(fmt_num(answer_value).split(".")[1]) > 2:
-        return _recipe_scale(rng, difficulty)
-    extra = ""
-    steps = 1
-    if difficulty == "hard":
-        # A second step: part of the scaled amount is already in the cupboard / used elsewhere.
-        have = rng.choice([10, 20, 25, 30, 40, 50])
-        if answer_value <= have:
-            return _recipe_scale(rng, difficulty)
-        extra = f" You already measured out {have} {unit} of {ing} earlier."
-        answer_value -= have
-        steps = 2
-    base_amount = recipe_amounts[ing]
-    slips = [
-        Fraction(base_amount) + (target - base),  # adding the difference in servings
-        Fraction(base_amount * base, target),  # inverted scale factor
-        Fraction(base_amount * target),  # forgot to divide by the base servings
-        Fraction(base_amount) * (target // base if target >= base else 1),
-    ]
-    if steps == 2:
-        slips = [answer_value + have, *slips[:2], answer_value + 2 * have]
+        raise ValueError("no scaling item found")  # pragma: no cover
+    ing, unit, _ = proportions[asked]
+    answer_value = family[0]
+    listed = ", ".join(f"{recipe_amounts[n]} {u} of {n}" for n, u, _ in proportions)
+    extra = f" You already measured out {have} {unit} of {ing} earlier." if have else ""
     unit_word = {"g": "grams", "ml": "millilitres"}[unit]
-    ask = f"How many more {unit_word} of {ing} do you need to measure out?" if steps == 2 else f"How many {unit_word} of {ing} do you need?"
+    ask = f"How many more {unit_word} of {ing} do you need to measure out?" if have else f"How many {unit_word} of {ing} do you need?"
     cook = rng.choice(NAMES)
     q = rng.choice(
         [
@@ -571,21 +590,14 @@ def _recipe_scale(rng: random.Random, difficulty: str) -> Item:
             f"{cook} has a {dish} recipe written for {base} people: {listed}. {cook} scales it proportionally to feed {target} people.{extra.replace('You', cook)} {ask.replace('do you', f'does {cook}')}",
         ]
     )
-    answer = fmt_num(answer_value)
-    cands = []
-    for s in slips:
-        try:
-            if s > 0:
-                cands.append(fmt_num(s))
-        except ValueError:
-            continue
+    wrong = [fmt_num(v) for v in family[1:]]
+    rng.shuffle(wrong)
     return Item(
         q,
-        answer,
+        fmt_num(answer_value),
         "exact_numeric",
-        numeric_distractors(rng, answer_value, [s for s in slips if s > 0 and fmt_ok(s)], step=_step_like(answer_value),
-                            allow=lambda v: v > 0 and fmt_ok(v)),
-        {"kind": "scale", "base_servings": base, "target_servings": target, "ingredient": ing, "recipe": recipe_amounts, "already_have": have if steps == 2 else 0},
+        (wrong[0], wrong[1], wrong[2]),
+        {"kind": "scale", "base_servings": base, "target_servings": target, "ingredient": ing, "recipe": recipe_amounts, "already_have": have},
     )
 
 
@@ -624,9 +636,27 @@ def _bowl_text(step: list, ingredient: str) -> str:
     return f"tip everything in bowl {step[1]} into bowl {step[2]}"
 
 
+def _bowls_swapped(step: list) -> list:
+    """The step done with its bowls the other way round (added to or taken from the other bowl,
+    poured from B into A instead of from A into B)."""
+    other = {"A": "B", "B": "A"}
+    if step[0] in ("add", "remove"):
+        return [step[0], other[step[1]], step[2]]
+    return [step[0], step[2], step[1]]
+
+
 def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
+    """Follow weighing steps across two bowls; how much is in one bowl at the end?
+
+    The four weights offered are a 2 x 2 family of two slips: the other bowl read at the end, and
+    one step (not the first) done with its bowls the other way round. Every step's bowl is drawn
+    A or B evenly and the asked bowl too, and a sequence is kept only when both runs are valid
+    (no bowl ever below zero, whole grams in both bowls at the end, four different weights), so the
+    swapped run is as likely a question as the real one: each weight offered is the answer to an
+    equally likely item, and none is the gold more or less often than a quarter of the times it is
+    offered, nor the smallest or the largest more often than chance."""
     n_steps = {"easy": 3, "medium": 5, "hard": 7}[difficulty]
-    for _ in range(100):
+    for _ in range(1000):
         steps: list[list] = [["add", "A", rng.choice([100, 120, 200, 240, 300, 400])]]
         while len(steps) < n_steps:
             op = rng.choice(["add", "add", "half", "all", "remove"] if difficulty != "easy" else ["add", "half", "remove"])
@@ -638,23 +668,24 @@ def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
                 steps.append(["remove", src, rng.choice([10, 20, 30, 50])])
             else:
                 steps.append([op, src, dst])
-        bowls_path = [run_bowl(steps[: k + 1]) for k in range(len(steps))]
-        if any(v < 0 for b in bowls_path for v in b.values()):
+        if not any(s[0] in ("half", "all") for s in steps):
             continue
-        final = bowls_path[-1]
-        ask = rng.choice("AB")
-        if final[ask] <= 0 or final[ask].denominator != 1 or not any(s[0] in ("half", "all") for s in steps):
+        k = rng.randrange(1, n_steps)
+        runs = (steps, [*steps[:k], _bowls_swapped(steps[k]), *steps[k + 1:]])
+        paths = [[run_bowl(r[: i + 1]) for i in range(n_steps)] for r in runs]
+        if any(v < 0 for path in paths for b in path for v in b.values()):
             continue
-        break
+        family = [path[-1][bowl] for path in paths for bowl in "AB"]
+        if all(v > 0 and v.denominator == 1 for v in family) and len(set(family)) == 4:
+            break
     else:
         raise ValueError("no bowl sequence found")  # pragma: no cover
+    ask = rng.choice("AB")
+    answer = paths[0][-1][ask]
+    wrong = [fmt_num(v) for v in family if v != answer]
+    rng.shuffle(wrong)
     ingredients = rng.sample(BOWL_INGREDIENTS, len(steps))
     texts = [_bowl_text(s, ing) for s, ing in zip(steps, ingredients)]
-    other = "B" if ask == "A" else "A"
-    answer = final[ask]
-    # Slips: reading the other bowl, skipping the last step, treating 'half' as moving everything.
-    no_half = run_bowl([["all", s[1], s[2]] if s[0] == "half" else s for s in steps])[ask]
-    slips = [final[other], run_bowl(steps[:-1])[ask], no_half, sum(s[2] for s in steps if s[0] == "add")]
     numbered = " ".join(f"({i}) {t}." for i, t in enumerate(texts, 1))
     q = rng.choice(
         [
@@ -662,35 +693,42 @@ def _recipe_bowls(rng: random.Random, difficulty: str) -> Item:
             f"In a test kitchen, {rng.choice(NAMES)} works with two empty bowls, A and B: {numbered} What is the weight of the contents of bowl {ask} afterwards, in grams?",
         ]
     )
-    cands = []
-    for s in slips:
-        if s > 0 and Fraction(s).denominator in (1, 2, 4):
-            cands.append(fmt_num(Fraction(s)))
     return Item(
         q,
         fmt_num(answer),
         "exact_numeric",
-        numeric_distractors(rng, answer, [Fraction(s) for s in slips if s > 0 and Fraction(s).denominator in (1, 2, 4)],
-                            step=_step_like(answer), allow=lambda v: v > 0 and v.denominator in (1, 2, 4)),
+        (wrong[0], wrong[1], wrong[2]),
         {"kind": "bowls", "steps": steps, "ask": ask},
     )
 
 
 def _recipe_timeline(rng: random.Random, difficulty: str) -> Item:
-    """Batches through an oven of fixed capacity: when does the last batch come out?"""
-    trays = {"easy": rng.randint(3, 5), "medium": rng.randint(5, 9), "hard": rng.randint(8, 14)}[difficulty]
+    """Batches through an oven of fixed capacity: when does the last batch come out?
+
+    The slips are in the batch count (the partial last batch dropped, a batch too many when the
+    trays are divided by the capacity, one more counted for the reloads), so the four times offered
+    are those of four consecutive batch counts, P + b * bake + (b - 1) * gap for b = y .. y + 3: the
+    run is drawn first and the answer's place in it uniformly, and the number of trays is then drawn
+    to fill that many batches. Every time offered is the answer in a quarter of the items that offer
+    it, and the smallest or the largest no more often than chance."""
     capacity = 1 if difficulty == "easy" else rng.choice([2, 3])
     bake = rng.choice([8, 10, 12, 15, 20])
     gap = 0 if difficulty == "easy" else rng.choice([2, 3, 5])
     preheat = rng.choice([10, 15]) if difficulty == "hard" else 0
-    batches = -(-trays // capacity)
-    answer = preheat + batches * bake + (batches - 1) * gap
-    slips = [
-        preheat + trays * bake + (trays - 1) * gap,  # ignoring capacity
-        preheat + batches * bake + batches * gap,  # a gap after the last batch too
-        preheat + (trays // capacity) * bake + max(trays // capacity - 1, 0) * gap,  # dropping the partial batch
-        batches * bake + (batches - 1) * gap,  # forgetting the preheat
-    ]
+    first = rng.choice({"easy": [2, 3, 4], "medium": [2, 3], "hard": [3, 4, 5]}[difficulty])
+    place = rng.randrange(4)
+    batches = first + place
+    # trays that fill exactly that many batches; hard items always leave a partial last batch
+    fits = [t for t in range(capacity * (batches - 1) + 1, capacity * batches + 1) if difficulty != "hard" or t % capacity]
+    trays = rng.choice(fits)
+    assert -(-trays // capacity) == batches
+
+    def minutes(b: int) -> int:
+        return preheat + b * bake + (b - 1) * gap
+
+    answer = minutes(batches)
+    wrong = [str(minutes(first + k)) for k in range(4) if k != place]
+    distractors = (wrong[0], wrong[1], wrong[2])
     food = rng.choice(["cookies", "bread rolls", "scones", "flapjacks", "croissants", "muffins"])
     cap_text = "one tray at a time" if capacity == 1 else f"{capacity} trays at a time"
     gap_text = f" Between batches it takes {gap} minutes to unload and reload." if gap else ""
@@ -705,7 +743,7 @@ def _recipe_timeline(rng: random.Random, difficulty: str) -> Item:
         q,
         str(answer),
         "exact_numeric",
-        numeric_distractors(rng, answer, slips, step=_step_like(answer), lo=1),
+        distractors,
         {"kind": "oven", "trays": trays, "capacity": capacity, "bake": bake, "gap": gap, "preheat": preheat},
     )
 
@@ -716,11 +754,12 @@ _RECIPE_KINDS = [_recipe_scale, _recipe_bowls, _recipe_timeline]
 @DOMAIN.subcategory(
     "recipe_following",
     difficulty={
-        "easy": "scaling by a whole factor; 3 bowl steps (no full transfers); one oven tray at a time",
-        "medium": "scaling by a fractional factor; 5 bowl steps with transfers; 2-3 trays per batch with "
-        "reload gaps",
-        "hard": "scaling plus subtracting an amount already measured; 7 bowl steps; preheating, gaps and a "
-        "partial last batch",
+        "easy": "scaling up or down by a whole factor (x2, x3, /2, /3); 3 bowl steps (no full transfers); "
+        "one oven tray at a time, 2-7 trays",
+        "medium": "scaling up or down by a fractional factor (e.g. 4 to 6 servings); 5 bowl steps with "
+        "transfers; 2-3 trays per batch with reload gaps, 2-6 batches",
+        "hard": "fractional scaling plus subtracting an amount already measured; 7 bowl steps; preheating, "
+        "gaps and a partial last batch, 3-8 batches",
     },
 )
 def recipe_following(rng: random.Random, difficulty: str) -> Item:
@@ -1301,25 +1340,91 @@ def _fmt_steps(steps: list[int]) -> str:
     return ", ".join(str(s) for s in steps)
 
 
+def _redo_set(deps: dict[int, list[int]], faulty: int, done: int) -> list[int] | None:
+    """The steps to redo, or None when redoing the whole run from the fault would be right too
+    (the item would not test the rule)."""
+    redo = downstream(deps, faulty, done)
+    return None if redo == list(range(faulty, done + 1)) else redo
+
+
+def _transitive_chain(deps: dict[int, list[int]], faulty: int, redo: list[int]) -> list[int]:
+    """Steps of a chain by which a step to redo uses the faulty step's output only through other
+    steps (that step and the steps it goes through), or [] when every step to redo uses it directly."""
+    for step in redo[1:]:
+        if faulty not in deps.get(step, []):
+            chain, current = [step], step
+            while faulty not in deps.get(current, []):
+                current = max(d for d in deps[current] if d in redo)
+                chain.append(current)
+            return chain
+    return []
+
+
 def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
+    """Which completed steps must be redone after a fault (or, in hard items, how many)?
+
+    Asked for the list, the four lists offered are the answers for a 2 x 2 family of misread
+    dependencies: two completed steps after the fault each have their "uses the output of" read as
+    another, equally likely dependency, alone and together. The misreadings are drawn as the real
+    dependencies are, the real plan is drawn from the four, and a family is kept only when all four
+    make a fair item (redoing the whole run from the fault is not the answer; medium and hard: some
+    step is hit only through another, the misread steps lying off that chain) with four different
+    lists. Each list offered is then the answer to an equally likely plan: none (a contiguous run, a
+    long list, a list missing a step) is the gold more or less often than a quarter of the times it
+    is offered. A count is drawn first with its three neighbours offered (`_step_window`)."""
     n = {"easy": 5, "medium": 7, "hard": 9}[difficulty]
     label, names = rng.choice(PROCESSES)
     names = names[:n]
-    for _ in range(200):
-        deps = {}
-        for step in range(2, n + 1):
-            k = rng.choice([1, 1, 2]) if difficulty != "easy" else 1
-            deps[step] = sorted(rng.sample(range(1, step), min(k, step - 1)))
-        faulty = rng.randint(1, n - 3)
+    # hard plans (9 steps) may ask for the count: the count is drawn first (3 to 7 steps, as a hard
+    # plan allows) with its three neighbours offered, then a plan with that count is searched for
+    ask_count = difficulty == "hard" and rng.random() < 0.4
+    if ask_count:
+        count, count_distractors = _step_window(rng, 3, 7)
+
+    def dep_list(step: int) -> list[int]:
+        k = rng.choice([1, 1, 2]) if difficulty != "easy" else 1
+        return sorted(rng.sample(range(1, step), min(k, step - 1)))
+
+    family: list[list[int]] = []
+    for _ in range(2000):
+        deps = {step: dep_list(step) for step in range(2, n + 1)}
+        faulty = rng.randint(2, n - 3)  # every step after step 1 uses it, directly or not: a fault there taints the run
         done = rng.randint(faulty + 2, n)
-        redo = downstream(deps, faulty, done)
-        naive = list(range(faulty, done + 1))
-        direct = sorted({faulty} | {s for s in range(faulty + 1, done + 1) if faulty in deps.get(s, [])})
-        if redo != naive and (difficulty == "easy" or direct != redo):
-            break
+        redo = _redo_set(deps, faulty, done)
+        chain = _transitive_chain(deps, faulty, redo) if redo else []
+        if redo is None or (difficulty != "easy" and not chain):
+            continue
+        if ask_count:
+            if len(redo) == count:
+                break
+            continue
+        # two completed steps after the fault (medium and hard: off the chain that makes a step hit
+        # only transitively) whose dependencies are each drawn twice more: four exchangeable plans,
+        # the real one drawn from them once all four make fair items
+        free = [s for s in range(faulty + 1, done + 1) if difficulty == "easy" or s not in chain]
+        if len(free) < 2:
+            continue
+        s1, s2 = rng.sample(free, 2)
+        sets: dict = {}
+        for _ in range(8):
+            firsts, seconds = (dep_list(s1), dep_list(s1)), (dep_list(s2), dep_list(s2))
+            if firsts[0] == firsts[1] or seconds[0] == seconds[1]:
+                continue
+            plans = [{**deps, s1: a, s2: b} for a in firsts for b in seconds]
+            for a, b in itertools.product(firsts, seconds):
+                if (key := (tuple(a), tuple(b))) not in sets:
+                    sets[key] = _redo_set({**deps, s1: a, s2: b}, faulty, done)
+            family = [sets[(tuple(a), tuple(b))] for a, b in itertools.product(firsts, seconds)]
+            if all(family) and len({tuple(f) for f in family}) == 4:
+                break
+        else:
+            continue
+        real = rng.randrange(4)
+        deps, redo = plans[real], family[real]
+        family = [family[real]] + [f for k, f in enumerate(family) if k != real]
+        break
     else:
         raise ValueError("no dependency graph found")  # pragma: no cover
-    ask_count = rng.random() < 0.4
     plan = " ".join(
         f"Step {s}: {names[s - 1]}" + (f" (uses the output of step{'s' if len(deps[s]) > 1 else ''} {' and '.join(map(str, deps[s]))})." if s in deps else ".")
         for s in range(1, n + 1)
@@ -1331,18 +1436,12 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
     situation = f"Steps 1 to {done} are finished when you discover that step {faulty} ({names[faulty - 1]}) was done wrong."
     if ask_count:
         answer = str(len(redo))
-        slips = [len(naive), len(direct), n - faulty + 1]
         ask = "How many steps must be redone?"
         answer_type = "exact_numeric"
     else:
         answer = _fmt_steps(redo)
-        # the naive run from the fault on, direct users only, the faulty step itself forgotten, every
-        # step to the end of the plan, the last or the first affected step missed, one kept step added
-        kept = [s for s in range(faulty + 1, done + 1) if s not in redo]
-        slips = [_fmt_steps(naive), _fmt_steps(direct), _fmt_steps(redo[1:] or [faulty + 1]), _fmt_steps(list(range(faulty, n + 1))),
-                 _fmt_steps(redo[:-1]) if len(redo) > 1 else "", _fmt_steps([faulty]),
-                 *(_fmt_steps(sorted(redo + [k])) for k in kept[:2]),
-                 _fmt_steps(sorted(set(redo) | set(range(done + 1, n + 1)))) if done < n else ""]
+        wrong = [_fmt_steps(f) for f in family[1:]]
+        rng.shuffle(wrong)
         ask = "Which steps must be redone?"
         answer_type = "short_text"
     q = rng.choice(
@@ -1355,39 +1454,45 @@ def _recovery_redo(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         answer_type,
-        (numeric_distractors(rng, len(redo), slips, lo=1, hi=n) if ask_count
-         else fair_pick(rng, answer, [s for s in slips if s] + [_fmt_steps(list(range(faulty, faulty + k))) for k in (2, 3, 4)], q)),
+        count_distractors if ask_count else (wrong[0], wrong[1], wrong[2]),
         {"kind": "redo", "deps": {str(k): v for k, v in deps.items()}, "faulty": faulty, "done": done, "ask": "count" if ask_count else "steps"},
     )
+
+
+def _step_window(rng: random.Random, lo: int, hi: int) -> tuple[int, tuple[str, str, str]]:
+    """A step number (or count) an item will have as its answer, and the three others it offers:
+    four consecutive numbers y .. y + 3 with y drawn from lo .. hi - 3 and the answer's place among
+    them drawn uniformly, before the item is searched for. Every number offered is then the answer
+    in a quarter of the items that offer it, and the smallest or the largest no more often than
+    chance; the other three are the off-by-one and off-by-two slips of counting steps."""
+    y = rng.randint(lo, hi - 3)
+    place = rng.randrange(4)
+    others = [str(y + k) for k in range(4) if k != place]
+    return y + place, (others[0], others[1], others[2])
 
 
 def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
     n = {"easy": 6, "medium": 9, "hard": 12}[difficulty]
     label, _steps = rng.choice(PROCESSES)
-    for _ in range(200):
+    # the restart step is drawn first (from 1, no usable checkpoint, to n - 1) with its three
+    # neighbours offered, then a job restarting there (and not at the failing step itself)
+    resume, distractors = _step_window(rng, 1, n - 1)
+    for _ in range(5000):
         checkpoints = sorted(rng.sample(range(1, n), {"easy": 2, "medium": 3, "hard": 4}[difficulty]))
         failed = rng.randint(2, n)
         before = [c for c in checkpoints if c < failed]
         if difficulty == "hard":
             # Hard: the most recent checkpoint is reported corrupted; fall back one further.
-            if len(before) < 2:
-                continue
-            resume = before[-2] + 1
-        else:
             if not before:
                 continue
-            resume = before[-1] + 1
-        if resume != failed:
+            usable = before[:-1]
+        else:
+            usable = before
+        if (usable[-1] + 1 if usable else 1) == resume and failed != resume:
             break
     else:
         raise ValueError("no checkpoint case found")  # pragma: no cover
     corrupted = before[-1] if difficulty == "hard" else None
-    after = [c for c in checkpoints if c >= failed]
-    slips = [failed, before[-1] + 1 if corrupted else before[-1], 1, failed - 1]
-    if after:
-        slips.append(after[0] + 1)
-    if corrupted:
-        slips.insert(0, before[-1] + 1)
     cp_text = ", ".join(str(c) for c in checkpoints)
     extra = f" The checkpoint saved after step {corrupted} turns out to be corrupted and cannot be used." if corrupted else ""
     q = rng.choice(
@@ -1396,12 +1501,11 @@ def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
             f"{_cap_first(label)} has {n} steps, with checkpoints written after steps {cp_text}. Recovery rule: on a failure, resume from the step immediately after the latest usable checkpoint taken before the failing step (step 1 if none). Step {failed} has just failed.{extra} Which step do you resume from?",
         ]
     )
-    answer = str(resume)
     return Item(
         q,
-        answer,
+        str(resume),
         "exact_numeric",
-        numeric_distractors(rng, resume, slips, lo=1, hi=n),
+        distractors,
         {"kind": "checkpoint", "steps": n, "checkpoints": checkpoints, "failed": failed, "corrupted": corrupted},
     )
 
@@ -1457,36 +1561,49 @@ _EVENT_TEXT = {
 }
 
 
-def _recovery_retry(rng: random.Random, difficulty: str) -> Item:
+_RETRY_WEIGHTS = {"timeout": 2, "auth_expired": 1, "rate_limited": 2, "not_found": 1}  # how often each error is logged
+
+
+def _retry_logs(difficulty: str, max_timeouts: int, wait: int) -> dict[str, list[tuple[list[str], int]]]:
+    """Every log a retry item of this difficulty may show, by the action it calls for, each with its
+    weight (how often the errors in it come up): a log never goes on after the policy has stopped
+    (a 'not found', an abort, an escalation), and a hard log ends with an error it has met before."""
     length = {"easy": 1, "medium": 3, "hard": 5}[difficulty]
-    max_timeouts = rng.choice([2, 3])
-    wait = rng.choice([5, 10, 15, 30])
-    for _ in range(200):
-        pool = ["timeout", "timeout", "auth_expired", "rate_limited", "rate_limited"] + (["not_found"] if difficulty == "easy" else [])
-        log = [rng.choice(pool) for _ in range(length)]
-        if "not_found" in log[:-1]:
+    errors = ["timeout", "auth_expired", "rate_limited"] + (["not_found"] if difficulty == "easy" else [])
+    logs: dict[str, list[tuple[list[str], int]]] = {}
+    for combo in itertools.product(errors, repeat=length):
+        log = list(combo)
+        if any(retry_next_action(log[: i + 1], max_timeouts, wait) in ("abort", "escalate") for i in range(length - 1)):
             continue  # the job would already have stopped
-        stop_at = [i for i, e in enumerate(log) if retry_next_action(log[: i + 1], max_timeouts, wait) in ("abort", "escalate")]
-        if stop_at and stop_at[0] < len(log) - 1:
-            continue
-        answer_code = retry_next_action(log, max_timeouts, wait)
         if difficulty == "hard" and log.count(log[-1]) < 2:
             continue  # hard: the last error has happened before, so the counts matter
-        break
-    else:
-        raise ValueError("no retry log found")  # pragma: no cover
+        weight = math.prod(_RETRY_WEIGHTS[e] for e in log)
+        logs.setdefault(retry_next_action(log, max_timeouts, wait), []).append((log, weight))
+    return logs
+
+
+def _recovery_retry(rng: random.Random, difficulty: str) -> Item:
+    """What does the retry policy call for next, after the logged failures?
+
+    The four actions offered are drawn first, from those a log of this difficulty can call for:
+    one or two waits (two of consecutive doublings, the slip of counting the rate limits one off)
+    and actions of the other kinds (retrying, refreshing the token, aborting, escalating: the slip
+    of misreading which error came last or how often it came); the answer is drawn uniformly among
+    the four, and then a log that calls for it. Every action offered is then the answer in a
+    quarter of the items that offer it, whatever else is offered."""
+    max_timeouts = rng.choice([2, 3])
+    wait = rng.choice([5, 10, 15, 30])
+    logs = _retry_logs(difficulty, max_timeouts, wait)
+    waits = sorted((c for c in logs if c.startswith("wait:")), key=lambda c: int(c.split(":")[1]))
+    others = sorted(c for c in logs if not c.startswith("wait:"))
+    n_waits = 1 if len(waits) == 1 else rng.choice([1, 2, 2])
+    start = rng.randrange(len(waits) - n_waits + 1)
+    offered = waits[start : start + n_waits] + rng.sample(others, 4 - n_waits)
+    answer_code = rng.choice(offered)
+    log = rng.choices([entry[0] for entry in logs[answer_code]], weights=[entry[1] for entry in logs[answer_code]])[0]
     answer = _action_text(answer_code)
-    slips = []
-    last = log[-1]
-    if last == "timeout":
-        slips += [_action_text("escalate" if answer_code == "retry" else "retry"), _action_text(f"wait:{wait}")]
-    elif last == "rate_limited":
-        n = log.count("rate_limited")
-        slips += [_action_text(f"wait:{wait}") if n > 1 else _action_text(f"wait:{wait * 2}"), _action_text(f"wait:{wait * n}"), _action_text("retry")]
-    elif last == "auth_expired":
-        slips += [_action_text("abort" if answer_code == "refresh" else "refresh"), _action_text("retry")]
-    slips += [_action_text(a) for a in ("retry", "abort", "escalate", "refresh")]
-    slips += [_action_text(f"wait:{w}") for w in (wait, wait * 2, wait * 4)]
+    wrong = [_action_text(c) for c in offered if c != answer_code]
+    rng.shuffle(wrong)
     policy = (
         f"Policy: after a timeout, retry immediately, but once the request has timed out more than {max_timeouts} "
         "times in total, stop retrying and escalate to the on-call engineer. If the access token has expired, refresh it "
@@ -1504,7 +1621,7 @@ def _recovery_retry(rng: random.Random, difficulty: str) -> Item:
         q,
         answer,
         "multiple_choice",
-        fair_pick(rng, answer, slips, q),
+        (wrong[0], wrong[1], wrong[2]),
         {"kind": "retry", "log": log, "max_timeouts": max_timeouts, "wait": wait},
     )
 
@@ -1515,11 +1632,11 @@ _RECOVERY_KINDS = [_recovery_redo, _recovery_checkpoint, _recovery_retry]
 @DOMAIN.subcategory(
     "error_recovery",
     difficulty={
-        "easy": "5-step plans with single dependencies; 6 steps and 2 checkpoints; the first failure of a "
-        "retry log",
+        "easy": "5-step plans with single dependencies (which steps to redo); 6 steps and 2 checkpoints; the "
+        "first failure of a retry log",
         "medium": "7-step plans with one or two dependencies per step (transitive effects matter); 9 steps, "
         "3 checkpoints; 3 logged failures",
-        "hard": "9-step plans; 12 steps, 4 checkpoints, the latest one corrupted; 5 logged failures where "
+        "hard": "9-step plans (which steps, or how many); 12 steps, 4 checkpoints, the latest one corrupted; 5 logged failures where "
         "the last error has occurred before (counts and doubling waits matter)",
     },
 )

@@ -125,17 +125,38 @@ def plan_experiment(root: Path, options, split: str, model: str, *, reply_tokens
     )
 
 
-def stand_in_accuracies() -> dict[str, float]:
+# The stand-in profile is drawn in four rotations of the domains (each domain weak in one, strong in
+# another): which domains a model will find weak is unknown before its Exp1, and their items differ
+# in length (a protocol table against a sum), so a plan on one rotation only would guess the prompt
+# tokens of Exp5 and Exp9 from two arbitrary domains; their mean over the rotations is the estimate.
+STAND_IN_ROTATIONS = (0, 2, 4, 6)
+
+
+def stand_in_accuracies(rotation: int = 0) -> dict[str, float]:
     """A stand-in Exp1 profile: natural accuracies spread over [0.2, 0.9] in the paper's domain
-    order, so every weak-domain policy finds a strong and a weak domain."""
+    order shifted by `rotation`, so every weak-domain policy finds a strong and a weak domain."""
     from mirror_hf.records import DOMAINS
 
     n = len(DOMAINS)
-    return {d: round(0.9 - 0.7 * i / (n - 1), 4) for i, d in enumerate(DOMAINS)}
+    return {d: round(0.9 - 0.7 * ((i + rotation) % n) / (n - 1), 4) for i, d in enumerate(DOMAINS)}
+
+
+def mean_plan(plans: list[ExperimentPlan]) -> ExperimentPlan:
+    """One experiment's plans on the stand-in rotations as one: the counts are the same in each (they
+    do not depend on the profile), the token, cost and time figures their mean."""
+    first = plans[0]
+
+    def mean(values: list) -> float | None:
+        return None if values[0] is None else sum(values) / len(values)
+
+    tokens = {name: round(mean([getattr(p, name) for p in plans]))
+              for name in ("prompt_tokens", "completion_tokens", "completion_tokens_max")}
+    figures = {name: mean([getattr(p, name) for p in plans]) for name in ("cost", "cost_max", "seconds")}
+    return replace(first, **tokens, **figures)
 
 
 @contextmanager
-def scratch_folder(root: Path, split: str, *, profile: bool, tailored: int | None, tailor_step=None):
+def scratch_folder(root: Path, split: str, *, profile: bool, tailored: int | None, tailor_step=None, rotation: int = 0):
     """A folder seeing `root`'s data through symlinks, where the model's split of `profiles` (and of
     `exp9_tailored`, with `tailored` tasks) is a stand-in, written with `runner.profile.write_profile`
     and `tailor_step(folder)` (the study's own tailoring step): the folder Exp5 and Exp9 are
@@ -165,7 +186,7 @@ def scratch_folder(root: Path, split: str, *, profile: bool, tailored: int | Non
                 elif config.name not in replaced:  # a copy: a reader names it relative to the scratch folder
                     shutil.copyfile(f, scratch / "data" / config.name / f.name)
         if profile:
-            accuracy = stand_in_accuracies()
+            accuracy = stand_in_accuracies(rotation)
             strength = classify_domains(accuracy)
             write_profile(scratch, split, [
                 {"model": "stand-in", "domain": d, "natural_accuracy": a, "wagering_accuracy": a, "mirror_gap": 0.0,

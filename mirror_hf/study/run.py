@@ -22,7 +22,15 @@ from pathlib import Path
 
 from mirror_hf.errors import MirrorError, MirrorValueError
 from mirror_hf.study.models_file import ModelEntry, model_table
-from mirror_hf.study.plan import ExperimentPlan, ModelPlan, format_plan, plan_experiment, scratch_folder
+from mirror_hf.study.plan import (
+    STAND_IN_ROTATIONS,
+    ExperimentPlan,
+    ModelPlan,
+    format_plan,
+    mean_plan,
+    plan_experiment,
+    scratch_folder,
+)
 from mirror_hf.study.presets import Preset, experiments_of
 
 #: experiments whose planner reads the model's Exp1 profile (Exp5: weak/strong domains; Exp9: C2-C4)
@@ -226,12 +234,17 @@ def plan_model(root: Path, entry: ModelEntry, options: StudyOptions, experiments
                                                           entry.name, reply_tokens=options.reply_tokens)
     stand_in = [e for e in experiments if e not in direct]
     if stand_in:
-        with scratch_folder(root, split, profile=not has_profile, tailored=options.preset.tailored if tailoring else None,
-                            tailor_step=lambda folder: _tailored_tasks(folder, entry, options.preset)) as scratch:
-            for experiment in stand_in:
-                out.experiments[experiment] = plan_experiment(
-                    scratch, step_options(scratch, entry, options, experiment), split, entry.name,
-                    reply_tokens=options.reply_tokens, done_root=root, stand_in=True)
+        rotations: dict[str, list[ExperimentPlan]] = {e: [] for e in stand_in}
+        for rotation in (STAND_IN_ROTATIONS if not has_profile else (0,)):
+            with scratch_folder(root, split, profile=not has_profile, tailored=options.preset.tailored if tailoring else None,
+                                tailor_step=lambda folder: _tailored_tasks(folder, entry, options.preset),
+                                rotation=rotation) as scratch:
+                for experiment in stand_in:
+                    rotations[experiment].append(plan_experiment(
+                        scratch, step_options(scratch, entry, options, experiment), split, entry.name,
+                        reply_tokens=options.reply_tokens, done_root=root, stand_in=True))
+        for experiment, plans in rotations.items():
+            out.experiments[experiment] = mean_plan(plans)
     out.experiments = {e: out.experiments[e] for e in experiments}
     return out
 

@@ -1520,6 +1520,15 @@ def _echoes(name: str, answer: str) -> bool:
     return bool(set(normalise_text(name).split()) & set(normalise_text(answer).split()))
 
 
+def _language_stem(rng: random.Random, lang: str, answer: str, *, by_code: tuple[str, ...], by_name: tuple[str, ...]) -> str:
+    """A question about language `lang`: named in English, unless that name echoes the answer (its
+    autonym or script is a form of it), where the stem would give the answer away and names the
+    language by its ISO 639-1 code instead."""
+    if _echoes(language_name(lang), answer):
+        return rng.choice(by_code).format(code=lang)
+    return rng.choice(by_name).format(name=language_name(lang))
+
+
 def _cult_autonym(rng: random.Random, difficulty: str) -> Item:
     lang = rng.choice(latin_languages(difficulty))
     data = cldr_locales()["languages"][lang]
@@ -1529,23 +1538,15 @@ def _cult_autonym(rng: random.Random, difficulty: str) -> Item:
     rng.shuffle(own_words)
     others = [cldr_locales()["languages"][c]["autonym"] for c in latin_languages("easy") + latin_languages("medium") if c != lang]
     rng.shuffle(others)
-    if _echoes(language_name(lang), answer):
-        # Its own name is (a form of) the English one, Wolof or norsk bokmål: named in English the
-        # stem would give the answer away, so it names the language by its code.
-        q = rng.choice(
-            [
-                f"What does CLDR's locale for the ISO 639-1 language code '{lang}' call that language itself?",
-                f"How is the name of the language with ISO 639-1 code '{lang}' written in that language (per CLDR)?",
-            ]
-        )
-    else:
-        q = rng.choice(
-            [
-                f"What do speakers of {language_name(lang)} call their language in {language_name(lang)} itself, as CLDR spells it?",
-                f"How is the name of the {language_name(lang)} language written in {language_name(lang)} (per CLDR)?",
-                f"In CLDR's {language_name(lang)} locale, what is {language_name(lang)} called?",
-            ]
-        )
+    # Its own name can be (a form of) the English one, Wolof or norsk bokmål
+    q = _language_stem(
+        rng, lang, answer,
+        by_code=("What does CLDR's locale for the ISO 639-1 language code '{code}' call that language itself?",
+                 "How is the name of the language with ISO 639-1 code '{code}' written in that language (per CLDR)?"),
+        by_name=("What do speakers of {name} call their language in {name} itself, as CLDR spells it?",
+                 "How is the name of the {name} language written in {name} (per CLDR)?",
+                 "In CLDR's {name} locale, what is {name} called?"),
+    )
     return Item(
         q,
         answer,
@@ -1595,21 +1596,15 @@ def _cult_script(rng: random.Random, difficulty: str) -> Item:
     weights = [math.sqrt(len(by_script[sc])) for sc in scripts]
     script, lang, wrong = _options_first(rng, lambda: _weighted_sample(rng, scripts, weights, 4), lambda sc, _others: by_script[sc])
     answer = _EN.scripts[script]
-    if _echoes(language_name(lang), answer):
-        # A script named after the language (Greek, Khmer): the stem names the language by its code.
-        q = rng.choice(
-            [
-                f"According to CLDR's likely-subtags data, which script is the language with ISO 639-1 code '{lang}' usually written in?",
-                f"Which writing system does CLDR give as the default script for the ISO 639-1 language code '{lang}'?",
-            ]
-        )
-    else:
-        q = rng.choice(
-            [
-                f"According to CLDR's likely-subtags data, which script is {language_name(lang)} usually written in?",
-                f"Which writing system does CLDR give as the default script for {language_name(lang)}?",
-            ]
-        )
+    # a script can be named after the language (Greek, Khmer)
+    q = _language_stem(
+        rng, lang, answer,
+        by_code=("According to CLDR's likely-subtags data, which script is the language with ISO 639-1 code '{code}' "
+                 "usually written in?",
+                 "Which writing system does CLDR give as the default script for the ISO 639-1 language code '{code}'?"),
+        by_name=("According to CLDR's likely-subtags data, which script is {name} usually written in?",
+                 "Which writing system does CLDR give as the default script for {name}?"),
+    )
     return Item(
         q,
         answer,

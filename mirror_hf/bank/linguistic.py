@@ -1135,9 +1135,9 @@ def _morph_nominal(rng, difficulty):
 @cache
 def _wrong_nouns(base: str, suffix: str, noun: str) -> tuple[str, ...]:
     """Every wrong noun offered for `base`: the right noun misspelt (`_misspelt_nouns`), then a wrong
-    suffix a learner would try on the word's class, spelled by rule, and for a -ment noun also -ance as
-    in "annoyance" (employance) and -ation with the silent e kept (amuseation). A word with fewer than four is not asked:
-    with three, the same three would be shown every time, however they fell around the right one."""
+    suffix a learner would try on the word's class, spelled by rule, and for a -ment noun also -ance
+    as in "annoyance" (employance) and -ation with the silent e kept (amuseation). A word with fewer
+    than four is not asked: the same three would be shown every time, however they fell around it."""
     plausible = set().union(*(_PLAUSIBLE_SUFFIXES.get(pos, set()) for pos in lemminflect.getAllLemmas(base)))
     bad = [w for s, w in _nominal_forms(base).items() if s != suffix and s in plausible]
     if suffix == "ment":  # beside -ation, the errors as long as -ment or longer
@@ -1180,30 +1180,6 @@ def _misspelt_nouns(base: str, suffix: str, noun: str) -> tuple[str, ...]:
     out += once
     out += [second(first) for i, first in enumerate(once) for second in slips[i + 1:]]
     return tuple(w for w in dict.fromkeys(out) if w != noun and w not in _REAL_WORDS and not _is_word(w))
-
-
-def _pick_by_length(rng: random.Random, gold: str, errors: list[str]) -> tuple[str, str, str]:
-    """`fair_pick`'s three errors, then the gold made the shortest choice in a quarter of the items and
-    never otherwise: `fair_pick` weighs length against likeness to the other choices, and where the
-    errors longer than the gold are also those least like each other (a root is inside every affixed
-    piece of its word, and the pieces differ), likeness would win and leave the gold the shortest choice
-    far more often than a quarter of the time. A wrong root too short is put in place of the longer one
-    most like it, so that the choices stay as alike as `fair_pick` left them."""
-    shown = list(fair_pick(rng, gold, errors))
-    errors = [e for e in dict.fromkeys(errors) if e != gold][:POOL]
-    longer = [e for e in errors if len(e) > len(gold)]
-    rest = [e for e in errors if len(e) <= len(gold)]
-    if rng.randrange(4) == 0:
-        spare = [e for e in longer if e not in shown]
-        for i, e in enumerate(shown):
-            if len(e) <= len(gold) and spare:
-                shown[i] = spare.pop(rng.randrange(len(spare)))
-    elif rest and all(len(e) > len(gold) for e in shown):
-        short = _choice(rng, rest)
-        grams = _trigrams(short)
-        i = max(range(3), key=lambda k: _similarity(_trigrams(shown[k]), grams))
-        shown[i] = short
-    return shown[0], shown[1], shown[2]
 
 
 # Words of a single morpheme, for counts of one: short roots (easy), longer words with no affix in
@@ -1346,6 +1322,30 @@ def _wrong_roots(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> l
     # the two kinds interleaved, so that the first few (all that `fair_pick` weighs) hold both
     out = [b for pair in itertools.zip_longest(too_little, too_much) for b in pair if b]
     return list(dict.fromkeys(out))
+
+
+def _pick_by_length(rng: random.Random, gold: str, errors: list[str]) -> tuple[str, str, str]:
+    """`fair_pick`'s three errors, then the gold made the shortest choice in a quarter of the items and
+    (where an error no longer than it exists) in no other: `fair_pick` weighs length against likeness
+    to the other choices, and for a root, which is inside every affixed piece of its word, the two pull
+    apart; likeness won and left the root the shortest choice in 0.42 of the items. A shorter wrong
+    root is put in place of the longer one most like it, so that the choices stay about as alike as
+    `fair_pick` left them."""
+    shown = list(fair_pick(rng, gold, errors))
+    errors = [e for e in dict.fromkeys(errors) if e != gold][:POOL]
+    longer = [e for e in errors if len(e) > len(gold)]
+    rest = [e for e in errors if len(e) <= len(gold)]
+    if rng.randrange(4) == 0:
+        spare = [e for e in longer if e not in shown]
+        for i, e in enumerate(shown):
+            if len(e) <= len(gold) and spare:
+                shown[i] = spare.pop(rng.randrange(len(spare)))
+    elif rest and all(len(e) > len(gold) for e in shown):
+        short = _choice(rng, rest)
+        grams = _trigrams(short)
+        i = max(range(3), key=lambda k: _similarity(_trigrams(shown[k]), grams))
+        shown[i] = short
+    return shown[0], shown[1], shown[2]
 
 
 _MORPH_KINDS = {"plural": _morph_plural, "past_tense": _morph_past, "degree": _morph_degree,

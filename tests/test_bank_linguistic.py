@@ -694,6 +694,43 @@ def test_morpheme_counts_are_each_the_answer_a_quarter_of_the_time():
         assert all(0.19 <= v <= 0.31 for v in shares.values()), (diff, shares)  # 1/4 within ~2.8 s.e.
 
 
+def test_root_and_noun_items_leave_the_answer_the_shortest_choice_a_quarter_of_the_time():
+    """A root is the least that is left of a word, and -al, -ence, -ance are the shortest suffixes that
+    make a noun: were the wrong choices only affixed pieces and longer wrong suffixes, "pick the shortest
+    choice" would answer these items unread (it did in 0.48 of the root and 0.43 of the noun items of
+    eight pooled forms). Straight from the generator, 600 items of each kind over the difficulties that
+    ask it: the answer is the shortest choice (a tie counted as a share) in about a quarter of them."""
+    import random
+
+    shares = {}
+    for kind, diffs in (("root", ("medium", "hard")), ("nominalisation", DIFFICULTIES)):
+        rng = random.Random(f"shortest|{kind}")
+        credit, seen = 0.0, 0
+        while seen < 600:
+            try:
+                _, gold, distractors, _, _ = linguistic._morph_draw(rng, diffs[seen % len(diffs)], kind)
+            except ValueError:  # a word with too few errors, which morphology() draws again
+                continue
+            lengths = [len(c) for c in (gold, *distractors)]
+            shortest = [i for i, k in enumerate(lengths) if k == min(lengths)]
+            credit += (0 in shortest) / len(shortest)
+            seen += 1
+        shares[kind] = round(credit / seen, 3)
+    assert all(0.18 <= v <= 0.32 for v in shares.values()), shares  # 1/4 within ~3.9 s.e. of 600 items
+
+
+def test_every_wrong_root_is_plainly_wrong():
+    """Every wrong root any root item could offer (not only those the forms above happened to draw): the
+    word does not split around it, or it still carries an affix, or it is no word (wordfreq). A piece
+    the word reads as with suffixes after it and that is a word ("car" in "uncaring", "cooke" in
+    "overcooked", "pow" in "powerful") could be argued to be the root as the word spells it."""
+    for word, prefix, root, chain in linguistic._root_rows():
+        assert parse_morphemes(word, root) == 1 + bool(prefix) + len(chain), word
+        for d in linguistic._wrong_roots(word, prefix, root, chain):
+            assert (parse_morphemes(word, d) is None or parse_morphemes(d, root) not in (None, 1)
+                    or zipf(d) < 2.0), (word, d)
+
+
 def test_morphology_option_strings_are_right_about_a_quarter_of_the_times_they_are_offered(banks):
     """Within one form, an option string offered in several items (a count, a prefix) is the answer in
     about a quarter of them, and an answer that is a word (a root, a noun) is the answer of one item

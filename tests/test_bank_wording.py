@@ -100,8 +100,17 @@ def texts(banks: dict):
             yield f"exp2 {task['task_id']}", f"exp2.{task['source_domain']}", True, t
     for config in ("exp9_fixed", "exp9_tailored"):
         for task in banks[config]:
-            for t in (task["task_text"], task["part1_text"], task["part2_text"]):  # parts carry their choices
-                yield f"{config} {task['task_id']}", "exp9", False, t
+            where = f"{config} {task['task_id']}"
+            yield where, "exp9", False, task["task_text"]
+            for slot, part in (("a", "part1_text"), ("b", "part2_text")):
+                # a part is its bank item's question, then its choices as "A) ..." lines: the choices are
+                # read as choices of that item's subcategory (a morphology part offers misspelt plurals)
+                choices = task[f"choices_{slot}"]
+                lines = task[part].split("\n")
+                assert [line.split(") ", 1)[1] for line in lines[-len(choices):]] == choices, where
+                yield where, "exp9", False, "\n".join(lines[: -len(choices)])
+                for t in choices:
+                    yield where, task[f"subcategory_{slot}"], True, t
 
 
 def defects(banks: dict) -> list[str]:

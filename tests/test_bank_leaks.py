@@ -3,7 +3,8 @@ the choices, computed here independently of the build's gate (mirror_hf/bank/_le
 over three parallel forms (about 375 items per subcategory), must stay at or below 33% (25% is
 chance) in every subcategory; pooled over eight forms (about 1,000 items, the slow set) at or below
 30%. The answer priors (the string most often the gold in the form's other items, the option most
-often the gold when offered there) are among them.
+often the gold when offered there) are among them, and each strategy that reads the item alone is
+also turned round (`avoid_<name>`: strike its pick off and choose among the rest).
 
 The strategies here are written separately from the gate: similarity is the Jaccard overlap of raw
 character bigrams (the gate uses the Dice overlap of normalised trigrams), numbers are read with Fraction. The gate's own code is checked
@@ -43,6 +44,20 @@ def _pick(values: list, gold: int) -> float:
     top = max(values)
     winners = [i for i, v in enumerate(values) if v == top]
     return (gold in winners) / len(winners)
+
+
+def _struck(values: list, gold: int) -> float:
+    """Fractional credit of striking off the largest value(s) and choosing among the rest."""
+    if values is None:
+        return 0.25
+    top = max(values)
+    rest = [i for i, v in enumerate(values) if v != top]
+    return (gold in rest) / len(rest) if rest else 0.25
+
+
+def _both(name: str, values: list, gold: int):
+    """The strategy's credit and its turned-round twin's (`avoid_<name>`)."""
+    return (name, _pick(values, gold)), (f"avoid_{name}", _struck(values, gold))
 
 
 def _bigrams(text: str) -> set[str]:
@@ -131,7 +146,8 @@ def pooled_table(questions):
         gold = q.choices.index(q.answer)
         count[sub] += 1
         for name, scores in strategies(q.question, q.choices).items():
-            credit[sub, name] += _pick(scores, gold)
+            for strategy, value in _both(name, scores, gold):
+                credit[sub, strategy] += value
     credit.update(prior_credit(questions))
     gate = collections.defaultdict(dict)
     for cell in _leaks.strategy_table(questions):
@@ -148,6 +164,7 @@ def pooled(three_forms):
 
 EXACT = ("longest", "shortest", "most_digits", "fewest_digits", "smallest", "second_smallest", "median",
          "second_largest", "largest", "numeric_centre", "gold_prior", "offered_prior")
+EXACT = (*EXACT, *(f"avoid_{name}" for name in EXACT if not name.endswith("_prior")))
 
 
 def _check_table(table, count, gate, bound, min_n, repair=_leaks.UNDER_REPAIR):
@@ -350,7 +367,8 @@ def kind_leaks(questions, min_items: int = KIND_MIN_ITEMS, q_level: float = KIND
         count[key] += 1
         gold = q.choices.index(q.answer)
         for name, scores in strategies(q.question, q.choices).items():
-            credit[key + (name,)] += _pick(scores, gold)
+            for strategy, value in _both(name, scores, gold):
+                credit[key + (strategy,)] += value
     cells = [(key, c, count[key[:2]]) for key, c in credit.items() if count[key[:2]] >= min_items]
     if not cells:
         return 0, []
@@ -387,7 +405,7 @@ def test_kind_check_on_hand_cases():
     pooled = sum(_pick(strategies(x.question, x.choices)["longest"], x.choices.index(x.answer)) for x in questions)
     assert pooled / len(questions) == 0.25  # the subcategory as a whole shows chance for "longest"
     tested, flagged = kind_leaks(questions + [q(i, "fair") for i in range(200)])
-    assert tested == 3 * len(strategies("", ("a", "b", "c", "d"))), tested
+    assert tested == 3 * 2 * len(strategies("", ("a", "b", "c", "d"))), tested  # each strategy and its avoid_ twin
     named = {(row[2], row[3]) for row in flagged}
     assert {("leaky", "longest"), ("counter", "shortest")} <= named and "fair" not in {k for k, _ in named}, flagged
 

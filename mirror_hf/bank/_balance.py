@@ -23,7 +23,7 @@ from typing import Sequence
 
 from mirror_hf.bank._fair import _LIKENESS
 from mirror_hf.bank._items import Item, normalise_text
-from mirror_hf.bank._leaks import CHANCE, STRATEGIES, credit
+from mirror_hf.bank._leaks import ALL_STRATEGIES, CHANCE, STRATEGIES, credit, credits
 
 DRAWS = 4  # unique draws considered per item at most
 TOLERANCE = 1.5  # z above chance a running tally may reach before a draw is set aside
@@ -36,22 +36,20 @@ class CueBalance:
 
     def __init__(self) -> None:
         self.n = 0
-        self.sums: dict[str, float] = {name: 0.0 for name in (*STRATEGIES, "gold_prior", "offered_prior",
-                                                              "likeness_1", "likeness_2")}
+        self.sums: dict[str, float] = {name: 0.0 for name in (*ALL_STRATEGIES, "likeness_1", "likeness_2")}
         self.gold: dict[str, int] = {}
         self.offered: dict[str, int] = {}
 
     def _credits(self, question: str, choices: Sequence[str], keys: Sequence[str]) -> dict[str, float]:
-        out = {name: credit(scorer(question, choices), 0) for name, scorer in STRATEGIES.items()}
+        scores: dict[str, list[float] | None] = {name: scorer(question, choices) for name, scorer in STRATEGIES.items()}
+        scores["gold_prior"] = [float(self.gold.get(k, 0)) for k in keys]
+        scores["offered_prior"] = [(self.gold.get(k, 0) + CHANCE) / (self.offered.get(k, 0) + 1) for k in keys]
+        out = credits(scores, 0)  # every strategy of the gate, each turned round too
         # "the most typical choice" read coarser than the gate's trigrams too (character bigrams,
         # characters: `_fair._LIKENESS`), so the balance does not hold for one formula only
         for k, like in enumerate(_LIKENESS[1:], 1):
             centre = [sum(like(a, b) for j, b in enumerate(choices) if j != i) for i, a in enumerate(choices)]
             out[f"likeness_{k}"] = credit(centre, 0)
-        g = [float(self.gold.get(k, 0)) for k in keys]
-        rate = [(self.gold.get(k, 0) + CHANCE) / (self.offered.get(k, 0) + 1) for k in keys]
-        out["gold_prior"] = credit(g, 0)
-        out["offered_prior"] = credit(rate, 0)
         return out
 
     def cost(self, item: Item) -> tuple[float, dict[str, float]]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from mirror_hf.bank._items import GateError, normalise_text
 from mirror_hf.records import Question
@@ -119,7 +119,15 @@ STRATEGIES: dict[str, Scorer] = {
 }
 # strategies that read the subcategory's other items (see `prior_scores`)
 PRIORS = ("gold_prior", "offered_prior")
-ALL_STRATEGIES = (*STRATEGIES, *PRIORS)
+PICKS = (*STRATEGIES, *PRIORS)  # each picks its top-scoring choice ...
+# ... and each strategy that reads the item alone is also turned round: strike its pick off and choose
+# among the rest ("never the longest", "not the one that repeats the question"), which beats chance
+# when the gold is rarely its pick. The priors are not: turned round they strike off what was the
+# gold elsewhere in the form, which wins wherever a form asks each fact once from a closed set of
+# answers (element-language joins: 36% over eight forms) - a property of drawing 125 items without
+# repeats, not of how one item's options are written.
+AVOIDS = tuple(f"avoid_{name}" for name in STRATEGIES)
+ALL_STRATEGIES = (*PICKS, *AVOIDS)
 
 
 def credit(scores: list[float] | None, gold: int) -> float:
@@ -129,6 +137,25 @@ def credit(scores: list[float] | None, gold: int) -> float:
     best = max(scores)
     top = [i for i, s in enumerate(scores) if s == best]
     return 1 / len(top) if gold in top else 0.0
+
+
+def avoid_credit(scores: list[float] | None, gold: int) -> float:
+    """The gold's share when the strategy's pick is struck off and one of the other choices taken at
+    random: 1/k if it is among the k below the top; chance when the strategy picks nothing or all."""
+    if scores is None:
+        return CHANCE
+    best = max(scores)
+    rest = [i for i, s in enumerate(scores) if s != best]
+    if not rest:
+        return CHANCE
+    return 1 / len(rest) if gold in rest else 0.0
+
+
+def credits(scores: Mapping[str, list[float] | None], gold: int) -> dict[str, float]:
+    """Every strategy's credit on one item, from the scores of the picking strategies (`PICKS`)."""
+    out = {name: credit(scores[name], gold) for name in PICKS}
+    out.update({f"avoid_{name}": avoid_credit(scores[name], gold) for name in STRATEGIES})
+    return out
 
 
 @dataclass(frozen=True)
@@ -175,12 +202,12 @@ def strategy_table(questions: Sequence[Question]) -> list[LeakCell]:
         priors.setdefault((q.seed, sub), _Priors()).add(keys, gold)
     sums: dict[tuple[str, str], list[float]] = {}
     for q, sub, keys, gold in keyed:
-        scores = {name: scorer(q.question, q.choices) for name, scorer in STRATEGIES.items()}
+        scores: dict[str, list[float] | None] = {name: scorer(q.question, q.choices) for name, scorer in STRATEGIES.items()}
         scores.update(priors[q.seed, sub].scores(keys, gold))
-        for name in ALL_STRATEGIES:
+        for name, value in credits(scores, gold).items():
             cell = sums.setdefault((sub, name), [0, 0.0])
             cell[0] += 1
-            cell[1] += credit(scores[name], gold)
+            cell[1] += value
     return [LeakCell(sub, strat, int(n), c) for (sub, strat), (n, c) in sums.items()]
 
 

@@ -342,11 +342,22 @@ def test_set_relations_answers(banks):
             r = _solve(_THREE_ROWS, given)
             gold = {"none": r[7], "exactly_one": r[:3].sum(), "exactly_two": r[3:6].sum(), "only_a": r[0]}[p["asked"]]
         elif p["kind"] == "subset":
-            total, big, small = numbers[:3]
+            if "are neither" in facts:  # total, the subset, those in neither set
+                total, small, neither = numbers[:3]
+                big = total - neither
+            else:
+                total, big, small = numbers[:3]
             people = [("small", "big")] * small + [("big",)] * (big - small) + [()] * (total - big)
-            pred = {"big_not_small": lambda x: "big" in x and "small" not in x, "neither": lambda x: not x,
-                    "union": lambda x: bool(x)}[p["asked"]]
+            asked = q.question.rsplit("How many", 1)[1]
+            if "neither" in asked:
+                pred = lambda x: not x
+            elif "but not" in asked:
+                pred = lambda x: "big" in x and "small" not in x
+            else:
+                pred = lambda x: "big" in x
             gold = sum(1 for x in people if pred(x))
+            # no choice repeats a number the question states
+            assert not {int(c) for c in q.choices} & set(numbers), (q.id, q.choices, numbers)
         else:
             op = next(phrase for phrase in _OPS if phrase in q.question)
             if p["kind"] == "listed":

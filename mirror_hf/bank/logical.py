@@ -21,7 +21,7 @@ import functools
 import itertools
 import random
 
-from mirror_hf.bank._core import Domain, Item
+from mirror_hf.bank._core import Domain, Item, normalise_text
 from mirror_hf.bank._wording import NAMES, fmt_num, pick_distractors
 
 DOMAIN = Domain(
@@ -580,25 +580,33 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
     legend = f" {_LEGEND}" if show is in_symbols else ""
 
     if kind == "which_true":
+        # the answer is the first formula true under the assignment; a formula false under it is kept
+        # as a wrong choice with a chance that grows with the share of rows that make it true
+        # (p / (1 - p), scaled): taken as drawn, a formula true in few rows ("P and Q", true in one
+        # row of four) would be a wrong choice three times as often as the answer's share allows and
+        # one true in most rows the answer half the times it is offered. Weighted, every formula is
+        # offered as a wrong choice three times as often as it is the answer.
         env = {a: rng.random() < 0.5 for a in atoms}
-        true_f, false_fs = None, []
-        while true_f is None or len(false_fs) < 8:
+        n_rows = 2 ** n_vars
+        true_f, false_fs, seen = None, [], set()
+        while true_f is None or len(false_fs) < 3:
             f = random_formula(rng, atoms, d)
             if set(atoms_of(f)) != set(atoms) and n_vars > 2:
                 continue
+            n_true = bin(truth_mask(f, tuple(atoms))).count("1")
+            if n_true in (0, n_rows):  # never true or never false: only ever one of the two
+                continue
             if evaluate(f, env):
                 true_f = true_f or f
-            else:
+            elif rng.random() < n_true / (n_rows - n_true) / (n_rows - 1) and normalise_text(in_words(f)) not in seen:
+                seen.add(normalise_text(in_words(f)))
                 false_fs.append(f)
         q = rng.choice((f"Suppose {_assignment_text(env).replace(' true', ' is true').replace(' false', ' is false')}. "
                         "Which of the following formulas is true?",
                         f"Under the assignment {_assignment_text(env)}, which one of these formulas evaluates to true?"))
         params = {**base, "assignment": env, "answer": true_f, "options": false_fs}
-        wrong = [in_words(f) for f in false_fs]
-        item = Item(q, in_words(true_f), "multiple_choice", pick_distractors(in_words(true_f), wrong), params)
-        chosen = {in_words(f): f for f in false_fs}
-        params["options"] = [chosen[t] for t in item.distractors]
-        return item
+        return Item(q, in_words(true_f), "multiple_choice", pick_distractors(in_words(true_f), [in_words(f) for f in false_fs]),
+                    params)
 
     if kind in ("satisfying", "count"):
         total = 2 ** n_vars
@@ -612,6 +620,12 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
             f = random_formula(rng, atoms, d)
             if set(atoms_of(f)) != set(atoms):
                 continue
+            if kind == "satisfying":
+                # each letter read as its negation half the time: the formulas lean to "or" and to
+                # letters without "not", so a row that makes one true had more letters true than a
+                # row that makes it false (1.45 against 1.31) and the shortest choice ("true" is
+                # shorter than "false") was the gold in 31% of the items
+                f = _negated_places(f, frozenset(a for a in atoms if rng.random() < 0.5))
             table = [(env, evaluate(f, env)) for env in rows(atoms)]
             n_true = sum(v for _, v in table)
             if n_true == target if target is not None else 1 <= n_true <= total - 3:

@@ -392,11 +392,11 @@ def test_set_relations_answers(banks):
                 pred = lambda x: not x
             elif "but not" in asked:
                 pred = lambda x: "big" in x and "small" not in x
+            elif "(or both)" in asked:
+                pred = lambda x: bool(x)
             else:
                 pred = lambda x: "big" in x
             gold = sum(1 for x in people if pred(x))
-            # no choice repeats a number the question states
-            assert not {int(c) for c in q.choices} & set(numbers), (q.id, q.choices, numbers)
         else:
             op = next(phrase for phrase in _OPS if phrase in q.question)
             if p["kind"] == "listed":
@@ -414,6 +414,30 @@ def test_set_relations_answers(banks):
         assert int(q.answer) == gold, (q.id, q.answer, gold)
         assert all(int(c) != gold for c in q.choices if c != q.answer), q.id
     assert set(kinds) == {"two_sets", "three_sets", "subset", "listed", "described"}
+
+
+def test_subset_choices_repeat_the_stated_numbers_no_more_for_the_gold():
+    """Told that A is a subset of B with |A| and |B| stated, the union is |B|: a number the question
+    states. Were it the only choice repeating one, "pick the number you were told" would win
+    every union item (it won 45% of the subset items over eight forms). Over 1,000 subset items
+    that strategy (ties shared) wins about one time in four, and so does its opposite."""
+    import random
+
+    from mirror_hf.bank.logical import set_relations
+
+    told = untold = 0.0
+    n = i = 0
+    while n < 1000:
+        item = set_relations(random.Random(i), "medium")
+        i += 1
+        if item.params["kind"] != "subset":
+            continue
+        n += 1
+        stated = {int(x) for x in re.findall(r"\d+", item.question)}
+        choices = [item.answer, *item.distractors]
+        told += _credit([int(c) in stated for c in choices], 0)
+        untold += _credit([int(c) not in stated for c in choices], 0)
+    assert 0.20 < told / n < 0.30 and 0.20 < untold / n < 0.30, (told / n, untold / n)
 
 
 def test_set_count_answers_take_every_rank_evenly():

@@ -563,9 +563,11 @@ def _assignment_text(env: dict) -> str:
     difficulty={
         "easy": "2 variables, formulas of depth 1-2: which formula is true under an assignment, which row makes "
                 "a formula true, how many rows are true, which formula is a tautology (simple laws)",
-        "medium": "3 variables, depth 2; adds equivalence by De Morgan, contraposition, material implication",
-        "hard": "3-4 variables, depth 3 (counting rows of 16); equivalence by distribution, exportation, "
-                "biconditional expansion; tautologies such as hypothetical syllogism vs their fallacious twins",
+        "medium": "3 variables, depth 2; adds equivalence by De Morgan, contraposition, material implication "
+                  "and negated implication, with negated letters pushed through",
+        "hard": "3-4 variables, depth 3 (counting rows of 16); equivalence by distribution (both ways round), "
+                "proof by cases and its converse and dual forms, exportation with material implication; tautologies "
+                "such as hypothetical syllogism vs their fallacious twins",
     },
 )
 def propositional_logic(rng: random.Random, difficulty: str) -> Item:
@@ -773,11 +775,12 @@ def _two_set_draw(rng: random.Random, rank: int, difficulty: str) -> Item | None
     return _numeric(q, ans, wrong, params, rank, hi=total)  # no count above the whole group
 
 
-def _count_family(ans: int, named: list, rank: int, hi: int | None = None) -> list | None:
+def _count_family(ans: int, named: list, rank: int, hi: int | None = None, must: int | None = None) -> list | None:
     """Three wrong counts that, with the answer, form a 2 x 2 family {x, x+a, x+b, x+a+b} of two
     errors (every choice one error from two others, no centre), with the answer at `rank` among the
-    four (0 = smallest), none below 1 nor above `hi`; the named errors first, then slips of 1, 2, 3,
-    5 and 10. None when no family puts the answer there (a gold of 2 cannot be the largest).
+    four (0 = smallest), none below 1 nor above `hi`, `must` among them; the named errors first,
+    then slips of 1, 2, 3, 5 and 10. None when no family puts the answer there (a gold of 2 cannot be
+    the largest).
 
     A count of 1 is offered as a slip only when no family fits without it: 1 can be the gold only
     when it is the smallest choice, which the caller draws for one item in four, so as a slip it has
@@ -794,7 +797,7 @@ def _count_family(ans: int, named: list, rank: int, hi: int | None = None) -> li
                     continue
                 for s1, s2 in corners:
                     wrong = [ans + (t1 - s1) * a + (t2 - s2) * b for t1, t2 in corners if (t1, t2) != (s1, s2)]
-                    if (min(wrong) >= floor and (hi is None or max(wrong) <= hi)
+                    if (min(wrong) >= floor and (hi is None or max(wrong) <= hi) and (must is None or must in wrong)
                             and sum(w < ans for w in wrong) == rank):
                         return wrong
     return None
@@ -936,44 +939,65 @@ def _three_set_draw(rng: random.Random, rank: int) -> Item | None:
 
 
 def _subset_item(rng: random.Random) -> Item:
-    return _at_random_rank(_subset_draw, rng)
+    """The asked count first, then the gold's rank, then sizes searched for it. The union offers |A|
+    below its gold, so its gold is never the smallest choice, and B outside A (with |B| stated)
+    offers |B| above it, so its gold is never the largest: each takes its three ranks evenly and is
+    drawn half as often as the other counts, whose gold is the smallest or the largest choice
+    5 times in 18 (not 1 in 4), so that over the kind every rank is the gold's one time in four."""
+    asked = rng.choice(("union", "big_not_small", *(("neither", "big_from_neither", "big_not_small_from_neither") * 2)))
+    if asked == "union":
+        rank = 1 + rng.randrange(3)
+    elif asked == "big_not_small":
+        rank = rng.randrange(3)
+    else:
+        rank = rng.choices(range(4), weights=(5, 4, 4, 5))[0]
+    while True:
+        item = _subset_draw(rng, rank, asked)
+        if item is not None:
+            return item
 
 
-def _subset_draw(rng: random.Random, rank: int) -> Item | None:
-    """A ⊆ B with sizes: the elements of B outside A, of neither set, or of B itself.
+def _subset_draw(rng: random.Random, rank: int, asked: str) -> Item | None:
+    """A ⊆ B with sizes: the elements of A or B, of B outside A, of neither set, or of B itself.
 
-    The facts give the total, |A| and either |B| or the number in neither set, and the asked count
-    is never one of the stated numbers, nor is any wrong option: were "how many are in A or B" asked
-    with |B| stated, the gold would be the one choice repeated from the question (it was, in 84% of
-    those items), and a stated number offered only as a slip would be one to strike off unread."""
+    The facts give the total, |A| and either |B| or the number in neither set. Asked how many are
+    in A or B with |B| stated, the answer is a number the question states, so the stated numbers
+    are balanced across the asked counts: the union also offers |A| (the smaller group reported),
+    B outside A offers |B| (the smaller group not taken out), and no other choice repeats a stated
+    number. "Pick the choice the question mentions" then wins one union item in two and no B
+    outside A item, and is left to chance elsewhere (it won 45% of these items when the union
+    offered |B| alone and the other counts offered stated numbers only by accident)."""
     scene = rng.choice((("every cat in the shelter is vaccinated", "cats", "vaccinated animals", "animals in the shelter"),
                         ("every member of the choir is also in the drama club", "choir members", "drama club members", "pupils"),
                         ("every red marble in the jar is also glass", "red marbles", "glass marbles", "marbles"),
                         ("everyone on the night shift also works weekends", "night-shift staff", "weekend staff", "staff")))
     rule, small, big, universe = scene
-    asked = rng.choice(("big_not_small", "neither", "big_from_neither", "big_not_small_from_neither"))
-    while True:
-        a = rng.randint(3, 20)
-        b = a + rng.randint(1, 25)
-        u = b + rng.randint(1, 30)
-        n = u - b
-        if asked in ("big_not_small", "neither"):
-            facts = f"Of {u} {universe}, {b} are {big} and {a} are {small}; {rule}."
-            stated, given = {u, b, a}, {"total": u, "B": b, "A": a}
-        else:
-            facts = f"Of {u} {universe}, {a} are {small} and {n} are neither {small} nor {big}; {rule}."
-            stated, given = {u, a, n}, {"total": u, "A": a, "neither": n}
-        if asked == "big_not_small":  # slips: adding, the wrong region, not-A, A and B taken as disjoint
-            q, ans, wrong = f"{facts} How many are {big} but not {small}?", b - a, [a + b, u - b, u - a, u - a - b]
-        elif asked == "neither":  # slips: A and B taken as disjoint, only A removed, B outside A, A added back
-            q, ans, wrong = f"{facts} How many are neither {small} nor {big}?", u - b, [u - a - b, u - a, b - a, u - b + a]
-        elif asked == "big_from_neither":  # slips: A taken as outside B, neither not removed, A counted twice
-            q, ans, wrong = f"{facts} How many are {big}?", u - n, [u - n - a, u - a, u - n + a]
-        else:  # slips: A left in, neither left in, A removed twice
-            q, ans, wrong = f"{facts} How many are {big} but not {small}?", u - n - a, [u - n, u - a, u - n - 2 * a]
-        item = _numeric(q, ans, wrong, {"kind": "subset", "asked": asked, "given": given, "steps": 2}, rank, hi=u)
-        if item is not None and not {int(c) for c in (item.answer, *item.distractors)} & stated:
-            return item
+    a = rng.randint(3, 20)
+    b = a + rng.randint(1, 25)
+    u = b + rng.randint(1, 30)
+    n = u - b
+    if asked in ("union", "big_not_small", "neither"):
+        facts = f"Of {u} {universe}, {b} are {big} and {a} are {small}; {rule}."
+        stated, given = {u, b, a}, {"total": u, "A": a, "B": b}
+    else:
+        facts = f"Of {u} {universe}, {a} are {small} and {n} are neither {small} nor {big}; {rule}."
+        stated, given = {u, a, n}, {"total": u, "A": a, "neither": n}
+    echo = None  # the one wrong choice that repeats a stated number
+    if asked == "union":  # slips: the smaller group reported, adding, B outside A, not-A
+        q, ans, wrong, echo = f"{facts} How many are {small} or {big} (or both)?", b, [a, a + b, b - a, u - a], a
+    elif asked == "big_not_small":  # slips: A not taken out, adding, the wrong region, not-A, A and B disjoint
+        q, ans, wrong, echo = f"{facts} How many are {big} but not {small}?", b - a, [b, a + b, u - b, u - a, u - a - b], b
+    elif asked == "neither":  # slips: A and B taken as disjoint, only A removed, B outside A, A added back
+        q, ans, wrong = f"{facts} How many are neither {small} nor {big}?", u - b, [u - a - b, u - a, b - a, u - b + a]
+    elif asked == "big_from_neither":  # slips: A taken as outside B, neither not removed, A counted twice
+        q, ans, wrong = f"{facts} How many are {big}?", u - n, [u - n - a, u - a, u - n + a]
+    else:  # slips: A left in, neither left in, A removed twice
+        q, ans, wrong = f"{facts} How many are {big} but not {small}?", u - n - a, [u - n, u - a, u - n - 2 * a]
+    params = {"kind": "subset", "asked": asked, "given": given, "steps": 2}
+    family = _count_family(ans, [w for w in wrong if w >= 1], rank, hi=u, must=echo)
+    if family is None or {ans, *family} & stated != ({ans} if asked == "union" else set()) | ({echo} if echo else set()):
+        return None
+    return Item(q, fmt_num(ans), "exact_numeric", pick_distractors(fmt_num(ans), [fmt_num(w) for w in family]), params)
 
 
 @DOMAIN.subcategory(

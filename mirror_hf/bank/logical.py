@@ -595,13 +595,20 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
             f = random_formula(rng, atoms, d)
             if set(atoms_of(f)) != set(atoms) and n_vars > 2:
                 continue
-            n_true = bin(truth_mask(f, tuple(atoms))).count("1")
+            # each letter read as its negation half the time, so that every assignment makes as many
+            # of the formulas true as any other (with "or" and bare letters commoner, "P and Q" would
+            # compete with more true formulas under P, Q true than "not P and not Q" under both false)
+            f = _negated_places(f, frozenset(a for a in atoms if rng.random() < 0.5))
+            mask = truth_mask(f, tuple(atoms))
+            n_true = bin(mask).count("1")
             if n_true in (0, n_rows):  # never true or never false: only ever one of the two
                 continue
             if evaluate(f, env):
                 true_f = true_f or f
-            elif rng.random() < n_true / (n_rows - n_true) / (n_rows - 1) and normalise_text(in_words(f)) not in seen:
-                seen.add(normalise_text(in_words(f)))
+            # no two wrong formulas with one truth table ("P or Q", "Q or P"): the two could be struck
+            # off together, as the one true formula cannot have a twin
+            elif rng.random() < n_true / (n_rows - n_true) / (n_rows - 1) and mask not in seen:
+                seen.add(mask)
                 false_fs.append(f)
         q = rng.choice((f"Suppose {_assignment_text(env).replace(' true', ' is true').replace(' false', ' is false')}. "
                         "Which of the following formulas is true?",

@@ -21,7 +21,7 @@ import functools
 import itertools
 import random
 
-from mirror_hf.bank._core import Domain, Item, normalise_text
+from mirror_hf.bank._core import Domain, Item
 from mirror_hf.bank._wording import NAMES, fmt_num, pick_distractors
 
 DOMAIN = Domain(
@@ -583,11 +583,13 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
 
     if kind == "which_true":
         # the answer is the first formula true under the assignment; a formula false under it is kept
-        # as a wrong choice with a chance that grows with the share of rows that make it true
-        # (p / (1 - p), scaled): taken as drawn, a formula true in few rows ("P and Q", true in one
-        # row of four) would be a wrong choice three times as often as the answer's share allows and
-        # one true in most rows the answer half the times it is offered. Weighted, every formula is
-        # offered as a wrong choice three times as often as it is the answer.
+        # as a wrong choice with a chance that grows with the share p of rows that make it true
+        # (p / (1 - p), scaled), so that it is offered as a wrong choice three times as often as it is
+        # the answer. Taken as drawn, "P and Q" (true in one row of four) was the answer in 8% of the
+        # items that offered it and "P or Q" in half. Over three or four letters the formulas of every
+        # share of true rows are now the answer in 20-28% of their offers; over two letters, where an
+        # assignment leaves only one wrong truth table true in three rows and no two wrong choices
+        # may share a truth table, still 13% (one row), 18% (two) and 39% (three).
         env = {a: rng.random() < 0.5 for a in atoms}
         n_rows = 2 ** n_vars
         true_f, false_fs, seen = None, [], set()
@@ -856,9 +858,9 @@ _SET_OPS = {
 def _explicit_set_item(rng: random.Random, difficulty: str) -> Item:
     """The answer's rank drawn first, then its value, evenly from those that rank allows (a size of
     1 can only be the smallest choice), then sets searched for it. Left to the sets, a size of 1
-    would be a fifth as common as 4 while every count of 2 to 4 ranked above the smallest has to
-    offer it as a slip, and 1 would be the gold in 4% of the items it is offered in; with the
-    sizes even, 1 is the gold about as often as the slips that need it are drawn."""
+    would be a quarter as common as 4 while every count of 2 to 4 ranked above the smallest has to
+    offer it as a slip, and 1 was the gold in 4% of the items offering it; with the sizes even, 1
+    is the gold about as often as the slips that need it are drawn (23% of its offers)."""
     listed = difficulty == "medium" or rng.random() < 0.5
     rank = rng.randrange(4)
     target = rng.randint(rank + 1, _EXPLICIT_MAX)

@@ -22,7 +22,7 @@ import itertools
 import random
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._wording import NAMES, fmt_num, numeric_distractors, pick_distractors
+from mirror_hf.bank._wording import NAMES, fmt_num, pick_distractors
 
 DOMAIN = Domain(
     "logical",
@@ -462,33 +462,67 @@ def syllogisms(rng: random.Random, difficulty: str) -> Item:
 _LETTERS = ("P", "Q", "R", "S")
 _LEGEND = "(¬ means not, ∧ and, ∨ or, → implies, ↔ if and only if)"
 
-# equivalence laws: (left, right, common mistakes for right); X, Y, Z are placeholders
-_LAWS_1 = (
-    (["not", ["and", "X", "Y"]], ["or", ["not", "X"], ["not", "Y"]],
-     (["and", ["not", "X"], ["not", "Y"]], ["or", ["not", "X"], "Y"], ["and", ["not", "X"], "Y"], ["or", "X", "Y"])),
-    (["not", ["or", "X", "Y"]], ["and", ["not", "X"], ["not", "Y"]],
-     (["or", ["not", "X"], ["not", "Y"]], ["and", ["not", "X"], "Y"], ["or", ["not", "X"], "Y"], ["and", "X", "Y"])),
-    (["imp", "X", "Y"], ["imp", ["not", "Y"], ["not", "X"]],
-     (["imp", "Y", "X"], ["imp", ["not", "X"], ["not", "Y"]], ["imp", ["not", "Y"], "X"], ["and", "X", "Y"])),
-    (["imp", "X", "Y"], ["or", ["not", "X"], "Y"],
-     (["or", "X", ["not", "Y"]], ["and", ["not", "X"], "Y"], ["or", "X", "Y"], ["and", "X", ["not", "Y"]])),
-    (["not", ["imp", "X", "Y"]], ["and", "X", ["not", "Y"]],
-     (["imp", ["not", "X"], ["not", "Y"]], ["and", ["not", "X"], "Y"], ["imp", "X", ["not", "Y"]], ["or", "X", ["not", "Y"]])),
+# equivalence items: families of four (source, answer) pairs whose four answers are the options.
+# Each answer is equivalent to its own source and to no other source of the family, so whichever
+# source is shown the options are the same four formulas and the gold is drawn evenly among them:
+# the gold is never the hub of its choices (with the named mistakes as edits of the gold, the gold
+# was the option most like the other three), and every option is one slip from two others.
+# X, Y, Z are placeholders. The 2 x 2 families of the medium level come from one law and two
+# substitutions (X := not X, Y := not Y, double negations cancelled): for the source
+# "not (P and Q)" the options are the answer "not P or not Q", the half-applied laws "P or not Q"
+# and "not P or Q", and "P or Q"; each of these is the answer when the source's other letter
+# (or both) carries a negation, so the respondent has to push the negations through.
+_LAWS_MEDIUM = (
+    (["not", ["and", "X", "Y"]], ["or", ["not", "X"], ["not", "Y"]]),  # De Morgan
+    (["not", ["or", "X", "Y"]], ["and", ["not", "X"], ["not", "Y"]]),  # De Morgan
+    (["imp", "X", "Y"], ["imp", ["not", "Y"], ["not", "X"]]),  # contraposition
+    (["imp", "X", "Y"], ["or", ["not", "X"], "Y"]),  # material implication
+    (["not", ["imp", "X", "Y"]], ["and", "X", ["not", "Y"]]),  # negated implication
 )
-_LAWS_2 = (
-    (["and", "X", ["or", "Y", "Z"]], ["or", ["and", "X", "Y"], ["and", "X", "Z"]],
-     (["or", ["and", "X", "Y"], "Z"], ["and", ["or", "X", "Y"], ["or", "X", "Z"]], ["or", "X", ["and", "Y", "Z"]])),
-    (["or", "X", ["and", "Y", "Z"]], ["and", ["or", "X", "Y"], ["or", "X", "Z"]],
-     (["and", ["or", "X", "Y"], "Z"], ["or", ["and", "X", "Y"], ["and", "X", "Z"]], ["and", "X", ["or", "Y", "Z"]])),
-    (["imp", ["and", "X", "Y"], "Z"], ["imp", "X", ["imp", "Y", "Z"]],
-     (["imp", ["imp", "X", "Y"], "Z"], ["and", ["imp", "X", "Z"], ["imp", "Y", "Z"]], ["imp", ["or", "X", "Y"], "Z"])),
-    (["imp", ["or", "X", "Y"], "Z"], ["and", ["imp", "X", "Z"], ["imp", "Y", "Z"]],
-     (["or", ["imp", "X", "Z"], ["imp", "Y", "Z"]], ["imp", ["and", "X", "Y"], "Z"], ["imp", "X", ["imp", "Y", "Z"]])),
-    (["iff", "X", "Y"], ["and", ["imp", "X", "Y"], ["imp", "Y", "X"]],
-     (["or", ["imp", "X", "Y"], ["imp", "Y", "X"]], ["and", "X", "Y"], ["imp", "X", "Y"], ["or", ["and", "X", "Y"], "X"])),
-    (["not", ["iff", "X", "Y"]], ["iff", "X", ["not", "Y"]],
-     (["iff", ["not", "X"], ["not", "Y"]], ["and", ["not", "X"], ["not", "Y"]], ["or", ["not", "X"], ["not", "Y"]])),
+# De Morgan's two laws, each with both letters negated: the wrong De Morgan ("not P and not Q"
+# for "not (P and Q)") is the answer for "not (P or Q)"
+_DE_MORGAN_DUAL = (
+    (["not", ["and", "X", "Y"]], ["or", ["not", "X"], ["not", "Y"]]),
+    (["not", ["or", "X", "Y"]], ["and", ["not", "X"], ["not", "Y"]]),
+    (["not", ["and", ["not", "X"], ["not", "Y"]]], ["or", "X", "Y"]),
+    (["not", ["or", ["not", "X"], ["not", "Y"]]], ["and", "X", "Y"]),
 )
+# hard: distribution both ways round, with the classic slips (the other distributive law, the
+# operand left out of the distribution); proof by cases and its relatives, with the slips "and"
+# for "or" and the converse; exportation followed by material implication, with a negation lost
+# in either step
+_FAMILIES_HARD = (
+    ((["and", "X", ["or", "Y", "Z"]], ["or", ["and", "X", "Y"], ["and", "X", "Z"]]),
+     (["or", "X", ["and", "Y", "Z"]], ["and", ["or", "X", "Y"], ["or", "X", "Z"]]),
+     (["and", ["or", "X", "Z"], ["or", "Y", "Z"]], ["or", ["and", "X", "Y"], "Z"]),
+     (["or", ["and", "X", "Z"], ["and", "Y", "Z"]], ["and", ["or", "X", "Y"], "Z"])),
+    ((["imp", ["or", "X", "Y"], "Z"], ["and", ["imp", "X", "Z"], ["imp", "Y", "Z"]]),
+     (["imp", ["and", "X", "Y"], "Z"], ["or", ["imp", "X", "Z"], ["imp", "Y", "Z"]]),
+     (["imp", "Z", ["and", "X", "Y"]], ["and", ["imp", "Z", "X"], ["imp", "Z", "Y"]]),
+     (["imp", "Z", ["or", "X", "Y"]], ["or", ["imp", "Z", "X"], ["imp", "Z", "Y"]])),
+    ((["imp", ["and", "X", "Y"], "Z"], ["imp", "X", ["imp", "Y", "Z"]]),
+     (["imp", ["and", "X", ["not", "Y"]], "Z"], ["imp", "X", ["or", "Y", "Z"]]),
+     (["imp", ["and", ["not", "X"], "Y"], "Z"], ["or", "X", ["imp", "Y", "Z"]]),
+     (["imp", ["and", ["not", "X"], ["not", "Y"]], "Z"], ["or", "X", ["or", "Y", "Z"]])),
+)
+
+
+def _negated_places(f, flip: frozenset):
+    """Template f with the placeholders in `flip` replaced by their negations (not not X is X)."""
+    if isinstance(f, str):
+        return ["not", f] if f in flip else f
+    if f[0] == "not":
+        return neg(_negated_places(f[1], flip))
+    return [f[0], *(_negated_places(g, flip) for g in f[1:])]
+
+
+def _substitution_family(law) -> tuple:
+    left, right = law
+    corners = (frozenset(), frozenset("X"), frozenset("Y"), frozenset("XY"))
+    return tuple((_negated_places(left, c), _negated_places(right, c)) for c in corners)
+
+
+_FAMILIES_MEDIUM = (*(_substitution_family(law) for law in _LAWS_MEDIUM), _DE_MORGAN_DUAL)
 _TAUT = {
     "easy": (["or", "X", ["not", "X"]], ["not", ["and", "X", ["not", "X"]]], ["imp", ["and", "X", "Y"], "X"],
              ["imp", "X", ["or", "X", "Y"]], ["imp", "X", "X"]),
@@ -529,9 +563,11 @@ def _assignment_text(env: dict) -> str:
     difficulty={
         "easy": "2 variables, formulas of depth 1-2: which formula is true under an assignment, which row makes "
                 "a formula true, how many rows are true, which formula is a tautology (simple laws)",
-        "medium": "3 variables, depth 2; adds equivalence by De Morgan, contraposition, material implication",
-        "hard": "3-4 variables, depth 3 (counting rows of 16); equivalence by distribution, exportation, "
-                "biconditional expansion; tautologies such as hypothetical syllogism vs their fallacious twins",
+        "medium": "3 variables, depth 2; adds equivalence by De Morgan, contraposition, material implication "
+                  "and negated implication, with negated letters pushed through",
+        "hard": "3-4 variables, depth 3 (counting rows of 16); equivalence by distribution (both ways round), "
+                "proof by cases and its converse and dual forms, exportation with material implication; tautologies "
+                "such as hypothetical syllogism vs their fallacious twins",
     },
 )
 def propositional_logic(rng: random.Random, difficulty: str) -> Item:
@@ -546,25 +582,42 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
     legend = f" {_LEGEND}" if show is in_symbols else ""
 
     if kind == "which_true":
+        # the answer is the first formula true under the assignment; a formula false under it is kept
+        # as a wrong choice with a chance that grows with the share p of rows that make it true
+        # (p / (1 - p), scaled), so that it is offered as a wrong choice three times as often as it is
+        # the answer. Taken as drawn, "P and Q" (true in one row of four) was the answer in 8% of the
+        # items that offered it and "P or Q" in half. Over three or four letters the formulas of every
+        # share of true rows are now the answer in 20-28% of their offers; over two letters, where an
+        # assignment leaves only one wrong truth table true in three rows and no two wrong choices
+        # may share a truth table, still 13% (one row), 18% (two) and 39% (three).
         env = {a: rng.random() < 0.5 for a in atoms}
-        true_f, false_fs = None, []
-        while true_f is None or len(false_fs) < 8:
+        n_rows = 2 ** n_vars
+        true_f, false_fs, seen = None, [], set()
+        while true_f is None or len(false_fs) < 3:
             f = random_formula(rng, atoms, d)
             if set(atoms_of(f)) != set(atoms) and n_vars > 2:
                 continue
+            # each letter read as its negation half the time, so that every assignment makes as many
+            # of the formulas true as any other (with "or" and bare letters commoner, "P and Q" would
+            # compete with more true formulas under P, Q true than "not P and not Q" under both false)
+            f = _negated_places(f, frozenset(a for a in atoms if rng.random() < 0.5))
+            mask = truth_mask(f, tuple(atoms))
+            n_true = bin(mask).count("1")
+            if n_true in (0, n_rows):  # never true or never false: only ever one of the two
+                continue
             if evaluate(f, env):
                 true_f = true_f or f
-            else:
+            # no two wrong formulas with one truth table ("P or Q", "Q or P"): the two could be struck
+            # off together, as the one true formula cannot have a twin
+            elif rng.random() < n_true / (n_rows - n_true) / (n_rows - 1) and mask not in seen:
+                seen.add(mask)
                 false_fs.append(f)
         q = rng.choice((f"Suppose {_assignment_text(env).replace(' true', ' is true').replace(' false', ' is false')}. "
                         "Which of the following formulas is true?",
                         f"Under the assignment {_assignment_text(env)}, which one of these formulas evaluates to true?"))
         params = {**base, "assignment": env, "answer": true_f, "options": false_fs}
-        wrong = [in_words(f) for f in false_fs]
-        item = Item(q, in_words(true_f), "multiple_choice", pick_distractors(in_words(true_f), wrong), params)
-        chosen = {in_words(f): f for f in false_fs}
-        params["options"] = [chosen[t] for t in item.distractors]
-        return item
+        return Item(q, in_words(true_f), "multiple_choice", pick_distractors(in_words(true_f), [in_words(f) for f in false_fs]),
+                    params)
 
     if kind in ("satisfying", "count"):
         total = 2 ** n_vars
@@ -578,6 +631,12 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
             f = random_formula(rng, atoms, d)
             if set(atoms_of(f)) != set(atoms):
                 continue
+            if kind == "satisfying":
+                # each letter read as its negation half the time: the formulas lean to "or" and to
+                # letters without "not", so a row that makes one true had more letters true than a
+                # row that makes it false (1.45 against 1.31) and the shortest choice ("true" is
+                # shorter than "false") was the gold in 31% of the items
+                f = _negated_places(f, frozenset(a for a in atoms if rng.random() < 0.5))
             table = [(env, evaluate(f, env)) for env in rows(atoms)]
             n_true = sum(v for _, v in table)
             if n_true == target if target is not None else 1 <= n_true <= total - 3:
@@ -620,25 +679,25 @@ def propositional_logic(rng: random.Random, difficulty: str) -> Item:
         item.params["options"] = [chosen[t] for t in item.distractors]
         return item
 
-    # equivalent
-    laws = _LAWS_1 if difficulty == "medium" else _LAWS_2
-    left, right, mistakes = rng.choice(laws)
-    if rng.random() < 0.3 and difficulty == "medium":
-        left, right = right, left
-        mistakes = ()
+    # equivalent: one family of four (source, answer) pairs, read either way round, and one of its
+    # sources shown; the four answers are the options, so the gold is drawn evenly among them
+    families = _FAMILIES_MEDIUM if difficulty == "medium" else _FAMILIES_HARD
+    family = rng.choice(families)
+    if rng.random() < 0.3:
+        family = tuple((right, left) for left, right in family)
     pieces = rng.sample(atoms, min(3, n_vars))
     spare = [a for a in atoms if a not in pieces]
     if difficulty == "hard" and spare and rng.random() < 0.6:  # one placeholder becomes a compound
         pieces[0] = ["and" if rng.random() < 0.5 else "or", pieces[0], spare[0]]
     binding = dict(zip("XYZ", pieces + pieces[:1] * (3 - len(pieces))))
-    src = _fill(left, binding)
-    # "and"/"or" operands in either order, in the answer and the named mistakes alike: with the laws'
-    # fixed order "Q or not P" would only ever be the mistake and "not P or Q" only ever the answer
-    ans_f = _commuted(rng, _fill(right, binding))
-    wrong_fs = [_commuted(rng, _fill(m, binding)) for m in mistakes]
-    for _ in range(60):  # fallback wrong answers: random formulas over the same letters
-        wrong_fs.append(random_formula(rng, atoms_of(src), max(1, depth(src) - 1)))
-    wrong_fs = [w for w in wrong_fs if not equivalent(w, src)]
+    pick = rng.randrange(4)
+    src = _commuted(rng, _fill(family[pick][0], binding))
+    # "and"/"or" operands in either order: with a fixed order "Q or not P" would never be seen
+    options = [_commuted(rng, _fill(answer, binding)) for _, answer in family]
+    ans_f = options[pick]
+    wrong_fs = options[:pick] + options[pick + 1:]
+    if not equivalent(ans_f, src) or any(equivalent(w, src) for w in wrong_fs):  # pragma: no cover
+        raise AssertionError(f"equivalence family broken for {src}")
     q = rng.choice((f"Which formula is logically equivalent to {show(src)}?{legend}",
                     f"Which of the following has exactly the same truth table as {show(src)}?{legend}",
                     f"{show(src)} can be rewritten, without changing its meaning, as which of these?{legend}"))
@@ -675,6 +734,10 @@ _SET_SCENES = (
 
 
 def _two_set_item(rng: random.Random, difficulty: str) -> Item:
+    return _at_random_rank(_two_set_draw, rng, difficulty)
+
+
+def _two_set_draw(rng: random.Random, rank: int, difficulty: str) -> Item | None:
     where, noun, aux, acts = rng.choice(_SET_SCENES)
     aux = "did" if aux == "had" else aux
     (a_txt, a_base), (b_txt, b_base) = rng.sample(acts, 2)
@@ -718,16 +781,59 @@ def _two_set_item(rng: random.Random, difficulty: str) -> Item:
         wrong = [A + B, A + B - both, total - neither, total - both]
     q = f"{facts} {ask}"
     params = {"kind": "two_sets", "asked": kind, "given": given, "steps": 1 if difficulty == "easy" else 2}
-    return _numeric(q, ans, wrong, params)
+    return _numeric(q, ans, wrong, params, rank, hi=total)  # no count above the whole group
 
 
-def _numeric(q: str, ans: int, wrong: list, params: dict, hi: int | None = None) -> Item:
-    """Counts: wrong values from the named errors as a `numeric_family` (random rank, no centre),
-    never below 1 nor above `hi`; the question text seeds the draw. No set item's count is 0 (every
-    region is drawn non-empty, an empty listed result is drawn again), so 0 is never offered either:
-    a choice that is never the gold is one a respondent strikes off unread."""
+def _count_family(ans: int, named: list, rank: int, hi: int | None = None, must: int | None = None) -> list | None:
+    """Three wrong counts that, with the answer, form a 2 x 2 family {x, x+a, x+b, x+a+b} of two
+    errors (every choice one error from two others, no centre), with the answer at `rank` among the
+    four (0 = smallest), none below 1 nor above `hi`, `must` among them; the named errors first,
+    then slips of 1, 2, 3, 5 and 10. None when no family puts the answer there (a gold of 2 cannot be
+    the largest).
+
+    A count of 1 is offered as a slip only when no family fits without it: 1 can be the gold only
+    when it is the smallest choice, which the caller draws for one item in four, so as a slip it has
+    to be rare too, or it would be one to strike off unread."""
+    deltas: list[int] = []
+    for d in [w - ans for w in named] + [sign * k for k in (1, 2, 3, 5, 10) for sign in (1, -1)]:
+        if d and d not in deltas:
+            deltas.append(d)
+    corners = ((0, 0), (1, 0), (0, 1), (1, 1))
+    for floor in ((2, 1) if ans > 1 else (1,)):
+        for i, a in enumerate(deltas):
+            for b in deltas[i + 1:]:
+                if a == b or a + b == 0:
+                    continue
+                for s1, s2 in corners:
+                    wrong = [ans + (t1 - s1) * a + (t2 - s2) * b for t1, t2 in corners if (t1, t2) != (s1, s2)]
+                    if (min(wrong) >= floor and (hi is None or max(wrong) <= hi) and (must is None or must in wrong)
+                            and sum(w < ans for w in wrong) == rank):
+                        return wrong
+    return None
+
+
+def _numeric(q: str, ans: int, wrong: list, params: dict, rank: int, hi: int | None = None) -> Item | None:
+    """Counts: wrong values from the named errors as a 2 x 2 family with the answer at `rank`, drawn
+    evenly by the caller before the puzzle: left to the family's corners, the answer could sit on top
+    only when every error fitted below it above 0, so it was the largest choice in 6% of the listed
+    set items and the smallest in 36%. None when the answer cannot take that rank (the caller draws
+    another puzzle). No set item's count is 0 (every region is drawn non-empty, an empty listed
+    result is drawn again), so 0 is never offered either: a choice that is never the gold is one a
+    respondent strikes off unread."""
     named = [w for w in wrong if w is not None and w >= 1]
-    return Item(q, fmt_num(ans), "exact_numeric", numeric_distractors(random.Random(q), ans, named, lo=1, hi=hi), params)
+    family = _count_family(ans, named, rank, hi)
+    if family is None:
+        return None
+    return Item(q, fmt_num(ans), "exact_numeric", pick_distractors(fmt_num(ans), [fmt_num(w) for w in family]), params)
+
+
+def _at_random_rank(draw, rng: random.Random, *args) -> Item:
+    """The answer's rank among the four counts drawn first, evenly; puzzles drawn until one fits it."""
+    rank = rng.randrange(4)
+    while True:
+        item = draw(rng, rank, *args)
+        if item is not None:
+            return item
 
 
 _UNIVERSES = (
@@ -750,15 +856,27 @@ _SET_OPS = {
 
 
 def _explicit_set_item(rng: random.Random, difficulty: str) -> Item:
+    """The answer's rank drawn first, then its value, evenly from those that rank allows (a size of
+    1 can only be the smallest choice), then sets searched for it. Left to the sets, a size of 1
+    would be a quarter as common as 4 while every count of 2 to 4 ranked above the smallest has to
+    offer it as a slip, and 1 was the gold in 4% of the items offering it; with the sizes even, 1
+    is the gold about as often as the slips that need it are drawn (23% of its offers)."""
+    listed = difficulty == "medium" or rng.random() < 0.5
+    rank = rng.randrange(4)
+    target = rng.randint(rank + 1, _EXPLICIT_MAX)
     while True:
-        item = _explicit_set_draw(rng, difficulty)
+        item = _explicit_set_draw(rng, rank, target, listed)
         if item is not None:
             return item
 
 
-def _explicit_set_draw(rng: random.Random, difficulty: str) -> Item | None:
-    """One listed or described set item, or None when the asked set is empty (drawn again)."""
-    if difficulty == "medium" or rng.random() < 0.5:
+_EXPLICIT_MAX = 12  # answers of the listed and described set items: 1 to 12, evenly
+
+
+def _explicit_set_draw(rng: random.Random, rank: int, target: int, listed: bool) -> Item | None:
+    """One listed or described set item of answer `target`, or None when the asked set has another
+    size or the wrong answers cannot put it at `rank` (drawn again)."""
+    if listed:
         # listed elements
         A = sorted(rng.sample(range(1, 25), rng.randint(5, 9)))
         B = sorted(set(rng.sample(A, rng.randint(1, 4))) | set(rng.sample(range(1, 25), rng.randint(3, 6))))
@@ -777,14 +895,19 @@ def _explicit_set_draw(rng: random.Random, difficulty: str) -> Item | None:
     sizes = {"union": len(set(A) | set(B)), "intersection": inter, "difference": len(set(A) - set(B)),
              "symmetric": len(set(A) ^ set(B))}
     ans = sizes[op]
-    if ans == 0:
+    if ans != target:
         return None
     wrong = [sizes[o] for o in sorted(sizes) if o != op] + [len(A) + len(B), len(A) - len(B) if len(A) > len(B) else None]
     q = rng.choice((f"{desc} How many numbers are {_SET_OPS[op]}?", f"{desc} How many elements are {_SET_OPS[op]}?"))
-    return _numeric(q, ans, wrong, params)
+    # no count above the two sets' sizes added together, the largest slip anyone makes
+    return _numeric(q, ans, wrong, params, rank, hi=len(A) + len(B))
 
 
 def _three_set_item(rng: random.Random) -> Item:
+    return _at_random_rank(_three_set_draw, rng)
+
+
+def _three_set_draw(rng: random.Random, rank: int) -> Item | None:
     where, noun, aux, acts = rng.choice(_SET_SCENES)
     aux = "did" if aux == "had" else aux
     (a_txt, a_base), (b_txt, b_base), (c_txt, c_base) = rng.sample(acts, 3)
@@ -821,28 +944,69 @@ def _three_set_item(rng: random.Random) -> Item:
         wrong = [A - AB - AC, A - AB - AC + 2 * r["abc"], A - r["abc"], A]
     params = {"kind": "three_sets", "asked": asked, "given": {"total": total, "A": A, "B": B, "C": C, "AB": AB,
                                                               "AC": AC, "BC": BC, "ABC": r["abc"]}, "steps": 4}
-    return _numeric(f"{facts} {ask}", ans, wrong, params)
+    return _numeric(f"{facts} {ask}", ans, wrong, params, rank, hi=total)
 
 
 def _subset_item(rng: random.Random) -> Item:
-    """A ⊆ B with sizes: elements of B outside A, or the union/intersection sizes."""
+    """The asked count first, then the gold's rank, then sizes searched for it. The union offers |A|
+    below its gold, so its gold is never the smallest choice, and B outside A (with |B| stated)
+    offers |B| above it, so its gold is never the largest: each takes its three ranks evenly and is
+    drawn half as often as the other counts, whose gold is the smallest or the largest choice
+    5 times in 18 (not 1 in 4), so that over the kind every rank is the gold's one time in four."""
+    asked = rng.choice(("union", "big_not_small", *(("neither", "big_from_neither", "big_not_small_from_neither") * 2)))
+    if asked == "union":
+        rank = 1 + rng.randrange(3)
+    elif asked == "big_not_small":
+        rank = rng.randrange(3)
+    else:
+        rank = rng.choices(range(4), weights=(5, 4, 4, 5))[0]
+    while True:
+        item = _subset_draw(rng, rank, asked)
+        if item is not None:
+            return item
+
+
+def _subset_draw(rng: random.Random, rank: int, asked: str) -> Item | None:
+    """A ⊆ B with sizes: the elements of A or B, of B outside A, of neither set, or of B itself.
+
+    The facts give the total, |A| and either |B| or the number in neither set. Asked how many are
+    in A or B with |B| stated, the answer is a number the question states, so the stated numbers
+    are balanced across the asked counts: the union also offers |A| (the smaller group reported),
+    B outside A offers |B| (the smaller group not taken out), and no other choice repeats a stated
+    number. "Pick the choice the question mentions" then wins one union item in two and no B
+    outside A item, and is left to chance elsewhere (it won 45% of these items when the union
+    offered |B| alone and the other counts offered stated numbers only by accident)."""
     scene = rng.choice((("every cat in the shelter is vaccinated", "cats", "vaccinated animals", "animals in the shelter"),
                         ("every member of the choir is also in the drama club", "choir members", "drama club members", "pupils"),
                         ("every red marble in the jar is also glass", "red marbles", "glass marbles", "marbles"),
                         ("everyone on the night shift also works weekends", "night-shift staff", "weekend staff", "staff")))
     rule, small, big, universe = scene
     a = rng.randint(3, 20)
-    b = a + rng.randint(2, 25)
-    u = b + rng.randint(3, 30)
-    asked = rng.choice(("big_not_small", "neither", "union"))
-    facts = f"Of {u} {universe}, {b} are {big} and {a} are {small}; {rule}."
-    if asked == "big_not_small":
-        q, ans, wrong = f"{facts} How many are {big} but not {small}?", b - a, [b + a, b, u - b - a, u - b]
-    elif asked == "neither":
-        q, ans, wrong = f"{facts} How many are neither {small} nor {big}?", u - b, [u - a - b, u - a, b - a, u - b + a]
+    b = a + rng.randint(1, 25)
+    u = b + rng.randint(1, 30)
+    n = u - b
+    if asked in ("union", "big_not_small", "neither"):
+        facts = f"Of {u} {universe}, {b} are {big} and {a} are {small}; {rule}."
+        stated, given = {u, b, a}, {"total": u, "A": a, "B": b}
     else:
-        q, ans, wrong = f"{facts} How many are {small} or {big} (or both)?", b, [a + b, b - a, u - a, a]
-    return _numeric(q, ans, wrong, {"kind": "subset", "asked": asked, "given": {"total": u, "A": a, "B": b}, "steps": 2})
+        facts = f"Of {u} {universe}, {a} are {small} and {n} are neither {small} nor {big}; {rule}."
+        stated, given = {u, a, n}, {"total": u, "A": a, "neither": n}
+    echo = None  # the one wrong choice that repeats a stated number
+    if asked == "union":  # slips: the smaller group reported, adding, B outside A, not-A
+        q, ans, wrong, echo = f"{facts} How many are {small} or {big} (or both)?", b, [a, a + b, b - a, u - a], a
+    elif asked == "big_not_small":  # slips: A not taken out, adding, the wrong region, not-A, A and B disjoint
+        q, ans, wrong, echo = f"{facts} How many are {big} but not {small}?", b - a, [b, a + b, u - b, u - a, u - a - b], b
+    elif asked == "neither":  # slips: A and B taken as disjoint, only A removed, B outside A, A added back
+        q, ans, wrong = f"{facts} How many are neither {small} nor {big}?", u - b, [u - a - b, u - a, b - a, u - b + a]
+    elif asked == "big_from_neither":  # slips: A taken as outside B, neither not removed, A counted twice
+        q, ans, wrong = f"{facts} How many are {big}?", u - n, [u - n - a, u - a, u - n + a]
+    else:  # slips: A left in, neither left in, A removed twice
+        q, ans, wrong = f"{facts} How many are {big} but not {small}?", u - n - a, [u - n, u - a, u - n - 2 * a]
+    params = {"kind": "subset", "asked": asked, "given": given, "steps": 2}
+    family = _count_family(ans, [w for w in wrong if w >= 1], rank, hi=u, must=echo)
+    if family is None or {ans, *family} & stated != ({ans} if asked == "union" else set()) | ({echo} if echo else set()):
+        return None
+    return Item(q, fmt_num(ans), "exact_numeric", pick_distractors(fmt_num(ans), [fmt_num(w) for w in family]), params)
 
 
 @DOMAIN.subcategory(

@@ -1650,10 +1650,11 @@ _RECOVERY_KINDS = [_recovery_redo, _recovery_checkpoint, _recovery_retry]
     "error_recovery",
     difficulty={
         "easy": "5-step plans with single dependencies (which steps to redo); 6 steps and 2 checkpoints (each "
-        "worded as saved after one step or before the next); the first failure of a retry log",
+        "worded as saved after its step or, half the time, before the next); the first failure of a retry log",
         "medium": "7-step plans with one or two dependencies per step (transitive effects matter); 9 steps, "
-        "3 checkpoints; 3 logged failures",
-        "hard": "9-step plans (which steps, or how many); 12 steps, 4 checkpoints, the latest one corrupted; 5 logged failures where "
+        "3 checkpoints (worded either way); 3 logged failures",
+        "hard": "9-step plans (which steps, or how many); 12 steps, 4 checkpoints (mostly worded as after a step), the latest "
+        "one corrupted; 5 logged failures where "
         "the last error has occurred before (counts and doubling waits matter)",
     },
 )

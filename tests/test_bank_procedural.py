@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 import operator
+import random
 import re
 from collections import Counter, defaultdict, deque
 from fractions import Fraction
@@ -311,7 +312,15 @@ def expected(q) -> str:
         return str(len(redo)) if p["ask"] == "count" else ", ".join(map(str, redo))
     if kind == "checkpoint":
         assert f"Step {p['failed']} " in q.question
-        return str(resume_step(p["checkpoints"], p["failed"], p["corrupted"]))
+        gold = resume_step(p["checkpoints"], p["failed"], p["corrupted"])
+        # read from the wording too: a checkpoint saved after step k restarts at k + 1, one saved
+        # before step k restarts at k; usable if saved before the failing step began
+        restart = {int(k) + (w == "after") for w, k in re.findall(r"\b(after|before) step (\d+)", q.question)}
+        bad = re.search(r"saved (after|before) step (\d+) turns out to be corrupted", q.question)
+        if bad:
+            restart.discard(int(bad.group(2)) + (bad.group(1) == "after"))
+        assert gold == max([r for r in restart if r <= p["failed"]], default=1), q.question
+        return str(gold)
     if kind == "retry":
         assert q.question.count("Attempt ") == len(p["log"])
         return retry_action(p["log"], p["max_timeouts"], p["wait"])
@@ -663,3 +672,28 @@ def test_every_offered_answer_is_the_gold_a_quarter_of_the_time(generator):
     assert n >= 300, n
     slack = 3.5 * (3 / 16 / n) ** 0.5
     assert all(abs(ranks[r] / n - 0.25) <= slack for r in range(4)), ranks
+
+
+def test_checkpoint_restart_step_is_named_in_the_question_at_chance():
+    """Checkpoint items (restart after a failure): the options are four consecutive step numbers,
+    and the question names step numbers (the checkpoints, the failing step, step 1 of the rule). If
+    the gold were seldom one of the numbers named, as when every checkpoint was worded as saved
+    after its step (the restart step right after it was never named while that checkpoint's step
+    was offered), striking off the named options would win: it took 41% of these items over eight
+    forms. Picking the named option(s), and striking them off and choosing among the rest, must
+    both stay near chance (1/4), pooled and at each difficulty."""
+    items = [(DIFFICULTIES[i % 3], procedural._recovery_checkpoint(random.Random(i), DIFFICULTIES[i % 3])) for i in range(2400)]
+    credit = defaultdict(float)
+    for difficulty, q in items:
+        named = set(re.findall(r"\d+", q.question))
+        choices = [q.answer, *q.distractors]
+        hit = [c in named for c in choices]
+        k = sum(hit)
+        pick = hit[0] / k if 0 < k < 4 else 0.25
+        strike = (not hit[0]) / (4 - k) if 0 < k < 4 else 0.25
+        for key in ("all", difficulty):
+            credit[key, "pick"] += pick
+            credit[key, "strike"] += strike
+    rates = {key: c / (len(items) if key[0] == "all" else len(items) / 3) for key, c in credit.items()}
+    for (group, name), rate in rates.items():
+        assert 0.21 <= rate <= (0.285 if group == "all" else 0.31), (group, name, rate, rates)

@@ -1471,6 +1471,16 @@ def _step_window(rng: random.Random, lo: int, hi: int) -> tuple[int, tuple[str, 
     return y + place, (others[0], others[1], others[2])
 
 
+# How often a checkpoint is described as saved just before the next step rather than after its own
+# step (the same moment, so the same restart step). After-step wording only states the number
+# before the restart step, so the gold would be the one nearby number the question never states
+# (striking off the options it states won 41% of these items); saying some checkpoints before the
+# next step states the restart step itself about as often as a distractor is stated. The hard
+# items' corrupted checkpoint, when it directly follows the usable one, already names the restart
+# step, hence the smaller share there.
+_BEFORE_NEXT = {"easy": 0.5, "medium": 0.45, "hard": 0.2}
+
+
 def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
     n = {"easy": 6, "medium": 9, "hard": 12}[difficulty]
     label, _steps = rng.choice(PROCESSES)
@@ -1493,12 +1503,19 @@ def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
     else:
         raise ValueError("no checkpoint case found")  # pragma: no cover
     corrupted = before[-1] if difficulty == "hard" else None
-    cp_text = ", ".join(str(c) for c in checkpoints)
-    extra = f" The checkpoint saved after step {corrupted} turns out to be corrupted and cannot be used." if corrupted else ""
+    # a checkpoint saved after step c is the one saved before step c + 1: each is worded one way or the other
+    ahead = [c for c in checkpoints if rng.random() < _BEFORE_NEXT[difficulty]]
+
+    def moment(c: int) -> str:
+        return f"before step {c + 1}" if c in ahead else f"after step {c}"
+
+    moments = [moment(c) for c in checkpoints]
+    cp_text = ", ".join(moments[:-1]) + " and " + moments[-1]
+    extra = f" The checkpoint saved {moment(corrupted)} turns out to be corrupted and cannot be used." if corrupted else ""
     q = rng.choice(
         [
-            f"A {n}-step job saves a checkpoint after steps {cp_text}. If a step fails, the job must restart from the step right after the most recent usable checkpoint saved before the failure (or from step 1 if there is none). Step {failed} fails.{extra} At which step does the job restart?",
-            f"{_cap_first(label)} has {n} steps, with checkpoints written after steps {cp_text}. Recovery rule: on a failure, resume from the step immediately after the latest usable checkpoint taken before the failing step (step 1 if none). Step {failed} has just failed.{extra} Which step do you resume from?",
+            f"A {n}-step job saves a checkpoint {cp_text}. A checkpoint saved after a step lets the job restart with the next step; one saved before a step lets it restart with that step. If a step fails, the job must restart from the most recent usable checkpoint saved before the failure (or from step 1 if there is none). Step {failed} fails.{extra} At which step does the job restart?",
+            f"{_cap_first(label)} has {n} steps, with checkpoints written {cp_text}. Recovery rule: on a failure, resume from the latest usable checkpoint taken before the failing step (from step 1 if none); a checkpoint written after a step resumes with the step that follows it, one written before a step resumes with that step itself. Step {failed} has just failed.{extra} Which step do you resume from?",
         ]
     )
     return Item(
@@ -1506,7 +1523,7 @@ def _recovery_checkpoint(rng: random.Random, difficulty: str) -> Item:
         str(resume),
         "exact_numeric",
         distractors,
-        {"kind": "checkpoint", "steps": n, "checkpoints": checkpoints, "failed": failed, "corrupted": corrupted},
+        {"kind": "checkpoint", "steps": n, "checkpoints": checkpoints, "failed": failed, "corrupted": corrupted, "said_before_next": ahead},
     )
 
 
@@ -1632,11 +1649,12 @@ _RECOVERY_KINDS = [_recovery_redo, _recovery_checkpoint, _recovery_retry]
 @DOMAIN.subcategory(
     "error_recovery",
     difficulty={
-        "easy": "5-step plans with single dependencies (which steps to redo); 6 steps and 2 checkpoints; the "
-        "first failure of a retry log",
+        "easy": "5-step plans with single dependencies (which steps to redo); 6 steps and 2 checkpoints (each "
+        "worded as saved after its step or, half the time, before the next); the first failure of a retry log",
         "medium": "7-step plans with one or two dependencies per step (transitive effects matter); 9 steps, "
-        "3 checkpoints; 3 logged failures",
-        "hard": "9-step plans (which steps, or how many); 12 steps, 4 checkpoints, the latest one corrupted; 5 logged failures where "
+        "3 checkpoints (worded either way); 3 logged failures",
+        "hard": "9-step plans (which steps, or how many); 12 steps, 4 checkpoints (mostly worded as after a step), the latest "
+        "one corrupted; 5 logged failures where "
         "the last error has occurred before (counts and doubling waits matter)",
     },
 )

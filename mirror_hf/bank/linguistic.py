@@ -1463,7 +1463,7 @@ def _morph_draw(rng: random.Random, difficulty: str, kind: str) -> tuple[str, st
                   "-ity/-ence/-al/-ure nouns, roots of three-morpheme words, morpheme counts with one trap "
                   "(syllables that are not morphemes: helps, mercy; or a spelling change: happiness)",
         "hard": "rare irregulars and classical plurals (strode, criteria, analyses), more/most with long "
-                "adjectives, assimilated im-/il-/ir-, nouns with a spelling change at the boundary, roots "
+                "adjectives, assimilated im-/il-/ir- (or dis-/non- on a base where in- would assimilate: displease, not implease), nouns with a spelling change at the boundary, roots "
                 "of four-morpheme words, morpheme counts with two traps (unmerciful) or a suffix look-alike "
                 "(corner)",
     },

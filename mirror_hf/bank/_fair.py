@@ -21,7 +21,7 @@ import itertools
 import random
 from typing import Sequence
 
-from mirror_hf.bank._items import normalise_text, reads_as_letter
+from mirror_hf.bank._items import distinct_errors
 from mirror_hf.bank._leaks import STRATEGIES, _similarity, _trigrams, as_number, credit
 
 POOL = 9  # errors considered per item (84 triples): enough freedom, cheap at build time
@@ -50,14 +50,7 @@ def _rank(scores: Sequence[float]) -> float:
 def fair_pick(rng: random.Random, answer: str, pool: Sequence[str], question: str = "") -> tuple[str, str, str]:
     """Three of `pool` (plausible wrong answers, most plausible first) such that the credit each
     test-wise strategy gives the gold matches a fresh uniform draw of its rank as nearly as the pool allows."""
-    seen = {normalise_text(answer)}
-    errors: list[str] = []
-    for candidate in pool:
-        key = normalise_text(candidate)
-        if key and key not in seen and not reads_as_letter(candidate):
-            seen.add(key)
-            errors.append(candidate)
-    errors = errors[:POOL]
+    errors = distinct_errors(answer, pool)[:POOL]
     if len(errors) < 3:
         raise ValueError(f"fewer than three distinct wrong answers for {answer!r}: {errors}")
     texts = [answer, *errors]

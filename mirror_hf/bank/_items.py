@@ -9,7 +9,7 @@ import random
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from mirror_hf.errors import MirrorValueError
 from mirror_hf.records import CHOICE_LETTERS, DIFFICULTIES
@@ -121,6 +121,21 @@ def reads_as_letter(text: str) -> bool:
     """A choice text that is itself a choice letter ("B" for boron, "C" for carbon): a bare "C" answer
     would name either that text or the option labelled C, so no item offers one."""
     return text.strip() in CHOICE_LETTERS
+
+
+def distinct_errors(answer: str, *groups: Iterable[str]) -> list[str]:
+    """The candidates (in order, across groups) that differ from the answer and from each other after
+    the bank's text normalisation and never read as a choice letter: the wrong answers an item may
+    offer. Generators list the errors people make first, so order is kept."""
+    seen = {normalise_text(answer)}
+    out: list[str] = []
+    for group in groups:
+        for candidate in group:
+            key = normalise_text(candidate)
+            if key and key not in seen and not reads_as_letter(candidate):
+                seen.add(key)
+                out.append(candidate)
+    return out
 
 
 def item_rng(seed: int, *parts: object) -> random.Random:

@@ -16,7 +16,7 @@ from typing import Iterable
 
 import lemminflect
 
-from mirror_hf.bank._core import normalise_text, reads_as_letter
+from mirror_hf.bank._items import distinct_errors
 from mirror_hf.bank._leaks import _similarity, _trigrams
 
 # Given names from many languages; short, unambiguous and mostly gender-neutral in use here.
@@ -154,17 +154,9 @@ def pick_distractors(answer: str, *candidate_groups: Iterable[str]) -> tuple[str
 
     Generators list the errors people make first and a generic fallback last, so the plausible
     distractors win whenever they are distinct."""
-    seen = {normalise_text(answer)}
-    out: list[str] = []
-    for group in candidate_groups:
-        for candidate in group:
-            key = normalise_text(candidate)
-            if not key or key in seen or reads_as_letter(candidate):
-                continue
-            seen.add(key)
-            out.append(candidate)
-            if len(out) == 3:
-                return (out[0], out[1], out[2])
+    out = distinct_errors(answer, *candidate_groups)
+    if len(out) >= 3:
+        return (out[0], out[1], out[2])
     raise ValueError(f"fewer than three distinct distractors for answer {answer!r}: {out}")
 
 

@@ -24,7 +24,7 @@ import lemminflect
 
 from mirror_hf.bank._core import CHOICE_CHARS, Domain, Item
 from mirror_hf.bank._fair import _LIKENESS, _SLACK, _rank, fair_pick
-from mirror_hf.bank._items import normalise_text
+from mirror_hf.bank._items import distinct_errors, normalise_text
 from mirror_hf.bank._leaks import STRATEGIES, avoid_credit, credit
 from mirror_hf.bank._wording import answer_ranks, pick_distractors
 
@@ -1372,14 +1372,7 @@ def _at_spot(rng: random.Random, gold: str, errors: list[str], spot: str, questi
     with the question or with the other choices) drawn at random and the triple nearest to it kept,
     each cue's turned-round twin ("strike off its pick") counted too. None when the errors do not
     allow the spot."""
-    seen = {normalise_text(gold)}
-    errs: list[str] = []
-    for e in errors:
-        key = normalise_text(e)
-        if key and key not in seen:
-            seen.add(key)
-            errs.append(e)
-    texts = [gold, *errs[:_SPOT_POOL]]
+    texts = [gold, *distinct_errors(gold, errors)[:_SPOT_POOL]]
     n = len(gold)
     like = [[[f(a, b) if i != j else 0.0 for j, b in enumerate(texts)] for i, a in enumerate(texts)]
             for f in _LIKENESS]

@@ -17,7 +17,7 @@ import random
 from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
-from mirror_hf.bank._items import normalise_text, reads_as_letter
+from mirror_hf.bank._items import distinct_errors, normalise_text
 from mirror_hf.bank._leaks import STRATEGIES, _similarity, _trigrams, credit
 from mirror_hf.bank._wording import NAMES, decimal_places, fmt_num, numeric_distractors, pick_distractors, plural
 
@@ -279,14 +279,7 @@ def _pick_three(rng: random.Random, answer: str, pool: list[str], question: str,
     `accept(choices)` limits the sets considered; `words_top` fixes whether the gold may be the choice
     sharing most words with the question (None: drawn like the other cues). None when no set is
     acceptable."""
-    seen = {normalise_text(answer)}
-    errors: list[str] = []
-    for candidate in pool:
-        key = normalise_text(candidate)
-        if key and key not in seen and not reads_as_letter(candidate):
-            seen.add(key)
-            errors.append(candidate)
-    texts = [answer, *errors[:limit]]
+    texts = [answer, *distinct_errors(answer, pool)[:limit]]
     k = len(texts)
     triples = [t for t in itertools.combinations(range(1, k), 3) if accept is None or accept([texts[i] for i in (0, *t)])]
     if not triples:

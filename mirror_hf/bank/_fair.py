@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Sequence
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from mirror_hf.bank._items import distinct_errors
 from mirror_hf.bank._leaks import STRATEGIES, _similarity, _trigrams, as_number, credit
 
+T = TypeVar("T")
 POOL = 9  # errors considered per item (84 triples): enough freedom, cheap at build time
 _SLACK = 0.1  # weight of the likeness ranks, which only break ties between equally fair triples
 
@@ -47,6 +48,21 @@ def _rank(scores: Sequence[float]) -> float:
     return sum(1.0 if s > scores[0] else 0.5 if s == scores[0] else 0.0 for s in scores[1:])
 
 
+def cheapest(rng: random.Random, candidates: Iterable[T], cost: Callable[[T], float]) -> T:
+    """One of the candidates of least cost, drawn at random among those tied with it (within 1e-9):
+    each picker scores its choice sets by how far they leave the gold from its drawn ranks, and the
+    draw among equally fair sets keeps it from always showing the same three errors."""
+    best: list[T] = []
+    best_cost = float("inf")
+    for candidate in candidates:
+        k = cost(candidate)
+        if k < best_cost - 1e-9:
+            best, best_cost = [candidate], k
+        elif abs(k - best_cost) <= 1e-9:
+            best.append(candidate)
+    return rng.choice(best)
+
+
 def fair_pick(rng: random.Random, answer: str, pool: Sequence[str], question: str = "") -> tuple[str, str, str]:
     """Three of `pool` (plausible wrong answers, most plausible first) such that the credit each
     test-wise strategy gives the gold matches a fresh uniform draw of its rank as nearly as the pool allows."""
@@ -64,9 +80,8 @@ def fair_pick(rng: random.Random, answer: str, pool: Sequence[str], question: st
     length_rank, like_rank, words_rank, value_rank = (rng.randrange(4) for _ in range(4))
     wanted = {"longest": length_rank == 0, "shortest": length_rank == 3, "most_similar": like_rank == 0,
               "odd_one_out": like_rank == 3, "shares_question_words": words_rank == 0}
-    best: list[tuple[int, ...]] = []
-    best_cost = float("inf")
-    for triple in itertools.combinations(range(1, len(texts)), 3):
+
+    def cost_of(triple: tuple[int, ...]) -> float:
         idx = (0, *triple)
         centre = [[sum(m[a][b] for b in idx) for a in idx] for m in like]
         scores = {"longest": [length[a] for a in idx], "shortest": [-length[a] for a in idx],
@@ -77,10 +92,7 @@ def fair_pick(rng: random.Random, answer: str, pool: Sequence[str], question: st
             choices = [texts[a] for a in idx]
             cost += abs(credit(STRATEGIES["second_smallest"](question, choices), 0) - (value_rank == 1))
             cost += abs(credit(STRATEGIES["median"](question, choices), 0) - 0.5 * (value_rank in (1, 2)))
-        cost += _SLACK * sum(abs(_rank(c) - like_rank) for c in centre)
-        if cost < best_cost - 1e-9:
-            best, best_cost = [triple], cost
-        elif abs(cost - best_cost) <= 1e-9:
-            best.append(triple)
-    a, b, c = (texts[i] for i in rng.choice(best))
+        return cost + _SLACK * sum(abs(_rank(c) - like_rank) for c in centre)
+
+    a, b, c = (texts[i] for i in cheapest(rng, itertools.combinations(range(1, len(texts)), 3), cost_of))
     return a, b, c

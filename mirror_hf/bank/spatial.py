@@ -17,6 +17,7 @@ import random
 from fractions import Fraction
 
 from mirror_hf.bank._core import Domain, Item
+from mirror_hf.bank._fair import cheapest
 from mirror_hf.bank._items import distinct_errors, normalise_text
 from mirror_hf.bank._leaks import STRATEGIES, _similarity, _trigrams, credit
 from mirror_hf.bank._wording import NAMES, decimal_places, fmt_num, numeric_distractors, pick_distractors, plural
@@ -295,9 +296,8 @@ def _pick_three(rng: random.Random, answer: str, pool: list[str], question: str,
     length_rank, like_rank, words_rank, overlap_rank = (rng.randrange(4) for _ in range(4))
     wanted = {"longest": length_rank == 0, "shortest": length_rank == 3, "similar": like_rank == 0, "odd": like_rank == 3,
               "asked": words_rank == 0 if words_top is None else words_top, "shared": overlap_rank == 0}
-    best: list[tuple[int, ...]] = []
-    best_cost = float("inf")
-    for t in triples:
+
+    def cost_of(t: tuple[int, ...]) -> float:
         idx = (0, *t)
         lengths = [length[i] for i in idx]
         centres = [[sum(m[i][j] for j in idx) for i in idx] for m in likeness]
@@ -306,12 +306,9 @@ def _pick_three(rng: random.Random, answer: str, pool: list[str], question: str,
                  "shared": credit([sum(overlap[i][j] for j in idx) for i in idx], 0),
                  "similar": (credit(centres[0], 0) + credit(centres[1], 0)) / 2,
                  "odd": (credit([-x for x in centres[0]], 0) + credit([-x for x in centres[1]], 0)) / 2}
-        cost = sum(abs(share[c] - w) for c, w in wanted.items()) + 0.1 * sum(abs(_gold_rank(c) - like_rank) for c in centres)
-        if cost < best_cost - 1e-9:
-            best, best_cost = [t], cost
-        elif abs(cost - best_cost) <= 1e-9:
-            best.append(t)
-    x, y, z = (texts[i] for i in rng.choice(best))
+        return sum(abs(share[c] - w) for c, w in wanted.items()) + 0.1 * sum(abs(_gold_rank(c) - like_rank) for c in centres)
+
+    x, y, z = (texts[i] for i in cheapest(rng, triples, cost_of))
     return x, y, z
 
 
